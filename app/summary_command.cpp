@@ -1,0 +1,19 @@
+#include <fmt/format.h>
+
+#include "app/commands.hpp"
+#include "app/exit_codes.hpp"
+#include "outputs/result_file.hpp"
+#include "outputs/summary_report.hpp"
+
+namespace collnoise {
+
+int summary_command(const std::string& path, bool json) {
+  const ResultFile file = read_result_file(path);
+  if (json)
+    fmt::print("{}", summary_json(file.root, file.params, file.summaries));
+  else
+    fmt::print("{}", summary_table(file.params, file.summaries));
+  return exit_code::kSuccess;
+}
+
+}  // namespace collnoise

@@ -1,0 +1,115 @@
+#include "distributions/mixture.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "distributions/bisection.hpp"
+#include "engine/errors.hpp"
+
+namespace collnoise {
+
+MixtureLaw::MixtureLaw(std::vector<MixtureComponent> components, const std::string& param_name)
+    : components_(std::move(components)) {
+  if (components_.empty())
+    throw InputError(fmt::format("{} is empty: a mixture needs at least one component", param_name));
+  double total = 0.0;
+  for (std::size_t j = 0; j < components_.size(); ++j) {
+    const double w = components_[j].weight;
+    if (!(w > 0.0) || !std::isfinite(w))
+      throw InputError(fmt::format("{}[{}].weight = {} is invalid: weights must be > 0",
+                                   param_name, j, w));
+    total += w;
+  }
+  raw_mean_ = 0.0;
+  for (auto& c : components_) {
+    c.weight /= total;
+    raw_mean_ += c.weight * c.law->mean();
+  }
+  if (!(raw_mean_ > 0.0))
+    throw InputError(fmt::format("{}: every component is `none`, the mixture has no noise",
+                                 param_name));
+}
+
+std::string MixtureLaw::describe() const {
+  std::string out = "mixture(";
+  for (std::size_t j = 0; j < components_.size(); ++j)
+    out += fmt::format("{}{}:{}", j ? ", " : "", components_[j].weight,
+                       components_[j].law->describe());
+  return out + ")";
+}
+
+double MixtureLaw::sf(double x) const {
+  double s = 0.0;
+  for (const auto& c : components_) s += c.weight * c.law->sf(x * raw_mean_);
+  return std::min(s, 1.0);
+}
+
+double MixtureLaw::cdf(double x) const {
+  double f = 0.0;
+  for (const auto& c : components_) f += c.weight * c.law->cdf(x * raw_mean_);
+  return std::min(f, 1.0);
+}
+
+double MixtureLaw::isf(double s) const {
+  // The answer lies between the smallest and largest component ISFs (S is a weighted average).
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = 0.0;
+  for (const auto& c : components_) {
+    const double x = c.law->isf(s) / raw_mean_;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  return first_true_nonnegative(lo, hi, [&](double x) { return sf(x) <= s; });
+}
+
+double MixtureLaw::quantile(double p) const {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = 0.0;
+  for (const auto& c : components_) {
+    const double x = c.law->quantile(p) / raw_mean_;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  return first_true_nonnegative(lo, hi, [&](double x) { return cdf(x) >= p; });
+}
+
+double MixtureLaw::tail_index() const {
+  double alpha = std::numeric_limits<double>::infinity();
+  for (const auto& c : components_) alpha = std::min(alpha, c.law->tail_index());
+  return alpha;
+}
+
+double MixtureLaw::support_min() const {
+  double lo = std::numeric_limits<double>::infinity();
+  for (const auto& c : components_) lo = std::min(lo, c.law->support_min() / raw_mean_);
+  return lo;
+}
+
+std::vector<double> MixtureLaw::breakpoints() const {
+  std::vector<double> points;
+  for (const auto& c : components_)
+    for (double b : c.law->breakpoints()) points.push_back(b / raw_mean_);
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  return points;
+}
+
+bool MixtureLaw::is_discrete() const {
+  return std::all_of(components_.begin(), components_.end(),
+                     [](const auto& c) { return c.law->is_discrete(); });
+}
+
+double MixtureLaw::mean_excess(double x) const {
+  double total = 0.0;
+  for (const auto& c : components_) total += c.weight * c.law->mean_excess(x * raw_mean_);
+  return total / raw_mean_;
+}
+
+double MixtureLaw::second_excess(double x) const {
+  double total = 0.0;
+  for (const auto& c : components_) total += c.weight * c.law->second_excess(x * raw_mean_);
+  return total / (raw_mean_ * raw_mean_);
+}
+
+}  // namespace collnoise

@@ -1,0 +1,50 @@
+#include "distributions/pareto.hpp"
+
+#include <boost/math/special_functions/gamma.hpp>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/errors.hpp"
+
+namespace collnoise {
+
+ParetoLaw::ParetoLaw(double a, const std::string& param_name) : a_(a), c_((a - 1.0) / a) {
+  if (!(a > 1.0) || !std::isfinite(a))
+    throw InputError(fmt::format("{} = {} is invalid: the Pareto law needs a > 1 (finite mean)",
+                                 param_name, a));
+}
+
+std::string ParetoLaw::describe() const { return fmt::format("pareto(a={})", a_); }
+
+double ParetoLaw::sf(double x) const { return x <= c_ ? 1.0 : std::pow(x / c_, -a_); }
+double ParetoLaw::cdf(double x) const {
+  return x <= c_ ? 0.0 : -std::expm1(-a_ * std::log(x / c_));
+}
+double ParetoLaw::isf(double s) const { return c_ * std::pow(s, -1.0 / a_); }
+double ParetoLaw::quantile(double p) const { return c_ * std::exp(-std::log1p(-p) / a_); }
+
+double gamma_ratio(double z, double delta) {
+  if (z < 1e6) return 1.0 / boost::math::tgamma_delta_ratio(z - delta, delta);
+  // Gamma(z)/Gamma(z-d) = z^d [1 - d(d+1)/(2z) + C(d,2) (d+1)(3d+2)/(12 z^2) + O(z^-3)].
+  const double d = delta;
+  const double c1 = -d * (d + 1.0) / 2.0;
+  const double c2 = d * (d - 1.0) / 2.0 * (d + 1.0) * (3.0 * d + 2.0) / 12.0;
+  const double inv = 1.0 / z;
+  return std::pow(z, d) * (1.0 + inv * (c1 + inv * c2));
+}
+
+double ParetoLaw::expected_max(double n) const { return c_ * gamma_ratio(n + 1.0, 1.0 / a_); }
+
+double ParetoLaw::mean_excess(double x) const {
+  if (x <= c_) return 1.0 - x;
+  return c_ * std::pow(x / c_, 1.0 - a_) / (a_ - 1.0);
+}
+
+double ParetoLaw::second_excess(double x) const {
+  if (a_ <= 2.0) return std::numeric_limits<double>::infinity();
+  const double tail_from_c = c_ * c_ / (a_ - 2.0);
+  if (x <= c_) return 0.5 * (c_ - x) * (c_ + x) + tail_from_c;
+  return c_ * c_ * std::pow(x / c_, 2.0 - a_) / (a_ - 2.0);
+}
+
+}  // namespace collnoise

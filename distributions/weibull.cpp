@@ -1,0 +1,44 @@
+#include "distributions/weibull.hpp"
+
+#include <boost/math/special_functions/gamma.hpp>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/errors.hpp"
+
+namespace collnoise {
+
+WeibullLaw::WeibullLaw(double k, const std::string& param_name) : k_(k), lambda_(0.0) {
+  if (!(k > 0.0) || !std::isfinite(k))
+    throw InputError(
+        fmt::format("{} = {} is invalid: the Weibull law needs a shape k > 0", param_name, k));
+  lambda_ = std::tgamma(1.0 + 1.0 / k);
+}
+
+std::string WeibullLaw::describe() const { return fmt::format("weibull(k={})", k_); }
+
+double WeibullLaw::sf(double x) const {
+  return x <= 0.0 ? 1.0 : std::exp(-std::pow(lambda_ * x, k_));
+}
+double WeibullLaw::cdf(double x) const {
+  return x <= 0.0 ? 0.0 : -std::expm1(-std::pow(lambda_ * x, k_));
+}
+double WeibullLaw::isf(double s) const { return std::pow(-std::log(s), 1.0 / k_) / lambda_; }
+double WeibullLaw::quantile(double p) const {
+  return std::pow(-std::log1p(-p), 1.0 / k_) / lambda_;
+}
+
+// E[eta^m 1{eta > x}] = Gamma(1 + m/k) Q(1 + m/k, (lambda x)^k) / lambda^m.
+double WeibullLaw::mean_excess(double x) const {
+  if (x <= 0.0) return 1.0 - x;
+  const double y = std::pow(lambda_ * x, k_);
+  return boost::math::gamma_q(1.0 + 1.0 / k_, y) - x * sf(x);
+}
+double WeibullLaw::second_excess(double x) const {
+  const double second_moment = std::tgamma(1.0 + 2.0 / k_) / (lambda_ * lambda_);
+  if (x <= 0.0) return 0.5 * second_moment - 0.5 * x * x;
+  const double y = std::pow(lambda_ * x, k_);
+  return 0.5 * (second_moment * boost::math::gamma_q(1.0 + 2.0 / k_, y) - x * x * sf(x));
+}
+
+}  // namespace collnoise

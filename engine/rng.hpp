@@ -1,0 +1,127 @@
+#pragma once
+// Random streams. Every random number of the engine comes from a pcg32 stream (pcg-cpp's
+// setseq_xsh_rr_64_32) whose state and increment are derived by hashing (seed, point key,
+// purpose, indices): nothing depends on thread or process counts. Streams that differ only in
+// the increment are correlated, so both state and increment come from the hash.
+#include <array>
+#include <cstdint>
+#include <span>
+
+namespace collnoise {
+
+/// The named purposes of streams; one value per kind of draw, so that two purposes never share
+/// a stream. Keep values stable: they are part of the known-answer tests.
+enum class StreamPurpose : std::uint64_t {
+  kTreePerRank = 1,   ///< per-rank tree barrier: indices (phase, block of ranks)
+  kTreePerLevel = 2,  ///< per-level tree barrier: index (phase)
+};
+
+/// splitmix64 finaliser: a bijective 64-bit mix with full avalanche.
+constexpr std::uint64_t splitmix64(std::uint64_t x) noexcept {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// Order-dependent combination of a hash with one more word.
+constexpr std::uint64_t hash_combine(std::uint64_t h, std::uint64_t v) noexcept {
+  return splitmix64(h ^ splitmix64(v));
+}
+
+/// A uniform in (0, 1) from the top 52 bits of a word: (m + 0.5) 2^-52. Never 0 or 1, and
+/// monotone non-decreasing in the word, which the per-level extreme trick relies on.
+inline double uniform_from_word(std::uint64_t word) noexcept {
+  return (static_cast<double>(word >> 12) + 0.5) * 0x1.0p-52;
+}
+
+/// pcg32 (setseq_xsh_rr_64_32), bit-identical to pcg-cpp's `pcg32(seed, stream)`.
+class Pcg32 {
+ public:
+  static constexpr std::uint64_t kMultiplier = 6364136223846793005ULL;
+
+  constexpr Pcg32(std::uint64_t seed, std::uint64_t stream) noexcept
+      : state_(0), inc_((stream << 1) | 1U) {
+    state_ = (seed + inc_) * kMultiplier + inc_;
+  }
+
+  constexpr std::uint32_t operator()() noexcept {
+    const std::uint64_t old = state_;
+    state_ = old * kMultiplier + inc_;
+    return output(old);
+  }
+
+  /// 64 random bits from two consecutive outputs (first output in the high half).
+  constexpr std::uint64_t next_word() noexcept {
+    const std::uint64_t hi = (*this)();
+    return (hi << 32) | (*this)();
+  }
+
+  double next_uniform() noexcept { return uniform_from_word(next_word()); }
+
+  static constexpr std::uint32_t output(std::uint64_t s) noexcept {
+    const auto xorshifted = static_cast<std::uint32_t>(((s >> 18U) ^ s) >> 27U);
+    const auto rot = static_cast<std::uint32_t>(s >> 59U);
+    return (xorshifted >> rot) | (xorshifted << ((32U - rot) & 31U));
+  }
+
+  std::uint64_t state() const noexcept { return state_; }
+  std::uint64_t increment() const noexcept { return inc_; }
+
+ private:
+  std::uint64_t state_;
+  std::uint64_t inc_;
+};
+
+/// The pcg32 stream for a key: both seed and stream words come from the hash.
+constexpr Pcg32 make_stream(std::uint64_t key) noexcept {
+  return Pcg32(splitmix64(key ^ 0x5851f42d4c957f2dULL), splitmix64(key + 0x14057b7ef767814fULL));
+}
+
+/// Sixteen independent pcg32 lanes advanced together so the compiler vectorises them. Lane l is
+/// exactly the pcg32 stream make_stream(hash_combine(key, l)).
+class Pcg32Lanes {
+ public:
+  static constexpr std::size_t kLanes = 16;
+
+  explicit Pcg32Lanes(std::uint64_t key) noexcept {
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const Pcg32 lane = make_stream(hash_combine(key, l));
+      state_[l] = lane.state();
+      inc_[l] = lane.increment();
+    }
+  }
+
+  /// Fills `out` (size a multiple of kLanes) with 64-bit words: out[16 j + l] is lane l's j-th
+  /// word (two consecutive lane outputs, high half first).
+  void fill(std::span<std::uint64_t> out) noexcept;
+
+ private:
+  alignas(64) std::array<std::uint64_t, kLanes> state_{};
+  alignas(64) std::array<std::uint64_t, kLanes> inc_{};
+};
+
+inline void Pcg32Lanes::fill(std::span<std::uint64_t> out) noexcept {
+  std::uint64_t* __restrict dst = out.data();
+  const std::size_t steps = out.size() / kLanes;
+  std::uint64_t s[kLanes];
+  std::uint64_t inc[kLanes];
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    s[l] = state_[l];
+    inc[l] = inc_[l];
+  }
+  for (std::size_t j = 0; j < steps; ++j) {
+#pragma omp simd
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const std::uint64_t s0 = s[l];
+      const std::uint64_t s1 = s0 * Pcg32::kMultiplier + inc[l];
+      s[l] = s1 * Pcg32::kMultiplier + inc[l];
+      const std::uint64_t hi = Pcg32::output(s0);
+      const std::uint64_t lo = Pcg32::output(s1);
+      dst[j * kLanes + l] = (hi << 32) | lo;
+    }
+  }
+  for (std::size_t l = 0; l < kLanes; ++l) state_[l] = s[l];
+}
+
+}  // namespace collnoise

@@ -1,0 +1,22 @@
+#pragma once
+// Quantiles from a histogram, with distribution-free confidence intervals from binomial order
+// statistics: the p-quantile lies between the order statistics of ranks l and u, where
+// P(l <= Bin(n, p) < u) >= level. Values inside a bin are interpolated; the interval takes whole
+// bins (outer edges), so it also covers the bin-width resolution, which is recorded.
+#include "estimators/histogram.hpp"
+#include "estimators/nullable.hpp"
+
+namespace collnoise {
+
+struct QuantileEstimate {
+  double probability = 0.5;
+  Nullable estimate;
+  Nullable ci_low;
+  Nullable ci_high;
+  Nullable resolution;  ///< width of the bin holding the estimate, seconds
+};
+
+/// Precondition: 0 < p < 1, 0 < level < 1.
+QuantileEstimate quantile_from_histogram(const Histogram& h, double p, double level);
+
+}  // namespace collnoise

@@ -1,0 +1,39 @@
+#pragma once
+// The result file of a run (layout: docs/hdf5-layout.md). Written to a temporary name beside the
+// target and renamed when complete, so a reader never sees a partial file and a failed run
+// leaves nothing behind.
+#include <string>
+#include <vector>
+
+#include "runs/run_file.hpp"
+#include "runs/sample_run.hpp"
+
+namespace collnoise {
+
+inline constexpr const char* kFileType = "collnoise-result";
+inline constexpr std::int64_t kFormatVersion = 1;
+
+struct RunInfo {
+  std::string kind;  ///< "tree_barrier" or "nhalf"
+  int threads = 1;
+  double wall_time_s = 0.0;
+};
+
+/// Fails early (RuntimeFailure naming the path) if `path` cannot be written.
+void check_writable(const std::string& path);
+
+/// Writes the whole file atomically. RuntimeFailure on any I/O error (nothing left behind).
+void write_result_file(const std::string& path, const RunSpec& run, const RunInfo& info,
+                       const std::vector<PointOutcome>& points);
+
+/// What summary reads back: root attributes and, per point, params and summary records.
+struct ResultFile {
+  Record root;
+  std::vector<Record> params;
+  std::vector<Record> summaries;
+};
+
+/// Reads a result file; InputError if it is not one, or of another format version.
+ResultFile read_result_file(const std::string& path);
+
+}  // namespace collnoise
