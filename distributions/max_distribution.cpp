@@ -70,13 +70,10 @@ std::vector<double> MaxDistribution::split_points(double t_end) const {
   if (breaks.size() * groups_.size() <= kMaxExactAtoms)
     for (const auto& g : groups_)
       for (double b : breaks) points.push_back(g.offset + scale_ * b);
-  if (!law_.is_discrete()) {
-    // Quantiles of T locate where 1 - P(T <= t) falls from 1 to 0; geometric steps beyond them
-    // follow a heavy tail over many decades.
-    for (double p : {1e-6, 1e-3, 0.05, 0.25, 0.5, 0.75, 0.95, 0.999, 1 - 1e-5, 1 - 1e-7})
-      points.push_back(quantile(p));
-    const double top = quantile(1 - 1e-7);
-    for (double step = std::max(top - lower_, 1e-300); lower_ + step < t_end; step *= 4.0)
+  if (!law_.is_discrete() && scale_ > 0.0) {
+    // Geometric steps in t - lower, from far below the noise scale to the tail's start, follow
+    // both the bulk and a heavy tail over many decades at a few pieces per doubling.
+    for (double step = scale_ * 0x1.0p-12; lower_ + step < t_end; step *= 2.0)
       points.push_back(lower_ + step);
   }
   std::sort(points.begin(), points.end());

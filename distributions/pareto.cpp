@@ -33,7 +33,10 @@ double gamma_ratio(double z, double delta) {
   return std::pow(z, d) * (1.0 + inv * (c1 + inv * c2));
 }
 
-double ParetoLaw::expected_max(double n) const { return c_ * gamma_ratio(n + 1.0, 1.0 / a_); }
+// E[max of n X] = Gamma(n+1) Gamma(1-1/a) / Gamma(n+1-1/a).
+double ParetoLaw::expected_max(double n) const {
+  return c_ * std::tgamma(1.0 - 1.0 / a_) * gamma_ratio(n + 1.0, 1.0 / a_);
+}
 
 double ParetoLaw::mean_excess(double x) const {
   if (x <= c_) return 1.0 - x;

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages collnoise needs (root, apt reachable); skips what is present.
+set -euo pipefail
+pkgs=(cmake g++ make pkg-config libtbb-dev libpcg-cpp-dev libhdf5-dev catch2 libcli11-dev
+      libtomlplusplus-dev libfmt-dev libboost-math-dev libsleef-dev python3-h5py python3-matplotlib
+      python3-numpy)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi

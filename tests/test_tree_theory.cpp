@@ -1,0 +1,124 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+
+#include "distributions/registry.hpp"
+#include "estimators/tree_theory.hpp"
+
+using namespace collnoise;
+
+namespace {
+TreeBarrierModel model(RankCount n, LawSpec spec, double w = 1e-3, double tau = 2e-6) {
+  TreeBarrierModel m;
+  m.shape = TreeShape(n);
+  m.w = w;
+  m.tau = tau;
+  m.noise = make_stage_noise(spec, w);
+  return m;
+}
+}  // namespace
+
+TEST_CASE("tree shape: depths and level counts for any N") {
+  CHECK(TreeShape(1).depth() == 0);
+  CHECK(TreeShape(2).depth() == 1);
+  CHECK(TreeShape(3).depth() == 1);
+  CHECK(TreeShape(3).is_full());
+  CHECK(TreeShape(4).depth() == 2);
+  CHECK(TreeShape(4).level_count(2) == 1);
+  CHECK(TreeShape(1023).level_count(9) == 512);
+  const TreeShape huge(~RankCount{0} >> 1);  // 2^127 - 1
+  CHECK(huge.depth() == 126);
+  CHECK(huge.is_full());
+  CHECK_THROWS(TreeShape(0));
+}
+
+TEST_CASE("exact distribution equals brute-force enumeration for Bernoulli trees") {
+  // Enumerate all 2^N delay patterns; T = max_i (w + T_b B_i + 2 tau d_i).
+  const double w = 1e-3, tau = 3e-4, T = 5e-4, p = 0.3;
+  for (int n : {1, 2, 3, 4, 5, 6, 7}) {
+    std::map<double, double> pmf;
+    for (int mask = 0; mask < (1 << n); ++mask) {
+      double prob = 1.0, t = 0.0;
+      for (int i = 0; i < n; ++i) {
+        const bool hit = (mask >> i) & 1;
+        prob *= hit ? p : 1 - p;
+        const int depth = static_cast<int>(std::floor(std::log2(i + 1.0)));
+        t = std::max(t, w + (hit ? T : 0.0) + 2 * tau * depth);
+      }
+      pmf[t] += prob;
+    }
+    double mean = 0.0, cum = 0.0;
+    const auto m = model(n, LawSpec{"bernoulli", {{"p", p}, {"T", T}}, "", {}, "noise"}, w, tau);
+    const auto dist = phase_time_distribution(m);
+    for (const auto& [t, pr] : pmf) {
+      mean += t * pr;
+      cum += pr;
+      CHECK(dist.cdf(t * (1 + 1e-12)) == Approx(cum).epsilon(1e-12));
+    }
+    INFO("N = " << n);
+    CHECK(dist.mean() == Approx(mean).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("exact mean: closed forms for a single rank") {
+  // N = 1: T = w + s eta, E[T] = w (1 + f/(1-f)).
+  for (const char* law : {"exponential", "uniform", "lognormal", "gamma", "weibull"}) {
+    const auto m = model(1, LawSpec{law, {{"f", 0.2}, {"sigma", 0.5}, {"k", 2.0}}, "", {}, "noise"});
+    INFO(law);
+    CHECK(exact_mean_phase_time(m) == Approx(1e-3 * 1.25).epsilon(1e-10));
+  }
+  const auto e = model(1, LawSpec{"exponential", {{"f", 0.2}}, "", {}, "noise"});
+  CHECK(*tree_theory(e, {0.5}).exact_sd.value == Approx(0.25e-3).epsilon(1e-9));
+  CHECK(tree_theory(e, {0.5}).exact_quantiles[0] == Approx(1e-3 + 0.25e-3 * std::log(2.0)).epsilon(1e-12));
+}
+
+TEST_CASE("Theorem 1 bounds contain the exact mean for full trees") {
+  const std::vector<LawSpec> laws = {
+      {"exponential", {{"f", 0.01}}, "", {}, "noise"},
+      {"pareto", {{"f", 0.005}, {"a", 1.5}}, "", {}, "noise"},
+      {"pareto", {{"f", 0.05}, {"a", 3.0}}, "", {}, "noise"},
+      {"bernoulli", {{"p", 1e-3}, {"T", 2e-3}}, "", {}, "noise"},
+      {"lognormal", {{"f", 0.1}, {"sigma", 1.0}}, "", {}, "noise"}};
+  for (const auto& law : laws) {
+    for (int k : {1, 2, 5, 10, 20, 40, 63}) {
+      const auto m = model(pow2(k) - 1, law);
+      const auto th = tree_theory(m, {0.5});
+      INFO(law.law << " k=" << k);
+      const double exact = *th.exact_mean.value;
+      CHECK(*th.theorem1_lower.value <= exact * (1 + 1e-12));
+      CHECK(*th.theorem1_lower_corrected.value <= exact * (1 + 1e-12));
+      CHECK(exact <= *th.theorem1_upper.value * (1 + 1e-12));
+      CHECK(*th.bound_lower.value <= exact * (1 + 1e-12));
+    }
+  }
+}
+
+TEST_CASE("non-full trees: printed Theorem 1 is null with a reason, general bounds hold") {
+  const auto m = model(1000, LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"});
+  const auto th = tree_theory(m, {0.5});
+  CHECK_FALSE(th.theorem1_lower.has_value());
+  CHECK(th.theorem1_lower.reason.find("full tree") != std::string::npos);
+  CHECK(*th.bound_lower.value <= *th.exact_mean.value);
+  CHECK(*th.exact_mean.value <= *th.bound_upper.value);
+}
+
+TEST_CASE("Theorems 2-4 as printed") {
+  const auto e = model(1023, LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"});
+  const double s = 1e-3 / 9.0;
+  double h512 = 0;
+  for (int k = 1; k <= 512; ++k) h512 += 1.0 / k;
+  CHECK(*tree_theory(e, {0.5}).theorem2_lower.value == Approx(1e-3 + s * h512 + 2 * 2e-6 * 8));
+  const auto p = model(1023, LawSpec{"pareto", {{"f", 0.1}, {"a", 2.0}}, "", {}, "noise"});
+  CHECK(*tree_theory(p, {0.5}).theorem3_lower.value ==
+        Approx(1e-3 + s * std::sqrt(512.0) * std::sqrt(0.5) + 2 * 2e-6 * 8));
+  const auto b = model(1023, LawSpec{"bernoulli", {{"p", 0.01}, {"T", 1e-3}}, "", {}, "noise"});
+  CHECK(*tree_theory(b, {0.5}).theorem4_lower.value ==
+        Approx(1e-3 + 1e-3 * (1 - std::pow(0.99, 512)) + 2 * 2e-6 * 8));
+}
+
+TEST_CASE("heavy tails: infinite variance is null, not NaN") {
+  const auto m = model(7, LawSpec{"pareto", {{"f", 0.01}, {"a", 1.5}}, "", {}, "noise"});
+  const auto th = tree_theory(m, {0.5});
+  CHECK_FALSE(th.exact_sd.has_value());
+  CHECK(std::isfinite(*th.exact_mean.value));
+}
