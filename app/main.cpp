@@ -1,6 +1,6 @@
 // collnoise: Monte Carlo engine for the impact of noise on collective operations.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   auto* run_cmd = app.add_subcommand("run", "run a run file and write its HDF5 result");
   run_cmd->add_option("RUNFILE", run.run_file, "run file (TOML)")->required();
   run_cmd->add_option("--out", run.out, "result file (default: <name>.h5)");
-  run_cmd->add_option("--threads", run.threads, "threads (default: all cores)")->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--threads", run.threads, "threads (default: all cores)")
+      ->check(CLI::NonNegativeNumber);
   run_cmd->add_option("--seed", run.seed, "override the run file's seed");
   run_cmd->add_flag("--quiet", run.quiet, "no progress and no table");
   run_cmd->add_flag("--force", run.force, "overwrite an existing result file");

@@ -1,8 +1,8 @@
 #include "app/progress.hpp"
 
-#include <cstdio>
 #include <fmt/format.h>
 #include <unistd.h>
+#include <cstdio>
 
 namespace collnoise {
 
@@ -23,7 +23,8 @@ void Progress::update(std::size_t point, std::uint64_t phases_done) {
   const double total = static_cast<double>(points_) * samples_per_point_;
   const double rate = done / std::max(elapsed, 1e-9);
   const double eta = rate > 0 ? (total - done) / rate : 0.0;
-  fmt::print(stderr, "\r  point {}/{}  {:.3g} phases/s  ETA {:.0f} s   ", point + 1, points_, rate, eta);
+  fmt::print(stderr, "\r  point {}/{}  {:.3g} phases/s  ETA {:.0f} s   ", point + 1, points_, rate,
+             eta);
   std::fflush(stderr);
 }
 

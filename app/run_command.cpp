@@ -1,21 +1,23 @@
-#include <chrono>
-#include <filesystem>
 #include <fmt/format.h>
 #include <omp.h>
+#include <chrono>
+#include <filesystem>
 
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
 #include "app/progress.hpp"
 #include "engine/errors.hpp"
-#include "runs/nhalf_run.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
+#include "runs/nhalf_run.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sample_run.hpp"
 
 namespace collnoise {
 
-std::string default_output_path(const std::string& run_name) { return run_name + ".h5"; }
+std::string default_output_path(const std::string& run_name) {
+  return run_name + ".h5";
+}
 
 int run_command(const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -41,7 +43,8 @@ int run_command(const RunOptions& options) {
   RunInfo info;
   info.kind = run.kind == RunKind::kSample ? "tree_barrier" : "nhalf";
   info.threads = threads;
-  info.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   write_result_file(out, run, info, outcomes);
   if (!options.quiet) {
     std::vector<Record> params, summaries;
@@ -50,7 +53,8 @@ int run_command(const RunOptions& options) {
       summaries.push_back(o.summary);
     }
     fmt::print("{}", summary_table(params, summaries));
-    fmt::print("wrote {} ({} points, {:.2f} s, {} threads)\n", out, outcomes.size(), info.wall_time_s, threads);
+    fmt::print("wrote {} ({} points, {:.2f} s, {} threads)\n", out, outcomes.size(),
+               info.wall_time_s, threads);
   }
   return exit_code::kSuccess;
 }

@@ -1,7 +1,7 @@
 #include "distributions/bernoulli.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 #include "engine/errors.hpp"
 
@@ -13,14 +13,20 @@ BernoulliLaw::BernoulliLaw(double p, const std::string& param_name) : p_(p) {
                                  param_name, p));
 }
 
-std::string BernoulliLaw::describe() const { return fmt::format("bernoulli(p={})", p_); }
+std::string BernoulliLaw::describe() const {
+  return fmt::format("bernoulli(p={})", p_);
+}
 
 double BernoulliLaw::sf(double x) const {
   if (x < 0.0) return 1.0;
   return x < 1.0 / p_ ? p_ : 0.0;
 }
-double BernoulliLaw::isf(double s) const { return s < p_ ? 1.0 / p_ : 0.0; }
-double BernoulliLaw::quantile(double q) const { return q > 1.0 - p_ ? 1.0 / p_ : 0.0; }
+double BernoulliLaw::isf(double s) const {
+  return s < p_ ? 1.0 / p_ : 0.0;
+}
+double BernoulliLaw::quantile(double q) const {
+  return q > 1.0 - p_ ? 1.0 / p_ : 0.0;
+}
 double BernoulliLaw::expected_max(double n) const {
   return -std::expm1(n * std::log1p(-p_)) / p_;
 }

@@ -1,10 +1,10 @@
 #include "distributions/empirical.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <fstream>
 #include <numeric>
 
@@ -28,13 +28,14 @@ EmpiricalLaw EmpiricalLaw::from_file(const std::string& path) {
     const double value = std::strtod(begin, &end);
     const bool rest_blank = std::string_view(end).find_first_not_of(" \t\r") == std::string::npos;
     if (end == begin || !rest_blank || errno == ERANGE || !std::isfinite(value))
-      throw InputError(fmt::format("{}:{}: '{}' is not a delay in seconds", path, line_no,
-                                   line.substr(first)));
+      throw InputError(
+          fmt::format("{}:{}: '{}' is not a delay in seconds", path, line_no, line.substr(first)));
     if (value < 0.0)
       throw InputError(fmt::format("{}:{}: negative delay {}", path, line_no, value));
     delays.push_back(value);
   }
-  if (delays.empty()) throw InputError(fmt::format("empirical noise file '{}' has no delays", path));
+  if (delays.empty())
+    throw InputError(fmt::format("empirical noise file '{}' has no delays", path));
   return EmpiricalLaw(std::move(delays), path);
 }
 
@@ -86,8 +87,7 @@ double EmpiricalLaw::quantile(double p) const {
 
 std::vector<double> EmpiricalLaw::breakpoints() const {
   std::vector<double> unique_values = eta_;
-  unique_values.erase(std::unique(unique_values.begin(), unique_values.end()),
-                      unique_values.end());
+  unique_values.erase(std::unique(unique_values.begin(), unique_values.end()), unique_values.end());
   return unique_values;
 }
 

@@ -6,23 +6,36 @@
 
 namespace collnoise {
 
-double ExponentialLaw::sf(double x) const { return x <= 0.0 ? 1.0 : std::exp(-x); }
-double ExponentialLaw::cdf(double x) const { return x <= 0.0 ? 0.0 : -std::expm1(-x); }
+double ExponentialLaw::sf(double x) const {
+  return x <= 0.0 ? 1.0 : std::exp(-x);
+}
+double ExponentialLaw::cdf(double x) const {
+  return x <= 0.0 ? 0.0 : -std::expm1(-x);
+}
 double ExponentialLaw::log_cdf(double x) const {
   if (x <= 0.0) return -std::numeric_limits<double>::infinity();
   return x > 0.7 ? std::log1p(-std::exp(-x)) : std::log(-std::expm1(-x));
 }
-double ExponentialLaw::isf(double s) const { return -std::log(s); }
-double ExponentialLaw::quantile(double p) const { return -std::log1p(-p); }
-double ExponentialLaw::expected_max(double n) const { return harmonic_number(n); }
-double ExponentialLaw::mean_excess(double x) const { return sf(x) - (x < 0.0 ? x : 0.0); }
+double ExponentialLaw::isf(double s) const {
+  return -std::log(s);
+}
+double ExponentialLaw::quantile(double p) const {
+  return -std::log1p(-p);
+}
+double ExponentialLaw::expected_max(double n) const {
+  return harmonic_number(n);
+}
+double ExponentialLaw::mean_excess(double x) const {
+  return sf(x) - (x < 0.0 ? x : 0.0);
+}
 double ExponentialLaw::second_excess(double x) const {
   if (x < 0.0) return 1.0 - 0.5 * x * x;  // S = 1 below 0
   return (x + 1.0) * std::exp(-x);
 }
 
 double harmonic_number(double n) {
-  if (n < 1.0) return n <= 0.0 ? 0.0 : boost::math::digamma(n + 1.0) + boost::math::constants::euler<double>();
+  if (n < 1.0)
+    return n <= 0.0 ? 0.0 : boost::math::digamma(n + 1.0) + boost::math::constants::euler<double>();
   if (n <= 64.0 && n == std::floor(n)) {
     double h = 0.0;
     for (int k = static_cast<int>(n); k >= 1; --k) h += 1.0 / k;  // small terms first

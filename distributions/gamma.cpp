@@ -1,8 +1,8 @@
 #include "distributions/gamma.hpp"
 
+#include <fmt/format.h>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "engine/errors.hpp"
 
@@ -14,10 +14,16 @@ GammaLaw::GammaLaw(double k, const std::string& param_name) : k_(k) {
         fmt::format("{} = {} is invalid: the gamma law needs a shape k > 0", param_name, k));
 }
 
-std::string GammaLaw::describe() const { return fmt::format("gamma(k={})", k_); }
+std::string GammaLaw::describe() const {
+  return fmt::format("gamma(k={})", k_);
+}
 
-double GammaLaw::sf(double x) const { return x <= 0.0 ? 1.0 : boost::math::gamma_q(k_, k_ * x); }
-double GammaLaw::cdf(double x) const { return x <= 0.0 ? 0.0 : boost::math::gamma_p(k_, k_ * x); }
+double GammaLaw::sf(double x) const {
+  return x <= 0.0 ? 1.0 : boost::math::gamma_q(k_, k_ * x);
+}
+double GammaLaw::cdf(double x) const {
+  return x <= 0.0 ? 0.0 : boost::math::gamma_p(k_, k_ * x);
+}
 double GammaLaw::isf(double s) const {
   if (s >= 1.0) return 0.0;
   return boost::math::gamma_q_inv(k_, s) / k_;

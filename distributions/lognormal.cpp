@@ -1,25 +1,31 @@
 #include "distributions/lognormal.hpp"
 
+#include <fmt/format.h>
 #include <boost/math/special_functions/erf.hpp>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "engine/errors.hpp"
 
 namespace collnoise {
 namespace {
 // Upper normal tail Phi_c(z) and its inverse, exact far into the tail.
-double normal_sf(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
-double normal_isf(double s) { return std::sqrt(2.0) * boost::math::erfc_inv(2.0 * s); }
+double normal_sf(double z) {
+  return 0.5 * std::erfc(z / std::sqrt(2.0));
+}
+double normal_isf(double s) {
+  return std::sqrt(2.0) * boost::math::erfc_inv(2.0 * s);
+}
 }  // namespace
 
 LognormalLaw::LognormalLaw(double sigma, const std::string& param_name) : sigma_(sigma) {
   if (!(sigma > 0.0) || !std::isfinite(sigma))
-    throw InputError(fmt::format("{} = {} is invalid: the lognormal law needs sigma > 0",
-                                 param_name, sigma));
+    throw InputError(
+        fmt::format("{} = {} is invalid: the lognormal law needs sigma > 0", param_name, sigma));
 }
 
-std::string LognormalLaw::describe() const { return fmt::format("lognormal(sigma={})", sigma_); }
+std::string LognormalLaw::describe() const {
+  return fmt::format("lognormal(sigma={})", sigma_);
+}
 
 double LognormalLaw::sf(double x) const {
   if (x <= 0.0) return 1.0;
@@ -38,7 +44,8 @@ double LognormalLaw::quantile(double p) const {
   return std::exp(-sigma_ * normal_isf(p) - 0.5 * sigma_ * sigma_);
 }
 
-// E[eta^k 1{eta > x}] = exp(k mu + k^2 sigma^2/2) Phi_c((ln x - mu - k sigma^2)/sigma), mu = -sigma^2/2.
+// E[eta^k 1{eta > x}] = exp(k mu + k^2 sigma^2/2) Phi_c((ln x - mu - k sigma^2)/sigma), mu =
+// -sigma^2/2.
 double LognormalLaw::mean_excess(double x) const {
   if (x <= 0.0) return 1.0 - x;
   const double z = std::log(x);

@@ -10,7 +10,7 @@
 namespace collnoise {
 namespace {
 
-constexpr double kTailEpsilon = 1e-10;          // sum_g n_g S beyond the body's end
+constexpr double kTailEpsilon = 1e-10;           // sum_g n_g S beyond the body's end
 constexpr std::size_t kMaxExactAtoms = 4000000;  // atoms x groups summed exactly
 const double kInf = std::numeric_limits<double>::infinity();
 
@@ -39,9 +39,15 @@ double MaxDistribution::log_cdf_sum(double t) const {
   return sum;
 }
 
-double MaxDistribution::log_cdf(double t) const { return log_cdf_sum(t); }
-double MaxDistribution::cdf(double t) const { return std::exp(log_cdf_sum(t)); }
-double MaxDistribution::sf(double t) const { return -std::expm1(log_cdf_sum(t)); }
+double MaxDistribution::log_cdf(double t) const {
+  return log_cdf_sum(t);
+}
+double MaxDistribution::cdf(double t) const {
+  return std::exp(log_cdf_sum(t));
+}
+double MaxDistribution::sf(double t) const {
+  return -std::expm1(log_cdf_sum(t));
+}
 
 double MaxDistribution::quantile(double p) const {
   if (scale_ == 0.0) return lower_;
@@ -107,8 +113,8 @@ double MaxDistribution::integrate_body(double power) const {
       const double s = sf(t);
       return power == 0.0 ? s : (t - lower_) * s;
     };
-    total += boost::math::quadrature::gauss_kronrod<double, 31>::integrate(integrand, a, b, 12,
-                                                                            1e-12);
+    total +=
+        boost::math::quadrature::gauss_kronrod<double, 31>::integrate(integrand, a, b, 12, 1e-12);
   }
   return total;
 }

@@ -1,8 +1,8 @@
 #include "distributions/mixture.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "distributions/bisection.hpp"
 #include "engine/errors.hpp"
@@ -12,13 +12,14 @@ namespace collnoise {
 MixtureLaw::MixtureLaw(std::vector<MixtureComponent> components, const std::string& param_name)
     : components_(std::move(components)) {
   if (components_.empty())
-    throw InputError(fmt::format("{} is empty: a mixture needs at least one component", param_name));
+    throw InputError(
+        fmt::format("{} is empty: a mixture needs at least one component", param_name));
   double total = 0.0;
   for (std::size_t j = 0; j < components_.size(); ++j) {
     const double w = components_[j].weight;
     if (!(w > 0.0) || !std::isfinite(w))
-      throw InputError(fmt::format("{}[{}].weight = {} is invalid: weights must be > 0",
-                                   param_name, j, w));
+      throw InputError(
+          fmt::format("{}[{}].weight = {} is invalid: weights must be > 0", param_name, j, w));
     total += w;
   }
   raw_mean_ = 0.0;
@@ -27,8 +28,8 @@ MixtureLaw::MixtureLaw(std::vector<MixtureComponent> components, const std::stri
     raw_mean_ += c.weight * c.law->mean();
   }
   if (!(raw_mean_ > 0.0))
-    throw InputError(fmt::format("{}: every component is `none`, the mixture has no noise",
-                                 param_name));
+    throw InputError(
+        fmt::format("{}: every component is `none`, the mixture has no noise", param_name));
 }
 
 std::string MixtureLaw::describe() const {

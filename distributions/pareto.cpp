@@ -1,8 +1,8 @@
 #include "distributions/pareto.hpp"
 
+#include <fmt/format.h>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "engine/errors.hpp"
 
@@ -10,18 +10,26 @@ namespace collnoise {
 
 ParetoLaw::ParetoLaw(double a, const std::string& param_name) : a_(a), c_((a - 1.0) / a) {
   if (!(a > 1.0) || !std::isfinite(a))
-    throw InputError(fmt::format("{} = {} is invalid: the Pareto law needs a > 1 (finite mean)",
-                                 param_name, a));
+    throw InputError(
+        fmt::format("{} = {} is invalid: the Pareto law needs a > 1 (finite mean)", param_name, a));
 }
 
-std::string ParetoLaw::describe() const { return fmt::format("pareto(a={})", a_); }
+std::string ParetoLaw::describe() const {
+  return fmt::format("pareto(a={})", a_);
+}
 
-double ParetoLaw::sf(double x) const { return x <= c_ ? 1.0 : std::pow(x / c_, -a_); }
+double ParetoLaw::sf(double x) const {
+  return x <= c_ ? 1.0 : std::pow(x / c_, -a_);
+}
 double ParetoLaw::cdf(double x) const {
   return x <= c_ ? 0.0 : -std::expm1(-a_ * std::log(x / c_));
 }
-double ParetoLaw::isf(double s) const { return c_ * std::pow(s, -1.0 / a_); }
-double ParetoLaw::quantile(double p) const { return c_ * std::exp(-std::log1p(-p) / a_); }
+double ParetoLaw::isf(double s) const {
+  return c_ * std::pow(s, -1.0 / a_);
+}
+double ParetoLaw::quantile(double p) const {
+  return c_ * std::exp(-std::log1p(-p) / a_);
+}
 
 double gamma_ratio(double z, double delta) {
   if (z < 1e6) return 1.0 / boost::math::tgamma_delta_ratio(z - delta, delta);

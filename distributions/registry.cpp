@@ -1,8 +1,8 @@
 #include "distributions/registry.hpp"
 
+#include <fmt/format.h>
 #include <cmath>
 #include <optional>
-#include <fmt/format.h>
 
 #include "distributions/bernoulli.hpp"
 #include "distributions/empirical.hpp"
@@ -39,18 +39,17 @@ std::optional<double> optional_number(const LawSpec& spec, const std::string& na
 double overhead_fraction(const LawSpec& spec) {
   const double f = required(spec, "f");
   if (!(f >= 0.0 && f < 1.0))
-    throw InputError(fmt::format(
-        "{} = {} is invalid: the overhead fraction f must lie in [0, 1)", key(spec, "f"), f));
+    throw InputError(fmt::format("{} = {} is invalid: the overhead fraction f must lie in [0, 1)",
+                                 key(spec, "f"), f));
   return f;
 }
 
 }  // namespace
 
 const std::vector<std::string>& law_names() {
-  static const std::vector<std::string> names = {"exponential", "pareto",  "bernoulli",
-                                                 "lognormal",   "weibull", "gamma",
-                                                 "uniform",     "none",    "empirical",
-                                                 "mixture"};
+  static const std::vector<std::string> names = {"exponential", "pareto", "bernoulli", "lognormal",
+                                                 "weibull",     "gamma",  "uniform",   "none",
+                                                 "empirical",   "mixture"};
   return names;
 }
 
@@ -88,15 +87,16 @@ std::shared_ptr<const NoiseLaw> make_law(const LawSpec& spec) {
   if (law == "none") return std::make_shared<NoneLaw>();
   if (law == "empirical") {
     if (spec.file.empty())
-      throw InputError(fmt::format("{} is missing: the empirical law needs a delay file",
-                                   key(spec, "file")));
+      throw InputError(
+          fmt::format("{} is missing: the empirical law needs a delay file", key(spec, "file")));
     return std::make_shared<EmpiricalLaw>(EmpiricalLaw::from_file(spec.file));
   }
   if (law == "mixture") {
     std::vector<MixtureComponent> parts;
     for (const auto& component : spec.components) {
       if (component.law == "mixture")
-        throw InputError(fmt::format("{}.law = \"mixture\": mixtures cannot nest", component.where));
+        throw InputError(
+            fmt::format("{}.law = \"mixture\": mixtures cannot nest", component.where));
       parts.push_back({make_law(component), required(component, "weight")});
     }
     return std::make_shared<MixtureLaw>(std::move(parts), key(spec, "components"));
@@ -121,17 +121,18 @@ StageNoise make_stage_noise(const LawSpec& spec, double w) {
       throw InputError(fmt::format("{} and {} both given: Bernoulli takes p or f, not both",
                                    key(spec, "p"), key(spec, "f")));
     if (!p && !f)
-      throw InputError(fmt::format("{} is missing: the bernoulli law needs p (or f)", key(spec, "p")));
+      throw InputError(
+          fmt::format("{} is missing: the bernoulli law needs p (or f)", key(spec, "p")));
     if (f) {
       const double ff = overhead_fraction(spec);
       p = T > 0.0 ? ff / (1.0 - ff) * w / T : 0.0;
       if (*p > 1.0)
-        throw InputError(fmt::format(
-            "{} = {} with T = {} s needs p = {} > 1: raise T or lower f", key(spec, "f"), ff, T, *p));
+        throw InputError(fmt::format("{} = {} with T = {} s needs p = {} > 1: raise T or lower f",
+                                     key(spec, "f"), ff, T, *p));
     }
     if (!(*p >= 0.0 && *p <= 1.0))
-      throw InputError(fmt::format("{} = {} is invalid: a probability must lie in [0, 1]",
-                                   key(spec, "p"), *p));
+      throw InputError(
+          fmt::format("{} = {} is invalid: a probability must lie in [0, 1]", key(spec, "p"), *p));
     if (*p == 0.0 || T == 0.0) return {std::make_shared<NoneLaw>(), 0.0, 0.0};
     auto law = std::make_shared<BernoulliLaw>(*p, key(spec, "p"));
     return {law, *p * T, *p * T / w};

@@ -4,8 +4,12 @@
 
 namespace collnoise {
 
-double UniformLaw::sf(double x) const { return std::clamp(1.0 - 0.5 * x, 0.0, 1.0); }
-double UniformLaw::cdf(double x) const { return std::clamp(0.5 * x, 0.0, 1.0); }
+double UniformLaw::sf(double x) const {
+  return std::clamp(1.0 - 0.5 * x, 0.0, 1.0);
+}
+double UniformLaw::cdf(double x) const {
+  return std::clamp(0.5 * x, 0.0, 1.0);
+}
 
 double UniformLaw::mean_excess(double x) const {
   if (x <= 0.0) return 1.0 - x;

@@ -1,8 +1,8 @@
 #include "distributions/weibull.hpp"
 
+#include <fmt/format.h>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "engine/errors.hpp"
 
@@ -15,7 +15,9 @@ WeibullLaw::WeibullLaw(double k, const std::string& param_name) : k_(k), lambda_
   lambda_ = std::tgamma(1.0 + 1.0 / k);
 }
 
-std::string WeibullLaw::describe() const { return fmt::format("weibull(k={})", k_); }
+std::string WeibullLaw::describe() const {
+  return fmt::format("weibull(k={})", k_);
+}
 
 double WeibullLaw::sf(double x) const {
   return x <= 0.0 ? 1.0 : std::exp(-std::pow(lambda_ * x, k_));
@@ -23,7 +25,9 @@ double WeibullLaw::sf(double x) const {
 double WeibullLaw::cdf(double x) const {
   return x <= 0.0 ? 0.0 : -std::expm1(-std::pow(lambda_ * x, k_));
 }
-double WeibullLaw::isf(double s) const { return std::pow(-std::log(s), 1.0 / k_) / lambda_; }
+double WeibullLaw::isf(double s) const {
+  return std::pow(-std::log(s), 1.0 / k_) / lambda_;
+}
 double WeibullLaw::quantile(double p) const {
   return std::pow(-std::log1p(-p), 1.0 / k_) / lambda_;
 }

@@ -16,7 +16,9 @@ std::optional<RankCount> parse_rank_count(std::string_view text);
 /// Nearest double.
 double to_double(RankCount n);
 /// 2^k for 0 <= k <= 127.
-constexpr RankCount pow2(int k) { return RankCount{1} << k; }
+constexpr RankCount pow2(int k) {
+  return RankCount{1} << k;
+}
 /// floor(log2(n)) for n >= 1.
 int floor_log2(RankCount n);
 

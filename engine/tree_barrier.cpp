@@ -1,9 +1,9 @@
 #include "engine/tree_barrier.hpp"
 
+#include <omp.h>
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <omp.h>
 
 #include "engine/errors.hpp"
 #include "engine/rng.hpp"
@@ -14,7 +14,9 @@ namespace {
 constexpr std::size_t kMaxLevels = 64;
 constexpr std::size_t kWordBatch = 1024;
 
-int level_of(std::uint64_t rank) { return 63 - __builtin_clzll(rank + 1); }
+int level_of(std::uint64_t rank) {
+  return 63 - __builtin_clzll(rank + 1);
+}
 
 std::uint64_t phase_key(std::uint64_t point_key, StreamPurpose purpose, std::uint64_t phase) {
   return hash_combine(hash_combine(point_key, static_cast<std::uint64_t>(purpose)), phase);
@@ -34,14 +36,17 @@ void block_level_min_words(std::uint64_t block_key, std::uint64_t first_rank,
   Pcg32Lanes generator(block_key);
   alignas(64) std::array<std::uint64_t, kWordBatch> words;
   for (std::uint64_t start = first_rank; start < end_rank; start += kWordBatch) {
-    const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(kWordBatch, end_rank - start));
-    const std::size_t filled = (count + Pcg32Lanes::kLanes - 1) / Pcg32Lanes::kLanes * Pcg32Lanes::kLanes;
+    const std::size_t count =
+        static_cast<std::size_t>(std::min<std::uint64_t>(kWordBatch, end_rank - start));
+    const std::size_t filled =
+        (count + Pcg32Lanes::kLanes - 1) / Pcg32Lanes::kLanes * Pcg32Lanes::kLanes;
     generator.fill(std::span(words.data(), filled));
     std::uint64_t rank = start;
     const std::uint64_t stop = start + count;
     while (rank < stop) {
       const int depth = level_of(rank);
-      const std::uint64_t level_end = (depth == 63) ? stop : std::min<std::uint64_t>(stop, (2ULL << depth) - 1);
+      const std::uint64_t level_end =
+          (depth == 63) ? stop : std::min<std::uint64_t>(stop, (2ULL << depth) - 1);
       const std::uint64_t m = min_of(words.data() + (rank - start), level_end - rank);
       min_words[depth] = std::min(min_words[depth], m);
       rank = level_end;
@@ -62,7 +67,8 @@ TreeBarrierSampler::TreeBarrierSampler(TreeBarrierModel model, TreeSampling samp
   }
 }
 
-double TreeBarrierSampler::time_from_level_min_words(std::span<const std::uint64_t> min_words) const {
+double TreeBarrierSampler::time_from_level_min_words(
+    std::span<const std::uint64_t> min_words) const {
   const auto& noise = model_.noise;
   double t = 0.0;
   for (int d = 0; d <= model_.shape.depth(); ++d) {
@@ -112,7 +118,8 @@ double TreeBarrierSampler::phase_time(std::uint64_t phase) const {
   return sampling_ == TreeSampling::kPerLevel ? per_level_phase(phase) : per_rank_phase(phase, 1);
 }
 
-void TreeBarrierSampler::sample(std::uint64_t first_phase, std::span<double> out, int threads) const {
+void TreeBarrierSampler::sample(std::uint64_t first_phase, std::span<double> out,
+                                int threads) const {
   const auto count = static_cast<std::int64_t>(out.size());
   threads = std::max(threads, 1);
   // Big trees: threads share each phase's blocks; otherwise threads take whole phases.

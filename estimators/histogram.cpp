@@ -1,8 +1,8 @@
 #include "estimators/histogram.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <numeric>
 
 #include "engine/errors.hpp"
@@ -18,8 +18,7 @@ Histogram::Histogram(double lo, double hi, std::size_t bins, BinSpacing spacing)
   edges_.resize(bins + 1);
   for (std::size_t i = 0; i <= bins; ++i) {
     const double f = static_cast<double>(i) / static_cast<double>(bins);
-    edges_[i] = spacing == BinSpacing::kLinear ? lo + (hi - lo) * f
-                                               : lo * std::pow(hi / lo, f);
+    edges_[i] = spacing == BinSpacing::kLinear ? lo + (hi - lo) * f : lo * std::pow(hi / lo, f);
   }
   edges_.front() = lo;
   edges_.back() = hi;

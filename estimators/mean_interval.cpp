@@ -1,10 +1,10 @@
 #include "estimators/mean_interval.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
-#include <fmt/format.h>
 
 namespace collnoise {
 
@@ -35,7 +35,8 @@ std::size_t tail_order_count(std::uint64_t n, std::size_t available) {
 }
 
 Nullable hill_tail_index(const std::vector<double>& descending, std::size_t k, double shift) {
-  if (k < 2 || descending.size() <= k) return Nullable::null("too few top values for Hill's estimator");
+  if (k < 2 || descending.size() <= k)
+    return Nullable::null("too few top values for Hill's estimator");
   const double u = descending[k] - shift;
   if (!(u > 0.0)) return Nullable::null("the tail threshold is not above the shift");
   double sum = 0.0;
@@ -101,8 +102,8 @@ MeanInterval mean_interval(const Accumulator& acc, const TopValues& top, double 
   }
   auto r = student_t_interval(acc, level);
   if (tail_index < 4.0)
-    r.warnings.push_back(fmt::format(
-        "tail index {} < 4: the t interval's coverage converges slowly", tail_index));
+    r.warnings.push_back(
+        fmt::format("tail index {} < 4: the t interval's coverage converges slowly", tail_index));
   return r;
 }
 

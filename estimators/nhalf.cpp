@@ -1,7 +1,7 @@
 #include "estimators/nhalf.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 #include "estimators/tree_theory.hpp"
 
@@ -47,7 +47,9 @@ PaperApprox nhalf_paper_approx(const TreeBarrierModel& m) {
 ExactNHalf exact_nhalf(const TreeBarrierModel& model, bool full_trees_only) {
   ExactNHalf r;
   const double target = 2.0 * model.w;
-  const auto n_of = [&](RankCount k) { return full_trees_only ? pow2(static_cast<int>(k)) - 1 : k; };
+  const auto n_of = [&](RankCount k) {
+    return full_trees_only ? pow2(static_cast<int>(k)) - 1 : k;
+  };
   const auto reaches = [&](RankCount k) { return mean_at_n(model, n_of(k)) >= target; };
   // For full trees the search variable is the level count k (N = 2^k - 1), else N itself.
   RankCount lo = 0;
@@ -68,13 +70,15 @@ ExactNHalf exact_nhalf(const TreeBarrierModel& model, bool full_trees_only) {
   const RankCount prev = full_trees_only ? (k > 1 ? n_of(k - 1) : 0) : r.n - 1;
   const double above = mean_at_n(model, r.n);
   const double below = prev >= 1 ? mean_at_n(model, prev) : -1.0;
-  r.resolved = (above - target > tol || r.n == 1) && (target - below > tol) &&
-               to_double(r.n) < 0x1.0p53;
+  r.resolved =
+      (above - target > tol || r.n == 1) && (target - below > tol) && to_double(r.n) < 0x1.0p53;
   if (!r.resolved && !full_trees_only) {
-    r.low = first_true_count(0, r.n, [&](RankCount n) { return mean_at_n(model, n) >= target - tol; });
+    r.low =
+        first_true_count(0, r.n, [&](RankCount n) { return mean_at_n(model, n) >= target - tol; });
     RankCount top = r.n;
     while (top < pow2(126) && mean_at_n(model, top) < target + tol) top *= 2;
-    r.high = first_true_count(r.n - 1, top, [&](RankCount n) { return mean_at_n(model, n) >= target + tol; });
+    r.high = first_true_count(r.n - 1, top,
+                              [&](RankCount n) { return mean_at_n(model, n) >= target + tol; });
   } else {
     r.low = r.high = r.n;
   }

@@ -1,7 +1,7 @@
 #include "estimators/tree_theory.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 #include "distributions/exponential.hpp"
 #include "distributions/pareto.hpp"

@@ -14,7 +14,7 @@ struct TreeTheory {
   Nullable exact_sd;
   std::vector<double> quantile_probabilities;
   std::vector<double> exact_quantiles;
-  double support_lower = 0.0;  ///< w + 2 tau D + scale * min(eta): no phase is shorter
+  double support_lower = 0.0;         ///< w + 2 tau D + scale * min(eta): no phase is shorter
   Nullable theorem1_lower;            ///< as printed (full trees only)
   Nullable theorem1_lower_corrected;  ///< leaves at depth log2(N+1) - 1 (full trees only)
   Nullable theorem1_upper;            ///< full trees only

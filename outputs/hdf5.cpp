@@ -1,8 +1,8 @@
 #include "outputs/hdf5.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <hdf5.h>
+#include <algorithm>
 
 #include "engine/errors.hpp"
 
@@ -17,8 +17,9 @@ std::string error_stack() {
       H5E_DEFAULT, H5E_WALK_DOWNWARD,
       [](unsigned n, const H5E_error2_t* e, void* data) -> herr_t {
         auto* out = static_cast<std::string*>(data);
-        if (n < 4 && e->desc) *out += fmt::format("{}{} ({})", out->empty() ? "" : "; ", e->desc,
-                                                  e->func_name ? e->func_name : "?");
+        if (n < 4 && e->desc)
+          *out += fmt::format("{}{} ({})", out->empty() ? "" : "; ", e->desc,
+                              e->func_name ? e->func_name : "?");
         return 0;
       },
       &text);
@@ -43,7 +44,9 @@ void check_status(herr_t status, const std::string& what) {
   if (status < 0) throw RuntimeFailure(fmt::format("HDF5: {} failed: {}", what, error_stack()));
 }
 
-Handle make(hid_t id, Kind kind, const std::string& what) { return Handle(check(id, what), kind); }
+Handle make(hid_t id, Kind kind, const std::string& what) {
+  return Handle(check(id, what), kind);
+}
 
 Handle string_type() {
   Handle t = make(H5Tcopy(H5T_C_S1), kType, "copy string type");
@@ -72,7 +75,8 @@ Handle ordered_group_plist() {
 }
 
 void write_attribute(hid_t owner, const std::string& name, hid_t type, const void* data) {
-  if (H5Aexists(owner, name.c_str()) > 0) check_status(H5Adelete(owner, name.c_str()), "delete attribute " + name);
+  if (H5Aexists(owner, name.c_str()) > 0)
+    check_status(H5Adelete(owner, name.c_str()), "delete attribute " + name);
   Handle space = make(H5Screate(H5S_SCALAR), kSpace, "create scalar space");
   Handle attr = make(H5Acreate2(owner, name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT),
                      kAttribute, "create attribute " + name);
@@ -126,7 +130,9 @@ Field read_attribute(hid_t attr, const std::string& name) {
 }  // namespace
 
 Handle::Handle(std::int64_t id, int kind) : id_(id), kind_(kind) {}
-Handle::Handle(Handle&& o) noexcept : id_(o.id_), kind_(o.kind_) { o.id_ = -1; }
+Handle::Handle(Handle&& o) noexcept : id_(o.id_), kind_(o.kind_) {
+  o.id_ = -1;
+}
 Handle& Handle::operator=(Handle&& o) noexcept {
   if (this != &o) {
     close();
@@ -136,19 +142,36 @@ Handle& Handle::operator=(Handle&& o) noexcept {
   }
   return *this;
 }
-Handle::~Handle() { close(); }
+Handle::~Handle() {
+  close();
+}
 
 void Handle::close() noexcept {
   if (id_ < 0) return;
   switch (kind_) {
-    case kFile: H5Fclose(id_); break;
-    case kGroup: H5Gclose(id_); break;
-    case kDataset: H5Dclose(id_); break;
-    case kAttribute: H5Aclose(id_); break;
-    case kSpace: H5Sclose(id_); break;
-    case kType: H5Tclose(id_); break;
-    case kPlist: H5Pclose(id_); break;
-    default: break;
+    case kFile:
+      H5Fclose(id_);
+      break;
+    case kGroup:
+      H5Gclose(id_);
+      break;
+    case kDataset:
+      H5Dclose(id_);
+      break;
+    case kAttribute:
+      H5Aclose(id_);
+      break;
+    case kSpace:
+      H5Sclose(id_);
+      break;
+    case kType:
+      H5Tclose(id_);
+      break;
+    case kPlist:
+      H5Pclose(id_);
+      break;
+    default:
+      break;
   }
   id_ = -1;
 }
@@ -172,8 +195,8 @@ std::vector<std::string> Group::children() const {
   H5G_info_t info;
   check_status(H5Gget_info(id(), &info), "group info");
   for (hsize_t i = 0; i < info.nlinks; ++i) {
-    const ssize_t len = H5Lget_name_by_idx(id(), ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, nullptr,
-                                           0, H5P_DEFAULT);
+    const ssize_t len =
+        H5Lget_name_by_idx(id(), ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
     check(len, "child name length");
     std::string name(static_cast<std::size_t>(len) + 1, '\0');
     check(H5Lget_name_by_idx(id(), ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, name.data(),
@@ -221,9 +244,9 @@ Record Group::read_record() const {
   check_status(H5Oget_info2(id(), &info, H5O_INFO_NUM_ATTRS), "object info");
   std::vector<std::pair<std::string, Field>> raw;
   for (hsize_t i = 0; i < info.num_attrs; ++i) {
-    Handle attr = make(H5Aopen_by_idx(id(), ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, H5P_DEFAULT,
-                                      H5P_DEFAULT),
-                       kAttribute, "open attribute");
+    Handle attr = make(
+        H5Aopen_by_idx(id(), ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, H5P_DEFAULT, H5P_DEFAULT),
+        kAttribute, "open attribute");
     const ssize_t len = check(H5Aget_name(attr.id(), 0, nullptr), "attribute name length");
     std::string name(static_cast<std::size_t>(len) + 1, '\0');
     check(H5Aget_name(attr.id(), name.size(), name.data()), "attribute name");
@@ -234,7 +257,8 @@ Record Group::read_record() const {
   for (const auto& [name, value] : raw) {
     const bool is_reason = name.ends_with("_reason");
     const std::string base = is_reason ? name.substr(0, name.size() - 7) : name;
-    const bool base_present = std::any_of(raw.begin(), raw.end(), [&](const auto& kv) { return kv.first == base; });
+    const bool base_present =
+        std::any_of(raw.begin(), raw.end(), [&](const auto& kv) { return kv.first == base; });
     if (is_reason && !base_present)
       record.set(base, Field(Null{std::get<std::string>(value)}));
     else
@@ -245,7 +269,8 @@ Record Group::read_record() const {
 
 std::optional<Field> Group::attribute(const std::string& name) const {
   if (H5Aexists(id(), name.c_str()) <= 0) return std::nullopt;
-  Handle attr = make(H5Aopen(id(), name.c_str(), H5P_DEFAULT), kAttribute, "open attribute " + name);
+  Handle attr =
+      make(H5Aopen(id(), name.c_str(), H5P_DEFAULT), kAttribute, "open attribute " + name);
   return read_attribute(attr.id(), name);
 }
 
@@ -263,9 +288,9 @@ void write_array(hid_t owner, const std::string& name, hid_t type, std::span<con
     check_status(H5Pset_shuffle(plist.id()), "shuffle " + name);
     check_status(H5Pset_deflate(plist.id(), 4), "deflate " + name);
   }
-  Handle ds = make(H5Dcreate2(owner, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(),
-                              H5P_DEFAULT),
-                   kDataset, "create dataset " + name);
+  Handle ds =
+      make(H5Dcreate2(owner, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
+           kDataset, "create dataset " + name);
   if (!values.empty())
     check_status(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "write dataset " + name);

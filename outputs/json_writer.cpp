@@ -1,7 +1,7 @@
 #include "outputs/json_writer.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 namespace collnoise {
 
@@ -9,11 +9,21 @@ std::string json_string(const std::string& text) {
   std::string out = "\"";
   for (const char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20)
           out += fmt::format("\\u{:04x}", static_cast<int>(c));
@@ -28,12 +38,16 @@ std::string json_value(const Field& field) {
   return std::visit(
       [](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, Null>) return "null";
-        else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+        if constexpr (std::is_same_v<T, Null>)
+          return "null";
+        else if constexpr (std::is_same_v<T, bool>)
+          return v ? "true" : "false";
         else if constexpr (std::is_same_v<T, double>)
           return std::isfinite(v) ? fmt::format("{:.17g}", v) : "null";
-        else if constexpr (std::is_same_v<T, std::string>) return json_string(v);
-        else return std::to_string(v);
+        else if constexpr (std::is_same_v<T, std::string>)
+          return json_string(v);
+        else
+          return std::to_string(v);
       },
       field);
 }
@@ -48,7 +62,8 @@ std::string json_object(const Record& record, int indent) {
   };
   for (const auto& [key, value] : record.fields()) {
     emit(key, json_value(value));
-    if (const auto* null = std::get_if<Null>(&value)) emit(key + "_reason", json_string(null->reason));
+    if (const auto* null = std::get_if<Null>(&value))
+      emit(key + "_reason", json_string(null->reason));
   }
   out += fmt::format("\n{}}}", std::string(static_cast<std::size_t>(indent), ' '));
   return out;

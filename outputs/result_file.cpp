@@ -1,13 +1,13 @@
 #include "outputs/result_file.hpp"
 
-#include <chrono>
+#include <fmt/format.h>
+#include <unistd.h>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fmt/format.h>
-#include <unistd.h>
 
 #include "collnoise_version.hpp"
 #include "engine/errors.hpp"
@@ -64,7 +64,8 @@ void write_point(const h5::Group& group, const PointOutcome& p) {
   h.set("overflow", Field(p.histogram.overflow()));
   h.set("spacing", Field(to_string(p.histogram.spacing())));
   h.set("unit", Field(std::string("seconds")));
-  h.set("uhi_kind", Field(std::string(p.histogram.spacing() == BinSpacing::kLog ? "variable" : "regular")));
+  h.set("uhi_kind",
+        Field(std::string(p.histogram.spacing() == BinSpacing::kLog ? "variable" : "regular")));
   hist.write_record(h);
   group.write_doubles("top_values", p.top.descending());
   if (!p.raw.empty()) group.write_doubles("phase_times", p.raw, true);
@@ -75,7 +76,9 @@ void write_point(const h5::Group& group, const PointOutcome& p) {
 void check_writable(const std::string& path) {
   const std::string tmp = temporary_name(path);
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw RuntimeFailure(fmt::format("output '{}' cannot be written: {}", path, std::strerror(errno)));
+  if (!f)
+    throw RuntimeFailure(
+        fmt::format("output '{}' cannot be written: {}", path, std::strerror(errno)));
   std::fclose(f);
   std::remove(tmp.c_str());
 }
@@ -127,7 +130,8 @@ ResultFile read_result_file(const std::string& path) {
   ResultFile out;
   out.root = root.read_record();
   const Field* type = out.root.find("filetype");
-  if (!type || !std::holds_alternative<std::string>(*type) || std::get<std::string>(*type) != kFileType)
+  if (!type || !std::holds_alternative<std::string>(*type) ||
+      std::get<std::string>(*type) != kFileType)
     throw InputError(fmt::format("'{}' is not a collnoise result file (filetype attribute)", path));
   const Field* version = out.root.find("format_version");
   if (!version || !std::holds_alternative<std::int64_t>(*version) ||

@@ -1,7 +1,7 @@
 #include "outputs/summary_report.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <set>
 
 #include "outputs/json_writer.hpp"
@@ -14,11 +14,16 @@ std::string cell(const Field* f) {
   return std::visit(
       [](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, Null>) return "null";
-        else if constexpr (std::is_same_v<T, bool>) return v ? "yes" : "no";
-        else if constexpr (std::is_same_v<T, double>) return fmt::format("{:.6g}", v);
-        else if constexpr (std::is_same_v<T, std::string>) return v;
-        else return std::to_string(v);
+        if constexpr (std::is_same_v<T, Null>)
+          return "null";
+        else if constexpr (std::is_same_v<T, bool>)
+          return v ? "yes" : "no";
+        else if constexpr (std::is_same_v<T, double>)
+          return fmt::format("{:.6g}", v);
+        else if constexpr (std::is_same_v<T, std::string>)
+          return v;
+        else
+          return std::to_string(v);
       },
       *f);
 }
@@ -27,7 +32,8 @@ std::vector<std::string> varying_keys(const std::vector<Record>& params) {
   std::vector<std::string> keys;
   for (const auto& r : params)
     for (const auto& [k, v] : r.fields())
-      if (!k.ends_with("_string") && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+      if (!k.ends_with("_string") && std::find(keys.begin(), keys.end(), k) == keys.end())
+        keys.push_back(k);
   std::vector<std::string> varying;
   for (const auto& k : keys) {
     std::set<std::string> values;
@@ -60,9 +66,12 @@ std::string summary_table(const std::vector<Record>& params, const std::vector<R
       row.push_back("");
       row.push_back(cell(s.find("check_passed")));
     } else {
-      for (const char* k : {"samples", "mean", "ci_low", "ci_high", "exact_mean"}) row.push_back(cell(s.find(k)));
+      for (const char* k : {"samples", "mean", "ci_low", "ci_high", "exact_mean"})
+        row.push_back(cell(s.find(k)));
       const Field* z = s.find("z_score");
-      row.push_back(z && std::holds_alternative<double>(*z) ? fmt::format("{:.2f}", std::get<double>(*z)) : cell(z));
+      row.push_back(z && std::holds_alternative<double>(*z)
+                        ? fmt::format("{:.2f}", std::get<double>(*z))
+                        : cell(z));
       row.push_back(cell(s.find("exact_in_ci")));
     }
     rows.push_back(std::move(row));
@@ -100,7 +109,8 @@ std::string summary_json(const Record& root, const std::vector<Record>& params,
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   std::string out = "{\n";
   for (const char* k : {"format_version", "kind", "name", "seed", "engine_version", "git_sha"})
-    if (const Field* f = root.find(k)) out += fmt::format("  {}: {},\n", json_string(k), json_value(*f));
+    if (const Field* f = root.find(k))
+      out += fmt::format("  {}: {},\n", json_string(k), json_value(*f));
   out += "  \"points\": [";
   for (std::size_t i = 0; i < summaries.size(); ++i) {
     Record p;
@@ -113,7 +123,8 @@ std::string summary_json(const Record& root, const std::vector<Record>& params,
     }
     std::string body = json_object(summaries[i], 4);
     body.erase(0, 1);  // drop '{' to splice "params" in front
-    out += fmt::format("{}\n    {{\n      \"params\": {},{}", i ? "," : "", json_object(p, 6), body);
+    out +=
+        fmt::format("{}\n    {{\n      \"params\": {},{}", i ? "," : "", json_object(p, 6), body);
   }
   out += "\n  ]\n}\n";
   return out;

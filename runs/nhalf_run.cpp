@@ -114,9 +114,11 @@ PointOutcome run_nhalf_point(const RunSpec& run, const TreePoint& point, int thr
   s.set("exact_mean_at_half", Field(mean_at_n(model, half)));
   s.set("exact_mean_at_double", Field(mean_at_n(model, twice)));
   if (below.ci.ci_high.has_value() && above.ci.ci_low.has_value())
-    s.set("check_passed", Field(*below.ci.ci_high.value < target && target < *above.ci.ci_low.value));
+    s.set("check_passed",
+          Field(*below.ci.ci_high.value < target && target < *above.ci.ci_low.value));
   else
-    s.set("check_passed", Field(Null{"an interval is undefined: " + below.ci.ci_high.reason + above.ci.ci_low.reason}));
+    s.set("check_passed", Field(Null{"an interval is undefined: " + below.ci.ci_high.reason +
+                                     above.ci.ci_low.reason}));
   return out;
 }
 

@@ -1,12 +1,12 @@
 #include "runs/run_file.hpp"
 
+#include <fmt/format.h>
+#include <toml++/toml.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "engine/errors.hpp"
 #include "engine/rng.hpp"
@@ -16,15 +16,14 @@ namespace {
 
 using NodeMap = std::map<std::string, const toml::node*>;
 
-const std::set<std::string> kTopKeys = {"name", "seed", "samples", "confidence", "kind",
-                                        "chunk_size"};
+const std::set<std::string> kTopKeys = {"name",       "seed", "samples",
+                                        "confidence", "kind", "chunk_size"};
 const std::set<std::string> kOutputKeys = {"output.raw_phase_times", "output.histogram_bins",
                                            "output.histogram_spacing"};
 const std::set<std::string> kNHalfKeys = {"nhalf.check_samples", "nhalf.check_confidence"};
-const std::set<std::string> kCollectiveKeys = {"collective.kind",   "collective.N",
-                                               "collective.log2_N", "collective.levels",
-                                               "collective.w",      "collective.tau",
-                                               "collective.sampling"};
+const std::set<std::string> kCollectiveKeys = {
+    "collective.kind", "collective.N",   "collective.log2_N",  "collective.levels",
+    "collective.w",    "collective.tau", "collective.sampling"};
 const std::set<std::string> kNoiseNumbers = {"noise.f", "noise.a",     "noise.p",
                                              "noise.T", "noise.sigma", "noise.k"};
 
@@ -41,7 +40,8 @@ std::string sweep_alias(const std::string& key) {
 // Dotted keys of every value; arrays stay whole.
 void flatten(const toml::table& table, const std::string& prefix, NodeMap& out) {
   for (auto&& [k, v] : table) {
-    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    const std::string key =
+        prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (const auto* sub = v.as_table())
       flatten(*sub, key, out);
     else
@@ -90,8 +90,8 @@ RankCount rank_count(const std::string& key, const ParamValue& v) {
     return *n;
   }
   if (auto r = std::get_if<RankCount>(&v)) return *r;
-  throw InputError(fmt::format("{} must be an integer (or a string of digits), got {}", key,
-                               to_text(v)));
+  throw InputError(
+      fmt::format("{} must be an integer (or a string of digits), got {}", key, to_text(v)));
 }
 
 LawSpec component_spec(const std::string& origin, const toml::table& table, std::size_t index) {
@@ -113,8 +113,8 @@ LawSpec component_spec(const std::string& origin, const toml::table& table, std:
   const auto allowed = law_keys(spec.law, true);
   for (const auto& [key, _] : spec.numbers)
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw InputError(fmt::format("{}.{} is not a key of a {} component (allowed: {})",
-                                   spec.where, key, spec.law, fmt::join(allowed, ", ")));
+      throw InputError(fmt::format("{}.{} is not a key of a {} component (allowed: {})", spec.where,
+                                   key, spec.law, fmt::join(allowed, ", ")));
   return spec;
 }
 
@@ -133,9 +133,10 @@ TreePoint build_point(const std::string& origin, const Scalars& merged, std::uin
   const auto* kind = get("collective.kind");
   const std::string collective = kind ? text("collective.kind", *kind) : "tree_barrier";
   if (collective != "tree_barrier")
-    throw InputError(fmt::format("collective.kind = \"{}\" is not a known collective (known: "
-                                 "tree_barrier)",
-                                 collective));
+    throw InputError(
+        fmt::format("collective.kind = \"{}\" is not a known collective (known: "
+                    "tree_barrier)",
+                    collective));
   const auto* n = get("collective.N");
   const auto* log2n = get("collective.log2_N");
   const auto* levels = get("collective.levels");
@@ -162,7 +163,8 @@ TreePoint build_point(const std::string& origin, const Scalars& merged, std::uin
     throw InputError(fmt::format("collective.w = {} is invalid: work must be > 0 seconds", p.w));
   if (const auto* tau = get("collective.tau")) p.tau = number("collective.tau", *tau);
   if (!(p.tau >= 0.0) || !std::isfinite(p.tau))
-    throw InputError(fmt::format("collective.tau = {} is invalid: latency must be >= 0 seconds", p.tau));
+    throw InputError(
+        fmt::format("collective.tau = {} is invalid: latency must be >= 0 seconds", p.tau));
   std::string sampling = "per_rank";
   if (const auto* s = get("collective.sampling")) sampling = text("collective.sampling", *s);
   if (sampling == "per_rank")
@@ -193,7 +195,8 @@ TreePoint build_point(const std::string& origin, const Scalars& merged, std::uin
       p.noise.numbers[shortkey] = number(key, value);
   }
   if (p.noise.law == "mixture") {
-    if (!merged.components) throw InputError("noise.components is missing: a mixture needs components");
+    if (!merged.components)
+      throw InputError("noise.components is missing: a mixture needs components");
     std::size_t i = 0;
     for (auto&& c : *merged.components) {
       const auto* t = c.as_table();
@@ -228,7 +231,8 @@ TreePoint build_point(const std::string& origin, const Scalars& merged, std::uin
 
   std::uint64_t key = hash_combine(seed, 0x636f6c6c6e6f6973ULL);  // "collnois"
   for (const auto& [k, v] : p.params) {
-    for (char c : k + "=" + to_text(v) + ";") key = hash_combine(key, static_cast<unsigned char>(c));
+    for (char c : k + "=" + to_text(v) + ";")
+      key = hash_combine(key, static_cast<unsigned char>(c));
   }
   p.stream_key = key;
   return p;
@@ -248,7 +252,8 @@ T scalar(const NodeMap& all, const std::string& key, T fallback, const std::stri
     return number(key, v);
   } else {
     const auto i = integer(key, v);
-    if (i < 0) throw InputError(fmt::format("{}: {} = {} must be >= 0", where(origin, *it->second), key, i));
+    if (i < 0)
+      throw InputError(fmt::format("{}: {} = {} must be >= 0", where(origin, *it->second), key, i));
     return static_cast<T>(i);
   }
 }
@@ -259,11 +264,16 @@ std::string to_text(const ParamValue& value) {
   return std::visit(
       [](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
-        else if constexpr (std::is_same_v<T, std::int64_t>) return std::to_string(v);
-        else if constexpr (std::is_same_v<T, double>) return fmt::format("{:.17g}", v);
-        else if constexpr (std::is_same_v<T, std::string>) return v;
-        else return to_string(v);
+        if constexpr (std::is_same_v<T, bool>)
+          return v ? "true" : "false";
+        else if constexpr (std::is_same_v<T, std::int64_t>)
+          return std::to_string(v);
+        else if constexpr (std::is_same_v<T, double>)
+          return fmt::format("{:.17g}", v);
+        else if constexpr (std::is_same_v<T, std::string>)
+          return v;
+        else
+          return to_string(v);
       },
       value);
 }
@@ -295,7 +305,8 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
       if (!arr) throw InputError(fmt::format("{}: use [[case]] tables", where(origin, v)));
       for (auto&& c : *arr) {
         const auto* t = c.as_table();
-        if (!t) throw InputError(fmt::format("{}: each [[case]] must be a table", where(origin, c)));
+        if (!t)
+          throw InputError(fmt::format("{}: each [[case]] must be a table", where(origin, c)));
         NodeMap m;
         flatten(*t, "", m);
         cases.push_back(std::move(m));
@@ -321,13 +332,15 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
   else if (kind == "nhalf")
     run.kind = RunKind::kNHalf;
   else
-    throw InputError(fmt::format("{}: kind = \"{}\" is invalid: use \"sample\" or \"nhalf\"", origin, kind));
+    throw InputError(
+        fmt::format("{}: kind = \"{}\" is invalid: use \"sample\" or \"nhalf\"", origin, kind));
   run.seed = seed_override ? *seed_override : scalar<std::uint64_t>(all, "seed", 0, origin);
   if (!all.contains("seed") && !seed_override)
     throw InputError(fmt::format("{}: seed is missing", origin));
   run.samples = scalar<std::uint64_t>(all, "samples", 0, origin);
   if (run.kind == RunKind::kSample && run.samples < 2)
-    throw InputError(fmt::format("{}: samples = {} is invalid: at least 2 phases per point", origin, run.samples));
+    throw InputError(fmt::format("{}: samples = {} is invalid: at least 2 phases per point", origin,
+                                 run.samples));
   run.confidence = scalar<double>(all, "confidence", 0.95, origin);
   if (!(run.confidence > 0.0 && run.confidence < 1.0))
     throw InputError(fmt::format("{}: confidence = {} must lie in (0, 1)", origin, run.confidence));
@@ -335,11 +348,14 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
   if (run.chunk_size < 1) throw InputError(fmt::format("{}: chunk_size must be >= 1", origin));
   run.output.raw_phase_times = scalar<bool>(all, "output.raw_phase_times", false, origin);
   run.output.histogram_bins = scalar<std::size_t>(all, "output.histogram_bins", 400, origin);
-  if (run.output.histogram_bins < 1) throw InputError(fmt::format("{}: output.histogram_bins must be >= 1", origin));
-  run.output.histogram_spacing = scalar<std::string>(all, "output.histogram_spacing", "auto", origin);
+  if (run.output.histogram_bins < 1)
+    throw InputError(fmt::format("{}: output.histogram_bins must be >= 1", origin));
+  run.output.histogram_spacing =
+      scalar<std::string>(all, "output.histogram_spacing", "auto", origin);
   if (run.output.histogram_spacing != "auto" && run.output.histogram_spacing != "linear" &&
       run.output.histogram_spacing != "log")
-    throw InputError(fmt::format("{}: output.histogram_spacing must be \"auto\", \"linear\" or \"log\"", origin));
+    throw InputError(fmt::format(
+        "{}: output.histogram_spacing must be \"auto\", \"linear\" or \"log\"", origin));
   run.nhalf.check_samples = scalar<std::uint64_t>(all, "nhalf.check_samples", 20000, origin);
   run.nhalf.check_confidence = scalar<double>(all, "nhalf.check_confidence", 0.99, origin);
 
@@ -349,7 +365,9 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
     if (!is_point_key(key)) continue;
     if (key == "noise.components") {
       base.components = node->as_array();
-      if (!base.components) throw InputError(fmt::format("{}: noise.components must be an array of tables", where(origin, *node)));
+      if (!base.components)
+        throw InputError(
+            fmt::format("{}: noise.components must be an array of tables", where(origin, *node)));
     } else {
       base.values[key] = to_param(origin, key, *node);
     }
@@ -358,10 +376,12 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
   for (const auto& [raw_key, node] : sweep) {
     const std::string key = sweep_alias(raw_key);
     if (!is_point_key(key) || key == "noise.components")
-      throw InputError(fmt::format("{}: [sweep] key '{}' is not a sweepable parameter", where(origin, *node), raw_key));
+      throw InputError(fmt::format("{}: [sweep] key '{}' is not a sweepable parameter",
+                                   where(origin, *node), raw_key));
     const auto* arr = node->as_array();
     if (!arr || arr->empty())
-      throw InputError(fmt::format("{}: [sweep] {} must be a non-empty list", where(origin, *node), raw_key));
+      throw InputError(
+          fmt::format("{}: [sweep] {} must be a non-empty list", where(origin, *node), raw_key));
     std::vector<ParamValue> values;
     for (auto&& v : *arr) values.push_back(to_param(origin, key, v));
     axes.emplace_back(key, std::move(values));
@@ -372,7 +392,8 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
     for (const auto& [raw_key, node] : overrides) {
       const std::string key = sweep_alias(raw_key);
       if (!is_point_key(key))
-        throw InputError(fmt::format("{}: [[case]] key '{}' is not a point parameter", where(origin, *node), raw_key));
+        throw InputError(fmt::format("{}: [[case]] key '{}' is not a point parameter",
+                                     where(origin, *node), raw_key));
       if (key == "noise.components")
         with_case.components = node->as_array();
       else

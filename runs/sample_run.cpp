@@ -1,8 +1,8 @@
 #include "runs/sample_run.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "estimators/mean_interval.hpp"
 #include "estimators/quantile_interval.hpp"
@@ -20,8 +20,8 @@ const char* quantile_name(double p) {
   return "p999";
 }
 
-Histogram make_histogram(const RunSpec& run, const TreeTheory& theory,
-                         const MaxDistribution& dist, double tail_index) {
+Histogram make_histogram(const RunSpec& run, const TreeTheory& theory, const MaxDistribution& dist,
+                         double tail_index) {
   double lo = theory.support_lower;
   double hi = dist.quantile(tail_index <= 4.0 ? 1.0 - 1e-7 : 1.0 - 1e-9);
   if (!(hi > lo)) hi = lo * (1.0 + 1e-9) + 1e-15;  // a degenerate (noiseless) phase time
@@ -32,7 +32,9 @@ Histogram make_histogram(const RunSpec& run, const TreeTheory& theory,
                    spacing == "log" ? BinSpacing::kLog : BinSpacing::kLinear);
 }
 
-Field verdict(bool value) { return Field(value); }
+Field verdict(bool value) {
+  return Field(value);
+}
 
 }  // namespace
 
@@ -66,15 +68,16 @@ PointOutcome run_tree_point(const RunSpec& run, const TreePoint& point, int thre
   const TreeBarrierModel model = tree_model(point);
   const TreeTheory theory = tree_theory(model, reported_probabilities());
   const MaxDistribution dist = phase_time_distribution(model);
-  const double tail_index =
-      model.noise.scale > 0.0 ? model.noise.eta->tail_index() : std::numeric_limits<double>::infinity();
+  const double tail_index = model.noise.scale > 0.0 ? model.noise.eta->tail_index()
+                                                    : std::numeric_limits<double>::infinity();
 
   out.histogram = make_histogram(run, theory, dist, tail_index);
   out.top = TopValues(kTopCapacity);
   const TreeBarrierSampler sampler(model, point.sampling, point.stream_key);
   std::vector<double> buffer(run.chunk_size);
   for (std::uint64_t first = 0; first < run.samples; first += run.chunk_size) {
-    const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(run.chunk_size, run.samples - first));
+    const auto count =
+        static_cast<std::size_t>(std::min<std::uint64_t>(run.chunk_size, run.samples - first));
     const std::span<double> phases(buffer.data(), count);
     sampler.sample(first, phases, threads);
     Accumulator chunk;
@@ -92,8 +95,10 @@ PointOutcome run_tree_point(const RunSpec& run, const TreePoint& point, int thre
   const double level = run.confidence;
   const double shift = theory.support_lower;
   const MeanInterval ci = mean_interval(out.total, out.top, shift, tail_index, level);
-  const double adjusted_level = 1.0 - (1.0 - level) / static_cast<double>(std::max<std::size_t>(points_in_run, 1));
-  const MeanInterval ci_adjusted = mean_interval(out.total, out.top, shift, tail_index, adjusted_level);
+  const double adjusted_level =
+      1.0 - (1.0 - level) / static_cast<double>(std::max<std::size_t>(points_in_run, 1));
+  const MeanInterval ci_adjusted =
+      mean_interval(out.total, out.top, shift, tail_index, adjusted_level);
 
   Record& s = out.summary;
   s.set("samples", Field(out.total.count));
@@ -115,7 +120,8 @@ PointOutcome run_tree_point(const RunSpec& run, const TreePoint& point, int thre
   else
     s.set("tail_index", Nullable::null("light tail (all moments finite)"));
   const auto top_values = out.top.descending();
-  s.set("tail_index_hill", hill_tail_index(top_values, tail_order_count(out.total.count, top_values.size()), shift));
+  s.set("tail_index_hill",
+        hill_tail_index(top_values, tail_order_count(out.total.count, top_values.size()), shift));
   s.set("exact_mean", theory.exact_mean);
   s.set("exact_sd", theory.exact_sd);
 
@@ -124,7 +130,8 @@ PointOutcome run_tree_point(const RunSpec& run, const TreePoint& point, int thre
   const auto in_interval = [&](const MeanInterval& interval) -> Field {
     if (!exact.has_value()) return Null{exact.reason};
     if (!interval.ci_low.has_value()) return Null{interval.ci_low.reason};
-    return verdict(*interval.ci_low.value <= *exact.value && *exact.value <= *interval.ci_high.value);
+    return verdict(*interval.ci_low.value <= *exact.value &&
+                   *exact.value <= *interval.ci_high.value);
   };
   s.set("exact_in_ci", in_interval(ci));
   s.set("exact_in_ci_adjusted", in_interval(ci_adjusted));

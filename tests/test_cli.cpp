@@ -71,11 +71,15 @@ TEST_CASE("bad inputs: non-zero exit, a message naming the culprit, no output") 
   expect_rejected(replace(kGood, "samples = 3000", "samples = 3000\nbogus = 1"), "bogus");
   expect_rejected(replace(kGood, "law = \"exponential\"", "law = \"cauchy\""), "cauchy");
   expect_rejected(replace(kGood, "kind = \"tree_barrier\"", "kind = \"ring\""), "ring");
-  expect_rejected(replace(kGood, "law = \"exponential\"\nf = 0.01", "law = \"pareto\"\na = 1.0\nf = 0.01"), "noise.a");
+  expect_rejected(
+      replace(kGood, "law = \"exponential\"\nf = 0.01", "law = \"pareto\"\na = 1.0\nf = 0.01"),
+      "noise.a");
   expect_rejected(replace(kGood, "\"noise.f\" = [0.01, 0.1]", "\"noise.f\" = [1.5]"), "noise.f");
   expect_rejected(replace(kGood, "tau = 2.0e-6", "tau = -1.0"), "collective.tau");
   expect_rejected(replace(kGood, "N = [1, 7, 100000]", "N = [0]"), "N");
-  expect_rejected(replace(kGood, "law = \"exponential\"\nf = 0.01", "law = \"empirical\"\nfile = \"missing_trace.txt\""), "missing_trace.txt");
+  expect_rejected(replace(kGood, "law = \"exponential\"\nf = 0.01",
+                          "law = \"empirical\"\nfile = \"missing_trace.txt\""),
+                  "missing_trace.txt");
 }
 
 TEST_CASE("bad command lines and paths") {
@@ -83,7 +87,8 @@ TEST_CASE("bad command lines and paths") {
   const auto missing = run("run no_such_runfile.toml --quiet");
   CHECK(missing.code == 2);
   CHECK(missing.output.find("no_such_runfile.toml") != std::string::npos);
-  const auto unwritable = run("run " + write("cli_ok.toml", kGood) + " --out /nonexistent_dir/x.h5 --quiet");
+  const auto unwritable =
+      run("run " + write("cli_ok.toml", kGood) + " --out /nonexistent_dir/x.h5 --quiet");
   CHECK(unwritable.code != 0);
   CHECK(unwritable.output.find("/nonexistent_dir/x.h5") != std::string::npos);
   const auto not_h5 = run("summary cli_ok.toml");

@@ -18,8 +18,12 @@ using Catch::Matchers::Contains;
 
 namespace {
 // E[max of n] by the generic numerical path of the base class.
-double numeric_expected_max(const NoiseLaw& law, double n) { return law.NoiseLaw::expected_max(n); }
-double numeric_mean_excess(const NoiseLaw& law, double x) { return law.NoiseLaw::mean_excess(x); }
+double numeric_expected_max(const NoiseLaw& law, double n) {
+  return law.NoiseLaw::expected_max(n);
+}
+double numeric_mean_excess(const NoiseLaw& law, double x) {
+  return law.NoiseLaw::mean_excess(x);
+}
 }  // namespace
 
 TEST_CASE("harmonic numbers: exact sums and the large-n expansion") {
@@ -62,12 +66,13 @@ TEST_CASE("Pareto gamma ratio: expansion continuous with the exact ratio, produc
   }
   const ParetoLaw p(2.0);
   CHECK(std::isfinite(p.expected_max(0x1.0p63)));
-  CHECK(p.expected_max(0x1.0p63) / std::sqrt(0x1.0p63) == Approx(0.5 * std::sqrt(M_PI)).epsilon(1e-9));
+  CHECK(p.expected_max(0x1.0p63) / std::sqrt(0x1.0p63) ==
+        Approx(0.5 * std::sqrt(M_PI)).epsilon(1e-9));
 }
 
 TEST_CASE("every law is unit mean, and ISF inverts the survival function") {
   std::vector<std::shared_ptr<NoiseLaw>> laws = {
-      std::make_shared<ExponentialLaw>(), std::make_shared<ParetoLaw>(2.5),
+      std::make_shared<ExponentialLaw>(),  std::make_shared<ParetoLaw>(2.5),
       std::make_shared<LognormalLaw>(0.8), std::make_shared<WeibullLaw>(0.7),
       std::make_shared<GammaLaw>(2.0),     std::make_shared<UniformLaw>()};
   for (const auto& law : laws) {
@@ -134,8 +139,9 @@ TEST_CASE("empirical law: file errors carry file and line; exact max") {
 
 TEST_CASE("mixture: exact inverse and rescaled unit mean") {
   LawSpec spec{"mixture", {{"f", 0.1}}, "", {}, "noise"};
-  spec.components = {LawSpec{"exponential", {{"weight", 0.9}}, "", {}, "noise.components[0]"},
-                     LawSpec{"pareto", {{"weight", 0.1}, {"a", 1.5}}, "", {}, "noise.components[1]"}};
+  spec.components = {
+      LawSpec{"exponential", {{"weight", 0.9}}, "", {}, "noise.components[0]"},
+      LawSpec{"pareto", {{"weight", 0.1}, {"a", 1.5}}, "", {}, "noise.components[1]"}};
   const auto law = make_law(spec);
   CHECK(law->mean_excess(0.0) == Approx(1.0).epsilon(1e-9));
   CHECK(law->tail_index() == 1.5);

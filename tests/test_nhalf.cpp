@@ -15,18 +15,38 @@ TreeBarrierModel model(LawSpec spec) {
   m.noise = make_stage_noise(spec, m.w);
   return m;
 }
-bool three_sig(double value, double quoted) { return std::abs(value / quoted - 1) < 5e-3; }
+bool three_sig(double value, double quoted) {
+  return std::abs(value / quoted - 1) < 5e-3;
+}
 }  // namespace
 
 TEST_CASE("the paper's eight N_1/2 values from its approximate formulas") {
-  CHECK(three_sig(*nhalf_paper_approx(model({"exponential", {{"f", 0.01}}, "", {}, "noise"})).value.value, 2.3e27));
-  CHECK(three_sig(*nhalf_paper_approx(model({"exponential", {{"f", 0.1}}, "", {}, "noise"})).value.value, 5196));
-  CHECK(three_sig(*nhalf_paper_approx(model({"pareto", {{"f", 0.005}, {"a", 3}}, "", {}, "noise"})).value.value, 35.4e6));
-  CHECK(three_sig(*nhalf_paper_approx(model({"pareto", {{"f", 0.005}, {"a", 2}}, "", {}, "noise"})).value.value, 158404));
-  CHECK(three_sig(*nhalf_paper_approx(model({"pareto", {{"f", 0.005}, {"a", 1.5}}, "", {}, "noise"})).value.value, 9724));
-  CHECK(three_sig(*nhalf_paper_approx(model({"pareto", {{"f", 0.01}, {"a", 2}}, "", {}, "noise"})).value.value, 39203));
-  CHECK(three_sig(*nhalf_paper_approx(model({"pareto", {{"f", 0.02}, {"a", 2}}, "", {}, "noise"})).value.value, 9604));
-  CHECK(three_sig(*nhalf_paper_approx(model({"bernoulli", {{"f", 0.01}, {"T", 5e-3}}, "", {}, "noise"})).value.value, 200));
+  CHECK(three_sig(
+      *nhalf_paper_approx(model({"exponential", {{"f", 0.01}}, "", {}, "noise"})).value.value,
+      2.3e27));
+  CHECK(three_sig(
+      *nhalf_paper_approx(model({"exponential", {{"f", 0.1}}, "", {}, "noise"})).value.value,
+      5196));
+  CHECK(three_sig(
+      *nhalf_paper_approx(model({"pareto", {{"f", 0.005}, {"a", 3}}, "", {}, "noise"})).value.value,
+      35.4e6));
+  CHECK(three_sig(
+      *nhalf_paper_approx(model({"pareto", {{"f", 0.005}, {"a", 2}}, "", {}, "noise"})).value.value,
+      158404));
+  CHECK(
+      three_sig(*nhalf_paper_approx(model({"pareto", {{"f", 0.005}, {"a", 1.5}}, "", {}, "noise"}))
+                     .value.value,
+                9724));
+  CHECK(three_sig(
+      *nhalf_paper_approx(model({"pareto", {{"f", 0.01}, {"a", 2}}, "", {}, "noise"})).value.value,
+      39203));
+  CHECK(three_sig(
+      *nhalf_paper_approx(model({"pareto", {{"f", 0.02}, {"a", 2}}, "", {}, "noise"})).value.value,
+      9604));
+  CHECK(three_sig(
+      *nhalf_paper_approx(model({"bernoulli", {{"f", 0.01}, {"T", 5e-3}}, "", {}, "noise"}))
+           .value.value,
+      200));
 }
 
 TEST_CASE("exact N_1/2 is the first N with E[T] >= 2w") {

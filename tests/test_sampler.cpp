@@ -9,18 +9,11 @@
 #include "engine/tree_barrier.hpp"
 #include "estimators/accumulator.hpp"
 #include "estimators/tree_theory.hpp"
+#include "tests/test_models.hpp"
 
 using namespace collnoise;
 
 namespace {
-TreeBarrierModel model(RankCount n, LawSpec spec, double w = 1e-3, double tau = 2e-6) {
-  TreeBarrierModel m;
-  m.shape = TreeShape(n);
-  m.w = w;
-  m.tau = tau;
-  m.noise = make_stage_noise(spec, w);
-  return m;
-}
 
 std::vector<double> phases(const TreeBarrierModel& m, TreeSampling path, std::uint64_t key,
                            std::size_t count, int threads = 2) {
@@ -47,21 +40,26 @@ double ks_statistic(std::vector<double> a, std::vector<double> b) {
 
 TEST_CASE("per-rank sampling is exactly 'transform every rank, take the max'") {
   // Rebuild one phase by brute force from the same words.
-  const auto m = model(300000, LawSpec{"pareto", {{"f", 0.05}, {"a", 2.5}}, "", {}, "noise"});
+  const auto m = test_model(300000, LawSpec{"pareto", {{"f", 0.05}, {"a", 2.5}}, "", {}, "noise"});
   const std::uint64_t key = 99;
   const TreeBarrierSampler sampler(m, TreeSampling::kPerRank, key);
   for (std::uint64_t phase : {0ULL, 7ULL}) {
-    const std::uint64_t pkey = hash_combine(hash_combine(key, static_cast<std::uint64_t>(StreamPurpose::kTreePerRank)), phase);
+    const std::uint64_t pkey = hash_combine(
+        hash_combine(key, static_cast<std::uint64_t>(StreamPurpose::kTreePerRank)), phase);
     double brute = 0.0;
     const std::uint64_t n = 300000;
     for (std::uint64_t b = 0; b * TreeBarrierSampler::kBlockRanks < n; ++b) {
       Pcg32Lanes lanes(hash_combine(pkey, b));
       std::vector<std::uint64_t> words(TreeBarrierSampler::kBlockRanks);
       lanes.fill(words);
-      for (std::uint64_t j = 0; j < TreeBarrierSampler::kBlockRanks && b * TreeBarrierSampler::kBlockRanks + j < n; ++j) {
+      for (std::uint64_t j = 0;
+           j < TreeBarrierSampler::kBlockRanks && b * TreeBarrierSampler::kBlockRanks + j < n;
+           ++j) {
         const std::uint64_t rank = b * TreeBarrierSampler::kBlockRanks + j;
         const int depth = 63 - __builtin_clzll(rank + 1);
-        brute = std::max(brute, m.w + m.noise.scale * m.noise.eta->isf(uniform_from_word(words[j])) + 2 * m.tau * depth);
+        brute =
+            std::max(brute, m.w + m.noise.scale * m.noise.eta->isf(uniform_from_word(words[j])) +
+                                2 * m.tau * depth);
       }
     }
     CHECK(sampler.phase_time(phase) == brute);
@@ -70,7 +68,7 @@ TEST_CASE("per-rank sampling is exactly 'transform every rank, take the max'") {
 
 TEST_CASE("phase times are bitwise identical for 1, 2 and 5 threads") {
   for (auto path : {TreeSampling::kPerRank, TreeSampling::kPerLevel}) {
-    const auto m = model(200000, LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"});
+    const auto m = test_model(200000, LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"});
     const auto one = phases(m, path, 5, 64, 1);
     CHECK(one == phases(m, path, 5, 64, 2));
     CHECK(one == phases(m, path, 5, 64, 5));
@@ -84,7 +82,7 @@ TEST_CASE("per-rank and per-level paths agree in distribution (KS)") {
   for (const auto& law : {LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"},
                           LawSpec{"pareto", {{"f", 0.01}, {"a", 1.5}}, "", {}, "noise"},
                           LawSpec{"lognormal", {{"f", 0.1}, {"sigma", 1.0}}, "", {}, "noise"}}) {
-    const auto m = model(5000, law);
+    const auto m = test_model(5000, law);
     const auto a = phases(m, TreeSampling::kPerRank, 11, 4000);
     const auto b = phases(m, TreeSampling::kPerLevel, 11, 4000);
     // Critical value at alpha = 0.001 (three laws: family-wise < 0.003): 1.95 sqrt(2/n).
@@ -94,7 +92,8 @@ TEST_CASE("per-rank and per-level paths agree in distribution (KS)") {
 }
 
 TEST_CASE("per-rank and per-level paths agree on Bernoulli atoms (chi-square)") {
-  const auto m = model(100, LawSpec{"bernoulli", {{"p", 0.002}, {"T", 1e-3}}, "", {}, "noise"}, 1e-3, 1e-5);
+  const auto m = test_model(100, LawSpec{"bernoulli", {{"p", 0.002}, {"T", 1e-3}}, "", {}, "noise"},
+                            1e-3, 1e-5);
   const auto a = phases(m, TreeSampling::kPerRank, 3, 20000);
   const auto b = phases(m, TreeSampling::kPerLevel, 3, 20000);
   std::map<double, std::pair<double, double>> table;
@@ -120,7 +119,7 @@ TEST_CASE("sample means match the exact mean (closed forms against Monte Carlo)"
                           LawSpec{"gamma", {{"f", 0.1}, {"k", 2.0}}, "", {}, "noise"},
                           LawSpec{"weibull", {{"f", 0.1}, {"k", 0.8}}, "", {}, "noise"}}) {
     for (auto path : {TreeSampling::kPerRank, TreeSampling::kPerLevel}) {
-      const auto m = model(1023, law);
+      const auto m = test_model(1023, law);
       Accumulator acc;
       for (double t : phases(m, path, 17, 20000)) acc.add(t);
       const double exact = exact_mean_phase_time(m);
@@ -132,7 +131,8 @@ TEST_CASE("sample means match the exact mean (closed forms against Monte Carlo)"
 }
 
 TEST_CASE("per-level path reaches N = 2^127 - 1") {
-  const auto m = model(~RankCount{0} >> 1, LawSpec{"exponential", {{"f", 0.01}}, "", {}, "noise"});
+  const auto m =
+      test_model(~RankCount{0} >> 1, LawSpec{"exponential", {{"f", 0.01}}, "", {}, "noise"});
   Accumulator acc;
   for (double t : phases(m, TreeSampling::kPerLevel, 1, 5000)) acc.add(t);
   CHECK(std::abs(acc.mean - exact_mean_phase_time(m)) < 4 * acc.sd() / std::sqrt(5000.0));

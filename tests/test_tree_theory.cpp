@@ -4,19 +4,9 @@
 
 #include "distributions/registry.hpp"
 #include "estimators/tree_theory.hpp"
+#include "tests/test_models.hpp"
 
 using namespace collnoise;
-
-namespace {
-TreeBarrierModel model(RankCount n, LawSpec spec, double w = 1e-3, double tau = 2e-6) {
-  TreeBarrierModel m;
-  m.shape = TreeShape(n);
-  m.w = w;
-  m.tau = tau;
-  m.noise = make_stage_noise(spec, w);
-  return m;
-}
-}  // namespace
 
 TEST_CASE("tree shape: depths and level counts for any N") {
   CHECK(TreeShape(1).depth() == 0);
@@ -48,7 +38,8 @@ TEST_CASE("exact distribution equals brute-force enumeration for Bernoulli trees
       pmf[t] += prob;
     }
     double mean = 0.0, cum = 0.0;
-    const auto m = model(n, LawSpec{"bernoulli", {{"p", p}, {"T", T}}, "", {}, "noise"}, w, tau);
+    const auto m =
+        test_model(n, LawSpec{"bernoulli", {{"p", p}, {"T", T}}, "", {}, "noise"}, w, tau);
     const auto dist = phase_time_distribution(m);
     for (const auto& [t, pr] : pmf) {
       mean += t * pr;
@@ -63,25 +54,26 @@ TEST_CASE("exact distribution equals brute-force enumeration for Bernoulli trees
 TEST_CASE("exact mean: closed forms for a single rank") {
   // N = 1: T = w + s eta, E[T] = w (1 + f/(1-f)).
   for (const char* law : {"exponential", "uniform", "lognormal", "gamma", "weibull"}) {
-    const auto m = model(1, LawSpec{law, {{"f", 0.2}, {"sigma", 0.5}, {"k", 2.0}}, "", {}, "noise"});
+    const auto m =
+        test_model(1, LawSpec{law, {{"f", 0.2}, {"sigma", 0.5}, {"k", 2.0}}, "", {}, "noise"});
     INFO(law);
     CHECK(exact_mean_phase_time(m) == Approx(1e-3 * 1.25).epsilon(1e-10));
   }
-  const auto e = model(1, LawSpec{"exponential", {{"f", 0.2}}, "", {}, "noise"});
+  const auto e = test_model(1, LawSpec{"exponential", {{"f", 0.2}}, "", {}, "noise"});
   CHECK(*tree_theory(e, {0.5}).exact_sd.value == Approx(0.25e-3).epsilon(1e-9));
-  CHECK(tree_theory(e, {0.5}).exact_quantiles[0] == Approx(1e-3 + 0.25e-3 * std::log(2.0)).epsilon(1e-12));
+  CHECK(tree_theory(e, {0.5}).exact_quantiles[0] ==
+        Approx(1e-3 + 0.25e-3 * std::log(2.0)).epsilon(1e-12));
 }
 
 TEST_CASE("Theorem 1 bounds contain the exact mean for full trees") {
-  const std::vector<LawSpec> laws = {
-      {"exponential", {{"f", 0.01}}, "", {}, "noise"},
-      {"pareto", {{"f", 0.005}, {"a", 1.5}}, "", {}, "noise"},
-      {"pareto", {{"f", 0.05}, {"a", 3.0}}, "", {}, "noise"},
-      {"bernoulli", {{"p", 1e-3}, {"T", 2e-3}}, "", {}, "noise"},
-      {"lognormal", {{"f", 0.1}, {"sigma", 1.0}}, "", {}, "noise"}};
+  const std::vector<LawSpec> laws = {{"exponential", {{"f", 0.01}}, "", {}, "noise"},
+                                     {"pareto", {{"f", 0.005}, {"a", 1.5}}, "", {}, "noise"},
+                                     {"pareto", {{"f", 0.05}, {"a", 3.0}}, "", {}, "noise"},
+                                     {"bernoulli", {{"p", 1e-3}, {"T", 2e-3}}, "", {}, "noise"},
+                                     {"lognormal", {{"f", 0.1}, {"sigma", 1.0}}, "", {}, "noise"}};
   for (const auto& law : laws) {
     for (int k : {1, 2, 5, 10, 20, 40, 63}) {
-      const auto m = model(pow2(k) - 1, law);
+      const auto m = test_model(pow2(k) - 1, law);
       const auto th = tree_theory(m, {0.5});
       INFO(law.law << " k=" << k);
       const double exact = *th.exact_mean.value;
@@ -94,7 +86,7 @@ TEST_CASE("Theorem 1 bounds contain the exact mean for full trees") {
 }
 
 TEST_CASE("non-full trees: printed Theorem 1 is null with a reason, general bounds hold") {
-  const auto m = model(1000, LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"});
+  const auto m = test_model(1000, LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"});
   const auto th = tree_theory(m, {0.5});
   CHECK_FALSE(th.theorem1_lower.has_value());
   CHECK(th.theorem1_lower.reason.find("full tree") != std::string::npos);
@@ -103,21 +95,22 @@ TEST_CASE("non-full trees: printed Theorem 1 is null with a reason, general boun
 }
 
 TEST_CASE("Theorems 2-4 as printed") {
-  const auto e = model(1023, LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"});
+  const auto e = test_model(1023, LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"});
   const double s = 1e-3 / 9.0;
   double h512 = 0;
   for (int k = 1; k <= 512; ++k) h512 += 1.0 / k;
   CHECK(*tree_theory(e, {0.5}).theorem2_lower.value == Approx(1e-3 + s * h512 + 2 * 2e-6 * 8));
-  const auto p = model(1023, LawSpec{"pareto", {{"f", 0.1}, {"a", 2.0}}, "", {}, "noise"});
+  const auto p = test_model(1023, LawSpec{"pareto", {{"f", 0.1}, {"a", 2.0}}, "", {}, "noise"});
   CHECK(*tree_theory(p, {0.5}).theorem3_lower.value ==
         Approx(1e-3 + s * std::sqrt(512.0) * std::sqrt(0.5) + 2 * 2e-6 * 8));
-  const auto b = model(1023, LawSpec{"bernoulli", {{"p", 0.01}, {"T", 1e-3}}, "", {}, "noise"});
+  const auto b =
+      test_model(1023, LawSpec{"bernoulli", {{"p", 0.01}, {"T", 1e-3}}, "", {}, "noise"});
   CHECK(*tree_theory(b, {0.5}).theorem4_lower.value ==
         Approx(1e-3 + 1e-3 * (1 - std::pow(0.99, 512)) + 2 * 2e-6 * 8));
 }
 
 TEST_CASE("heavy tails: infinite variance is null, not NaN") {
-  const auto m = model(7, LawSpec{"pareto", {{"f", 0.01}, {"a", 1.5}}, "", {}, "noise"});
+  const auto m = test_model(7, LawSpec{"pareto", {{"f", 0.01}, {"a", 1.5}}, "", {}, "noise"});
   const auto th = tree_theory(m, {0.5});
   CHECK_FALSE(th.exact_sd.has_value());
   CHECK(std::isfinite(*th.exact_mean.value));
