@@ -113,8 +113,12 @@ double MaxDistribution::integrate_body(double power) const {
       const double s = sf(t);
       return power == 0.0 ? s : (t - lower_) * s;
     };
-    total +=
-        boost::math::quadrature::gauss_kronrod<double, 31>::integrate(integrand, a, b, 12, 1e-12);
+    // Integrate over u in [0, 1]: Boost's adaptive step compares an error estimate of the
+    // unit-interval rule with the tolerance times the scaled estimate, so on a short piece it
+    // never stops refining even when the integrand is constant.
+    auto on_unit_interval = [&](double u) { return integrand(a + (b - a) * u); };
+    total += (b - a) * boost::math::quadrature::gauss_kronrod<double, 31>::integrate(
+                           on_unit_interval, 0.0, 1.0, 12, 1e-12);
   }
   return total;
 }

@@ -7,7 +7,7 @@
 
 namespace collnoise {
 
-using RankCount = unsigned __int128;
+__extension__ using RankCount = unsigned __int128;
 
 /// Exact decimal text of a count.
 std::string to_string(RankCount n);

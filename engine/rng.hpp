@@ -96,6 +96,10 @@ class Pcg32Lanes {
   /// word (two consecutive lane outputs, high half first).
   void fill(std::span<std::uint64_t> out) noexcept;
 
+  /// Draws the next `steps` * kLanes words, exactly as fill() would, and returns only their
+  /// minimum: nothing is stored, so the lanes stay in registers.
+  std::uint64_t min_of_next(std::size_t steps) noexcept;
+
  private:
   alignas(64) std::array<std::uint64_t, kLanes> state_{};
   alignas(64) std::array<std::uint64_t, kLanes> inc_{};
@@ -122,6 +126,33 @@ inline void Pcg32Lanes::fill(std::span<std::uint64_t> out) noexcept {
     }
   }
   for (std::size_t l = 0; l < kLanes; ++l) state_[l] = s[l];
+}
+
+inline std::uint64_t Pcg32Lanes::min_of_next(std::size_t steps) noexcept {
+  std::uint64_t s[kLanes];
+  std::uint64_t inc[kLanes];
+  std::uint64_t m[kLanes];
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    s[l] = state_[l];
+    inc[l] = inc_[l];
+    m[l] = ~0ULL;
+  }
+  for (std::size_t j = 0; j < steps; ++j) {
+#pragma omp simd
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const std::uint64_t s0 = s[l];
+      const std::uint64_t s1 = s0 * Pcg32::kMultiplier + inc[l];
+      s[l] = s1 * Pcg32::kMultiplier + inc[l];
+      const std::uint64_t word = (std::uint64_t{Pcg32::output(s0)} << 32) | Pcg32::output(s1);
+      m[l] = word < m[l] ? word : m[l];
+    }
+  }
+  std::uint64_t result = ~0ULL;
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    state_[l] = s[l];
+    result = m[l] < result ? m[l] : result;
+  }
+  return result;
 }
 
 }  // namespace collnoise

@@ -38,11 +38,18 @@ void block_level_min_words(std::uint64_t block_key, std::uint64_t first_rank,
   for (std::uint64_t start = first_rank; start < end_rank; start += kWordBatch) {
     const std::size_t count =
         static_cast<std::size_t>(std::min<std::uint64_t>(kWordBatch, end_rank - start));
+    const std::uint64_t stop = start + count;
+    // Almost every batch lies inside one level: reduce the words without storing them.
+    if (count == kWordBatch && level_of(start) == level_of(stop - 1)) {
+      const int depth = level_of(start);
+      min_words[depth] =
+          std::min(min_words[depth], generator.min_of_next(kWordBatch / Pcg32Lanes::kLanes));
+      continue;
+    }
     const std::size_t filled =
         (count + Pcg32Lanes::kLanes - 1) / Pcg32Lanes::kLanes * Pcg32Lanes::kLanes;
     generator.fill(std::span(words.data(), filled));
     std::uint64_t rank = start;
-    const std::uint64_t stop = start + count;
     while (rank < stop) {
       const int depth = level_of(rank);
       const std::uint64_t level_end =

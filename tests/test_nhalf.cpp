@@ -62,7 +62,7 @@ TEST_CASE("exact N_1/2 is the first N with E[T] >= 2w") {
   CHECK(mean_at_n(m, (full.n - 1) / 2) < 2e-3);
 }
 
-TEST_CASE("exact N_1/2 near 1e27 is reported as unresolved with a range", "[.slow]") {
+TEST_CASE("exact N_1/2 near 1e27 is reported as unresolved with a range", "[nhalf]") {
   const auto r = exact_nhalf(model({"exponential", {{"f", 0.01}}, "", {}, "noise"}), false);
   REQUIRE(r.found);
   CHECK_FALSE(r.resolved);
