@@ -61,13 +61,23 @@ double MaxDistribution::quantile(double p) const {
   return first_true_nonnegative(lower_, hi, [&](double t) { return log_cdf_sum(t) >= log_p; });
 }
 
-double MaxDistribution::tail_start() const {
+double MaxDistribution::tail_start_eta() const {
   double total = 0.0;
   for (const auto& g : groups_) total += g.count;
-  const double per_copy = kTailEpsilon / total;
+  return law_.isf(kTailEpsilon / total);
+}
+
+double MaxDistribution::tail_start() const {
+  const double eta = tail_start_eta();
   double t = lower_;
-  for (const auto& g : groups_) t = std::max(t, g.offset + scale_ * law_.isf(per_copy));
+  for (const auto& g : groups_) t = std::max(t, g.offset + scale_ * eta);
   return t;
+}
+
+double MaxDistribution::group_tail_eta(const MaxGroup& g, double t_end) const {
+  // Mathematically (t_end - o)/s >= the tail's start for every group; rounding can put it a hair
+  // below, which a count of 2^100 copies would turn into a huge excess at an atom.
+  return std::max((t_end - g.offset) / scale_, tail_start_eta());
 }
 
 std::vector<double> MaxDistribution::split_points(double t_end) const {
@@ -129,7 +139,7 @@ double MaxDistribution::mean() const {
   const double t_end = tail_start();
   double tail = 0.0;
   for (const auto& g : groups_)
-    tail += g.count * scale_ * law_.mean_excess((t_end - g.offset) / scale_);
+    tail += g.count * scale_ * law_.mean_excess(group_tail_eta(g, t_end));
   return lower_ + integrate_body(0.0) + tail;
 }
 
@@ -140,7 +150,7 @@ std::optional<double> MaxDistribution::sd() const {
   double tail0 = 0.0;
   double tail1 = 0.0;
   for (const auto& g : groups_) {
-    const double x = (t_end - g.offset) / scale_;
+    const double x = group_tail_eta(g, t_end);
     tail0 += g.count * scale_ * law_.mean_excess(x);
     tail1 += g.count * scale_ *
              ((g.offset - lower_) * law_.mean_excess(x) + scale_ * law_.second_excess(x));

@@ -39,6 +39,8 @@ class MaxDistribution {
  private:
   double log_cdf_sum(double t) const;
   double tail_start() const;
+  double tail_start_eta() const;
+  double group_tail_eta(const MaxGroup& g, double t_end) const;
   std::vector<double> split_points(double t_end) const;
   double integrate_body(double power) const;
 

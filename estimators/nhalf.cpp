@@ -21,6 +21,17 @@ RankCount first_true_count(RankCount lo, RankCount hi, Pred pred) {
   return hi;
 }
 
+// E[T] sees a tree through its level counts as doubles: beyond 2^53 a partial last level may
+// round, and then E[T] is that of a neighbouring N.
+bool level_counts_exact(RankCount n) {
+  const TreeShape shape(n);
+  for (int d = 0; d <= shape.depth(); ++d) {
+    const RankCount count = shape.level_count(d);
+    if (static_cast<RankCount>(to_double(count)) != count) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 PaperApprox nhalf_paper_approx(const TreeBarrierModel& m) {
@@ -70,8 +81,8 @@ ExactNHalf exact_nhalf(const TreeBarrierModel& model, bool full_trees_only) {
   const RankCount prev = full_trees_only ? (k > 1 ? n_of(k - 1) : 0) : r.n - 1;
   const double above = mean_at_n(model, r.n);
   const double below = prev >= 1 ? mean_at_n(model, prev) : -1.0;
-  r.resolved =
-      (above - target > tol || r.n == 1) && (target - below > tol) && to_double(r.n) < 0x1.0p53;
+  r.resolved = (above - target > tol || r.n == 1) && (target - below > tol) &&
+               level_counts_exact(r.n) && (prev == 0 || level_counts_exact(prev));
   if (!r.resolved && !full_trees_only) {
     r.low =
         first_true_count(0, r.n, [&](RankCount n) { return mean_at_n(model, n) >= target - tol; });

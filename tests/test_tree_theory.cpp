@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -48,6 +49,43 @@ TEST_CASE("exact distribution equals brute-force enumeration for Bernoulli trees
     }
     INFO("N = " << n);
     CHECK(dist.mean() == Approx(mean).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("exact mean of huge Bernoulli trees: step sum over the levels' two values") {
+  // Level d's maximum is w + 2 tau d, or w + T + 2 tau d once any of its n_d ranks is hit
+  // (probability 1 - (1-p)^n_d). E[T] = sum over candidate values v of v (F(v) - F(v-)), with
+  // F the product over levels. Counts up to 2^126 per level: the tail of the integral must not
+  // multiply a rounding error by the count (a regression: 2^115 - 1 gave 7e13 s).
+  const double w = 1e-3, tau = 2e-6, big_t = 0.5e-3, f = 0.01;
+  const double p = f / (1 - f) * w / big_t;
+  const auto spec = LawSpec{"bernoulli", {{"f", f}, {"T", big_t}}, "", {}, "noise"};
+  for (int levels : {1, 10, 40, 80, 115, 120, 127}) {
+    const auto m = test_model(pow2(levels) - 1, spec, w, tau);
+    std::vector<double> low(levels), high(levels);
+    for (int d = 0; d < levels; ++d) {
+      low[d] = w + 2 * tau * d;
+      high[d] = low[d] + big_t;
+    }
+    std::vector<double> values = low;
+    values.insert(values.end(), high.begin(), high.end());
+    std::sort(values.begin(), values.end());
+    auto cdf = [&](double t) {
+      double prod = 1.0;
+      for (int d = 0; d < levels; ++d)
+        prod *= t >= high[d]  ? 1.0
+                : t >= low[d] ? std::exp(std::ldexp(1.0, d) * std::log1p(-p))
+                              : 0.0;
+      return prod;
+    };
+    double expected = 0.0, below = 0.0;
+    for (double v : values) {
+      const double at = cdf(v);
+      expected += v * (at - below);
+      below = at;
+    }
+    INFO("levels " << levels);
+    CHECK(exact_mean_phase_time(m) == Approx(expected).epsilon(1e-9));
   }
 }
 
