@@ -21,6 +21,8 @@ const std::set<std::string> kTopKeys = {"name",       "seed", "samples",
 const std::set<std::string> kOutputKeys = {"output.raw_phase_times", "output.histogram_bins",
                                            "output.histogram_spacing"};
 const std::set<std::string> kNHalfKeys = {"nhalf.check_samples", "nhalf.check_confidence"};
+// Hints for outputs/plot_result.py (read back from the run file text stored in the result).
+const std::set<std::string> kPlotKeys = {"plot.title", "plot.panels"};
 const std::set<std::string> kCollectiveKeys = {
     "collective.kind", "collective.N",   "collective.log2_N",  "collective.levels",
     "collective.w",    "collective.tau", "collective.sampling"};
@@ -321,7 +323,7 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
 
   for (const auto& [key, node] : all)
     if (!kTopKeys.contains(key) && !kOutputKeys.contains(key) && !kNHalfKeys.contains(key) &&
-        !is_point_key(key))
+        !kPlotKeys.contains(key) && !is_point_key(key))
       throw InputError(fmt::format("{}: unknown key '{}'", where(origin, *node), key));
 
   run.name = scalar<std::string>(all, "name", "", origin);
@@ -356,6 +358,7 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
       run.output.histogram_spacing != "log")
     throw InputError(fmt::format(
         "{}: output.histogram_spacing must be \"auto\", \"linear\" or \"log\"", origin));
+  for (const auto& key : kPlotKeys) scalar<std::string>(all, key, "", origin);  // type check
   run.nhalf.check_samples = scalar<std::uint64_t>(all, "nhalf.check_samples", 20000, origin);
   run.nhalf.check_confidence = scalar<double>(all, "nhalf.check_confidence", 0.99, origin);
 
