@@ -3,19 +3,21 @@
 // did not ask for --quiet.
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 namespace collnoise {
 
 class Progress {
  public:
-  Progress(bool enabled, std::size_t points, std::uint64_t samples_per_point);
-  void update(std::size_t point, std::uint64_t phases_done_in_point);
+  /// `work`: the work units (samples) of each point.
+  Progress(bool enabled, std::vector<std::uint64_t> work);
+  void update(std::size_t point, std::uint64_t done_in_point);
   void finish();
 
  private:
   bool enabled_;
-  std::size_t points_;
-  std::uint64_t samples_per_point_;
+  std::vector<std::uint64_t> work_;
+  std::uint64_t total_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_;
 };

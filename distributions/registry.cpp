@@ -106,8 +106,9 @@ std::shared_ptr<const NoiseLaw> make_law(const LawSpec& spec) {
 }
 
 StageNoise make_stage_noise(const LawSpec& spec, double w) {
-  if (!(w > 0.0) || !std::isfinite(w))
-    throw InputError(fmt::format("the work per stage must be > 0 seconds, got {}", w));
+  if (!(w >= 0.0) || !std::isfinite(w))
+    throw InputError(fmt::format("the work per stage must be >= 0 seconds, got {}", w));
+  const auto relative = [&](double scale) { return w > 0.0 ? scale / w : 0.0; };
   if (spec.law == "none") return {std::make_shared<NoneLaw>(), 0.0, 0.0};
   if (spec.law == "bernoulli") {
     // Bernoulli is parametrised by (p, T); f with T is accepted and gives p = f/(1-f) w / T.
@@ -125,6 +126,10 @@ StageNoise make_stage_noise(const LawSpec& spec, double w) {
           fmt::format("{} is missing: the bernoulli law needs p (or f)", key(spec, "p")));
     if (f) {
       const double ff = overhead_fraction(spec);
+      if (w == 0.0 && ff > 0.0)
+        throw InputError(fmt::format(
+            "{} = {} needs a compute stage: with zero work give the probability p instead",
+            key(spec, "f"), ff));
       p = T > 0.0 ? ff / (1.0 - ff) * w / T : 0.0;
       if (*p > 1.0)
         throw InputError(fmt::format("{} = {} with T = {} s needs p = {} > 1: raise T or lower f",
@@ -135,13 +140,13 @@ StageNoise make_stage_noise(const LawSpec& spec, double w) {
           fmt::format("{} = {} is invalid: a probability must lie in [0, 1]", key(spec, "p"), *p));
     if (*p == 0.0 || T == 0.0) return {std::make_shared<NoneLaw>(), 0.0, 0.0};
     auto law = std::make_shared<BernoulliLaw>(*p, key(spec, "p"));
-    return {law, *p * T, *p * T / w};
+    return {law, *p * T, relative(*p * T)};
   }
   auto law = make_law(spec);
   if (spec.law == "empirical" && !spec.numbers.contains("f")) {
     // Measured delays are absolute: their own mean is the scale.
     const double scale = dynamic_cast<const EmpiricalLaw&>(*law).mean_delay_seconds();
-    return {law, scale, scale / w};
+    return {law, scale, relative(scale)};
   }
   const double f = overhead_fraction(spec);
   const double overhead = f / (1.0 - f);

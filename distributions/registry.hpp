@@ -23,7 +23,7 @@ struct LawSpec {
 struct StageNoise {
   std::shared_ptr<const NoiseLaw> eta;
   double scale = 0.0;     ///< seconds; w f/(1-f) for f-laws, p T for Bernoulli
-  double overhead = 0.0;  ///< f/(1-f) = scale E[eta] / w, the mean relative overhead
+  double overhead = 0.0;  ///< f/(1-f) = scale E[eta] / w, the mean relative overhead (0 if w = 0)
 };
 
 /// Names of every law the factory knows, in documentation order.

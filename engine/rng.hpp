@@ -14,7 +14,13 @@ namespace collnoise {
 enum class StreamPurpose : std::uint64_t {
   kTreePerRank = 1,   ///< per-rank tree barrier: indices (phase, block of ranks)
   kTreePerLevel = 2,  ///< per-level tree barrier: index (phase)
+  kNoiseOffset = 3,   ///< time-based noise: a rank's pattern offset, indices (replication, rank)
+  kPoissonDetours = 4,  ///< Poisson detours: indices (replication, rank)
+  kStageDelay = 5,      ///< per-stage delay of a compute stage: indices (replication, cycle, rank)
+  kNetworkSample = 6,   ///< network noise: allocation, mapping and derangement of one sample
+  kImbalance = 7,       ///< isoefficiency Monte Carlo: indices (sample, block)
 };
+
 
 /// splitmix64 finaliser: a bijective 64-bit mix with full avalanche.
 constexpr std::uint64_t splitmix64(std::uint64_t x) noexcept {
@@ -67,11 +73,20 @@ class Pcg32 {
 
   std::uint64_t state() const noexcept { return state_; }
   std::uint64_t increment() const noexcept { return inc_; }
+  /// Resumes a stream at a saved state (same increment).
+  void set_state(std::uint64_t state) noexcept { state_ = state; }
 
  private:
   std::uint64_t state_;
   std::uint64_t inc_;
 };
+
+/// The key of the streams for `purpose` under a point's key, refined by one index (phase,
+/// replication); further indices are added with hash_combine.
+constexpr std::uint64_t stream_key(std::uint64_t point_key, StreamPurpose purpose,
+                                   std::uint64_t index) noexcept {
+  return hash_combine(hash_combine(point_key, static_cast<std::uint64_t>(purpose)), index);
+}
 
 /// The pcg32 stream for a key: both seed and stream words come from the hash.
 constexpr Pcg32 make_stream(std::uint64_t key) noexcept {

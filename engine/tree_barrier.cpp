@@ -18,10 +18,6 @@ int level_of(std::uint64_t rank) {
   return 63 - __builtin_clzll(rank + 1);
 }
 
-std::uint64_t phase_key(std::uint64_t point_key, StreamPurpose purpose, std::uint64_t phase) {
-  return hash_combine(hash_combine(point_key, static_cast<std::uint64_t>(purpose)), phase);
-}
-
 std::uint64_t min_of(const std::uint64_t* words, std::size_t count) {
   std::uint64_t m = ~0ULL;
 #pragma omp simd reduction(min : m)
@@ -86,7 +82,7 @@ double TreeBarrierSampler::time_from_level_min_words(
 }
 
 double TreeBarrierSampler::per_rank_phase(std::uint64_t phase, int threads) const {
-  const std::uint64_t key = phase_key(key_, StreamPurpose::kTreePerRank, phase);
+  const std::uint64_t key = stream_key(key_, StreamPurpose::kTreePerRank, phase);
   const auto n = static_cast<std::uint64_t>(model_.shape.ranks());
   std::array<std::uint64_t, kMaxLevels> mins;
   mins.fill(~0ULL);
@@ -109,7 +105,7 @@ double TreeBarrierSampler::per_rank_phase(std::uint64_t phase, int threads) cons
 }
 
 double TreeBarrierSampler::per_level_phase(std::uint64_t phase) const {
-  Pcg32 stream = make_stream(phase_key(key_, StreamPurpose::kTreePerLevel, phase));
+  Pcg32 stream = make_stream(stream_key(key_, StreamPurpose::kTreePerLevel, phase));
   const auto& noise = model_.noise;
   double t = 0.0;
   for (int d = 0; d <= model_.shape.depth(); ++d) {

@@ -74,17 +74,35 @@ Handle ordered_group_plist() {
   return p;
 }
 
-void write_attribute(hid_t owner, const std::string& name, hid_t type, const void* data) {
+// A scalar attribute, or a one-dimensional one of `count` elements when count is given.
+void write_attribute(hid_t owner, const std::string& name, hid_t type, const void* data,
+                     std::optional<hsize_t> count = std::nullopt) {
   if (H5Aexists(owner, name.c_str()) > 0)
     check_status(H5Adelete(owner, name.c_str()), "delete attribute " + name);
-  Handle space = make(H5Screate(H5S_SCALAR), kSpace, "create scalar space");
+  const hsize_t dims[1] = {count.value_or(0)};
+  Handle space = count ? make(H5Screate_simple(1, dims, nullptr), kSpace, "create array space")
+                       : make(H5Screate(H5S_SCALAR), kSpace, "create scalar space");
   Handle attr = make(H5Acreate2(owner, name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT),
                      kAttribute, "create attribute " + name);
-  check_status(H5Awrite(attr.id(), type, data), "write attribute " + name);
+  if (!count || *count > 0)
+    check_status(H5Awrite(attr.id(), type, data), "write attribute " + name);
+}
+
+// Number of elements of a one-dimensional attribute; nullopt for a scalar.
+std::optional<hsize_t> attribute_length(hid_t attr, const std::string& name) {
+  Handle space = make(H5Aget_space(attr), kSpace, "space of " + name);
+  if (H5Sget_simple_extent_ndims(space.id()) == 0) return std::nullopt;
+  return static_cast<hsize_t>(H5Sget_simple_extent_npoints(space.id()));
 }
 
 Field read_attribute(hid_t attr, const std::string& name) {
   Handle type = make(H5Aget_type(attr), kType, "get type of " + name);
+  if (const auto length = attribute_length(attr, name)) {
+    // Arrays are series (numbers; the indices of absent entries are a separate series).
+    std::vector<double> values(*length);
+    if (*length > 0) check_status(H5Aread(attr, H5T_NATIVE_DOUBLE, values.data()), "read " + name);
+    return series_of(values);
+  }
   switch (H5Tget_class(type.id())) {
     case H5T_FLOAT: {
       double v = 0;
@@ -226,6 +244,17 @@ void Group::set_attribute(const std::string& name, const Field& value) const {
           write_attribute(id(), name, H5T_NATIVE_UINT64, &v);
         } else if constexpr (std::is_same_v<T, double>) {
           write_attribute(id(), name, H5T_NATIVE_DOUBLE, &v);
+        } else if constexpr (std::is_same_v<T, Series>) {
+          std::vector<double> values;
+          std::vector<double> missing;
+          for (std::size_t i = 0; i < v.size(); ++i) {
+            values.push_back(v[i].value_or(0.0));
+            if (!v[i]) missing.push_back(static_cast<double>(i));
+          }
+          write_attribute(id(), name, H5T_NATIVE_DOUBLE, values.data(), values.size());
+          if (!missing.empty())
+            write_attribute(id(), name + "_missing", H5T_NATIVE_DOUBLE, missing.data(),
+                            missing.size());
         } else {
           Handle st = string_type();
           const char* text = v.c_str();
@@ -253,16 +282,30 @@ Record Group::read_record() const {
     name.resize(static_cast<std::size_t>(len));
     raw.emplace_back(name, read_attribute(attr.id(), name));
   }
+  const auto find_raw = [&](const std::string& key) -> const Field* {
+    for (const auto& kv : raw)
+      if (kv.first == key) return &kv.second;
+    return nullptr;
+  };
   Record record;
   for (const auto& [name, value] : raw) {
     const bool is_reason = name.ends_with("_reason");
-    const std::string base = is_reason ? name.substr(0, name.size() - 7) : name;
-    const bool base_present =
-        std::any_of(raw.begin(), raw.end(), [&](const auto& kv) { return kv.first == base; });
-    if (is_reason && !base_present)
+    const bool is_missing = name.ends_with("_missing");
+    const std::string base = name.substr(0, name.size() - (is_reason ? 7 : is_missing ? 8 : 0));
+    const Field* base_value = find_raw(base);
+    if (is_reason && !base_value) {
       record.set(base, Field(Null{std::get<std::string>(value)}));
-    else
+    } else if (is_missing && base_value && std::holds_alternative<Series>(*base_value)) {
+      continue;  // applied to its series below
+    } else if (const auto* series = std::get_if<Series>(&value)) {
+      Series with_gaps = *series;
+      if (const Field* missing = find_raw(name + "_missing"))
+        for (const auto& index : std::get<Series>(*missing))
+          with_gaps.at(static_cast<std::size_t>(*index)).reset();
+      record.set(name, Field(std::move(with_gaps)));
+    } else {
       record.set(name, value);
+    }
   }
   return record;
 }
@@ -278,13 +321,16 @@ namespace {
 
 template <class T>
 void write_array(hid_t owner, const std::string& name, hid_t type, std::span<const T> values,
-                 bool compress) {
-  const hsize_t dims[1] = {values.size()};
-  Handle space = make(H5Screate_simple(1, dims, nullptr), kSpace, "create space for " + name);
+                 bool compress, std::size_t columns) {
+  // One dimension, or rows x columns (row-major) when columns > 0.
+  const int rank = columns > 0 ? 2 : 1;
+  const hsize_t dims[2] = {columns > 0 ? values.size() / columns : values.size(), columns};
+  Handle space = make(H5Screate_simple(rank, dims, nullptr), kSpace, "create space for " + name);
   Handle plist = make(H5Pcreate(H5P_DATASET_CREATE), kPlist, "dataset plist");
   if (compress && !values.empty()) {
-    const hsize_t chunk[1] = {std::min<hsize_t>(values.size(), 1 << 16)};
-    check_status(H5Pset_chunk(plist.id(), 1, chunk), "chunk " + name);
+    const hsize_t chunk[2] = {std::min<hsize_t>(dims[0], columns > 0 ? 4096 : 1 << 16),
+                              columns};
+    check_status(H5Pset_chunk(plist.id(), rank, chunk), "chunk " + name);
     check_status(H5Pset_shuffle(plist.id()), "shuffle " + name);
     check_status(H5Pset_deflate(plist.id(), 4), "deflate " + name);
   }
@@ -311,12 +357,13 @@ std::vector<T> read_array(hid_t owner, const std::string& name, hid_t type) {
 
 }  // namespace
 
-void Group::write_doubles(const std::string& name, std::span<const double> values,
-                          bool compress) const {
-  write_array(id(), name, H5T_NATIVE_DOUBLE, values, compress);
+void Group::write_doubles(const std::string& name, std::span<const double> values, bool compress,
+                          std::size_t columns) const {
+  write_array(id(), name, H5T_NATIVE_DOUBLE, values, compress, columns);
 }
-void Group::write_counts(const std::string& name, std::span<const std::uint64_t> values) const {
-  write_array(id(), name, H5T_NATIVE_UINT64, values, false);
+void Group::write_counts(const std::string& name, std::span<const std::uint64_t> values,
+                         std::size_t columns) const {
+  write_array(id(), name, H5T_NATIVE_UINT64, values, false, columns);
 }
 std::vector<double> Group::read_doubles(const std::string& name) const {
   return read_array<double>(id(), name, H5T_NATIVE_DOUBLE);

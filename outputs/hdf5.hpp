@@ -47,9 +47,13 @@ class Group {
   Record read_record() const;
   std::optional<Field> attribute(const std::string& name) const;
 
+  /// A dataset of the values: one-dimensional, or rows x `columns` (row-major) when columns > 0;
+  /// `compress` chunks it and applies shuffle + deflate.
   void write_doubles(const std::string& name, std::span<const double> values,
-                     bool compress = false) const;
-  void write_counts(const std::string& name, std::span<const std::uint64_t> values) const;
+                     bool compress = false, std::size_t columns = 0) const;
+  void write_counts(const std::string& name, std::span<const std::uint64_t> values,
+                    std::size_t columns = 0) const;
+  /// A dataset's values, flattened row-major.
   std::vector<double> read_doubles(const std::string& name) const;
   std::vector<std::uint64_t> read_counts(const std::string& name) const;
 

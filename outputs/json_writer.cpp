@@ -34,20 +34,32 @@ std::string json_string(const std::string& text) {
   return out + "\"";
 }
 
+namespace {
+std::string json_number(double v) {
+  return std::isfinite(v) ? fmt::format("{:.17g}", v) : "null";
+}
+}  // namespace
+
 std::string json_value(const Field& field) {
   return std::visit(
       [](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, Null>)
+        if constexpr (std::is_same_v<T, Null>) {
           return "null";
-        else if constexpr (std::is_same_v<T, bool>)
+        } else if constexpr (std::is_same_v<T, bool>) {
           return v ? "true" : "false";
-        else if constexpr (std::is_same_v<T, double>)
-          return std::isfinite(v) ? fmt::format("{:.17g}", v) : "null";
-        else if constexpr (std::is_same_v<T, std::string>)
+        } else if constexpr (std::is_same_v<T, double>) {
+          return json_number(v);
+        } else if constexpr (std::is_same_v<T, std::string>) {
           return json_string(v);
-        else
+        } else if constexpr (std::is_same_v<T, Series>) {
+          std::string out = "[";
+          for (std::size_t i = 0; i < v.size(); ++i)
+            out += (i ? ", " : "") + (v[i] ? json_number(*v[i]) : std::string("null"));
+          return out + "]";
+        } else {
           return std::to_string(v);
+        }
       },
       field);
 }

@@ -2,6 +2,7 @@
 // A flat, ordered record of named values: what a result file stores per point and what
 // `summary --json` prints. A null value carries its reason, stored beside it as "<key>_reason".
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -15,7 +16,16 @@ struct Null {
   std::string reason;
 };
 
-using Field = std::variant<Null, bool, std::int64_t, std::uint64_t, double, std::string>;
+/// A list of numbers in which an entry may be absent (an interval that does not exist at one m
+/// of an isoefficiency curve). Stored as numbers plus the indices of the absent ones, never NaN.
+using Series = std::vector<std::optional<double>>;
+
+using Field = std::variant<Null, bool, std::int64_t, std::uint64_t, double, std::string, Series>;
+
+/// A series with every entry present.
+inline Series series_of(const std::vector<double>& values) {
+  return Series(values.begin(), values.end());
+}
 
 class Record {
  public:

@@ -12,6 +12,7 @@
 #include "collnoise_version.hpp"
 #include "engine/errors.hpp"
 #include "outputs/hdf5.hpp"
+#include "outputs/tally_io.hpp"
 
 namespace collnoise {
 namespace {
@@ -29,46 +30,13 @@ std::string utc_now() {
   return buf;
 }
 
-void write_point(const h5::Group& group, const PointOutcome& p) {
+void write_point(const h5::Group& group, const PointResult& p) {
+  Record kind;
+  kind.set("kind", Field(p.kind));
+  group.write_record(kind);
   group.create_group("params").write_record(p.params);
   group.create_group("summary").write_record(p.summary);
-  if (p.chunks.empty()) return;
-  const auto acc = group.create_group("accumulator");
-  Record a;
-  a.set("count", Field(p.total.count));
-  a.set("mean", Field(p.total.mean));
-  a.set("m2", Field(p.total.m2));
-  a.set("min", Field(p.total.min));
-  a.set("max", Field(p.total.max));
-  acc.write_record(a);
-  std::vector<std::uint64_t> counts;
-  std::vector<double> means, m2s, mins, maxs;
-  for (const auto& c : p.chunks) {
-    counts.push_back(c.count);
-    means.push_back(c.mean);
-    m2s.push_back(c.m2);
-    mins.push_back(c.min);
-    maxs.push_back(c.max);
-  }
-  const auto chunks = group.create_group("chunks");
-  chunks.write_counts("count", counts);
-  chunks.write_doubles("mean", means);
-  chunks.write_doubles("m2", m2s);
-  chunks.write_doubles("min", mins);
-  chunks.write_doubles("max", maxs);
-  const auto hist = group.create_group("histogram");
-  hist.write_doubles("edges", p.histogram.edges());
-  hist.write_counts("counts", p.histogram.counts());
-  Record h;
-  h.set("underflow", Field(p.histogram.underflow()));
-  h.set("overflow", Field(p.histogram.overflow()));
-  h.set("spacing", Field(to_string(p.histogram.spacing())));
-  h.set("unit", Field(std::string("seconds")));
-  h.set("uhi_kind",
-        Field(std::string(p.histogram.spacing() == BinSpacing::kLog ? "variable" : "regular")));
-  hist.write_record(h);
-  group.write_doubles("top_values", p.top.descending());
-  if (!p.raw.empty()) group.write_doubles("phase_times", p.raw, true);
+  if (p.tally) write_tally(group.create_group("tally"), *p.tally, p.chunk_size);
 }
 
 }  // namespace
@@ -84,7 +52,7 @@ void check_writable(const std::string& path) {
 }
 
 void write_result_file(const std::string& path, const RunSpec& run, const RunInfo& info,
-                       const std::vector<PointOutcome>& points) {
+                       const std::vector<PointResult>& points) {
   const std::string tmp = temporary_name(path);
   try {
     h5::File file = h5::File::create(tmp);
@@ -99,8 +67,8 @@ void write_result_file(const std::string& path, const RunSpec& run, const RunInf
     r.set("kind", Field(info.kind));
     r.set("seed", Field(run.seed));
     r.set("threads", Field(static_cast<std::int64_t>(info.threads)));
-    r.set("processes", Field(std::int64_t{1}));
-    r.set("chunk_size", Field(run.chunk_size));
+    r.set("processes", Field(static_cast<std::int64_t>(info.processes)));
+    r.set("run_kind", Field(to_string(run.kind)));
     r.set("samples_per_point", Field(run.samples));
     r.set("confidence", Field(run.confidence));
     r.set("run_file_path", Field(run.path));

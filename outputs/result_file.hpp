@@ -5,18 +5,29 @@
 #include <string>
 #include <vector>
 
+#include "estimators/tally.hpp"
+#include "outputs/record.hpp"
 #include "runs/run_file.hpp"
-#include "runs/sample_run.hpp"
 
 namespace collnoise {
 
 inline constexpr const char* kFileType = "collnoise-result";
-inline constexpr std::int64_t kFormatVersion = 1;
+inline constexpr std::int64_t kFormatVersion = 2;
 
 struct RunInfo {
-  std::string kind;  ///< "tree_barrier" or "nhalf"
+  std::string kind;  ///< the collective kind of every point, "nhalf", "isoefficiency" or "mixed"
   int threads = 1;
+  int processes = 1;
   double wall_time_s = 0.0;
+};
+
+/// One point as written: its parameters, summary, and for sampled points the tally.
+struct PointResult {
+  std::string kind;
+  Record params;
+  Record summary;
+  const Tally* tally = nullptr;
+  std::uint64_t chunk_size = 0;
 };
 
 /// Fails early (RuntimeFailure naming the path) if `path` cannot be written.
@@ -24,7 +35,7 @@ void check_writable(const std::string& path);
 
 /// Writes the whole file atomically. RuntimeFailure on any I/O error (nothing left behind).
 void write_result_file(const std::string& path, const RunSpec& run, const RunInfo& info,
-                       const std::vector<PointOutcome>& points);
+                       const std::vector<PointResult>& points);
 
 /// What summary reads back: root attributes and, per point, params and summary records.
 struct ResultFile {

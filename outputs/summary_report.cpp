@@ -22,6 +22,8 @@ std::string cell(const Field* f) {
           return fmt::format("{:.6g}", v);
         else if constexpr (std::is_same_v<T, std::string>)
           return v;
+        else if constexpr (std::is_same_v<T, Series>)
+          return fmt::format("[{} values]", v.size());
         else
           return std::to_string(v);
       },
@@ -54,7 +56,11 @@ std::string summary_table(const std::vector<Record>& params, const std::vector<R
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < summaries.size(); ++i) {
     std::vector<std::string> row;
-    for (const auto& k : keys) row.push_back(cell(params[i].find(k)));
+    for (const auto& k : keys) {
+      // Counts beyond a double's integers are stored twice; the exact text reads better.
+      const Field* exact = params[i].find(k + "_string");
+      row.push_back(cell(exact ? exact : params[i].find(k)));
+    }
     const auto& s = summaries[i];
     const bool nhalf = s.find("nhalf_exact") != nullptr;
     if (nhalf) {

@@ -1,41 +1,30 @@
 #pragma once
-// Run files (TOML; schema in docs/run-files.md). A run file names a base point (tables
-// [collective] and [noise]), optional [[case]] tables that override keys, and a [sweep] table of
-// lists whose cross product, applied to every case, gives the points. Keys are addressed by
-// dotted names ("noise.f"); `N`, `log2_N` and `levels` are short for collective.N etc.
+// Run files (TOML; schema in docs/run-files.md). A run file names a base point (the tables
+// [collective], [noise], [loggops], [network], [isoefficiency]), optional [[case]] tables that
+// override keys, and a [sweep] table of lists whose cross product, applied to every case, gives
+// the points. Keys are addressed by dotted names ("noise.f"); `N`, `log2_N` and `levels` are
+// short for collective.N etc. This layer checks the run's own settings and the file's shape;
+// each model checks its point parameters (runs/point_factory.hpp), so every point is validated
+// before anything is sampled.
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
-#include "distributions/registry.hpp"
-#include "engine/rank_count.hpp"
-#include "engine/tree_barrier.hpp"
+#include "runs/param_value.hpp"
 
 namespace collnoise {
 
-using ParamValue = std::variant<bool, std::int64_t, double, std::string, RankCount>;
+enum class RunKind { kSample, kNHalf, kIsoefficiency };
 
-/// Exact text of a parameter value (doubles with 17 significant digits).
-std::string to_text(const ParamValue& value);
-
-enum class RunKind { kSample, kNHalf };
-
-/// One sweep point of a tree-barrier run, validated.
-struct TreePoint {
-  std::map<std::string, ParamValue> params;  ///< every defining parameter, dotted names
-  RankCount n = 1;
-  double w = 0.0;
-  double tau = 0.0;
-  TreeSampling sampling = TreeSampling::kPerRank;
-  LawSpec noise;
-  std::uint64_t stream_key = 0;  ///< hash of the seed and the params (not the sweep position)
+/// One sweep point as the run file gives it, before its model validates it.
+struct PointSpec {
+  ParamMap params;                   ///< dotted names: base, then case overrides, then sweep
+  std::vector<ParamMap> components;  ///< the tables of noise.components (mixtures)
 };
 
 struct OutputSettings {
-  bool raw_phase_times = false;
+  bool raw_samples = false;  ///< keep every sample of the primary metric (chunked, compressed)
   std::size_t histogram_bins = 400;
   std::string histogram_spacing = "auto";  ///< "auto", "linear" or "log"
 };
@@ -45,28 +34,38 @@ struct NHalfSettings {
   double check_confidence = 0.99;
 };
 
+/// Sampling until an interval is narrow enough (instead of a fixed count).
+struct PrecisionSettings {
+  bool enabled = false;
+  std::optional<double> mean_relative_half_width;      ///< target on the primary metric's mean
+  std::optional<double> quantile;                      ///< probability of a quantile target
+  std::optional<double> quantile_relative_half_width;  ///< its target
+  std::uint64_t min_samples = 1000;                    ///< never stop before this many
+  std::uint64_t max_samples = 0;                       ///< the cap (required)
+};
+
 struct RunSpec {
   std::string name;
   std::string path;  ///< the run file, as given
   std::string text;  ///< the run file's full text
   RunKind kind = RunKind::kSample;
   std::uint64_t seed = 0;
-  std::uint64_t samples = 0;  ///< phases per point
+  std::uint64_t samples = 0;  ///< samples per point (phases, replications, mappings); 0: not given
   double confidence = 0.95;
-  std::uint64_t chunk_size = 1024;  ///< phases per accumulation chunk
+  std::uint64_t chunk_size = 0;  ///< samples per accumulation chunk; 0: the model's default
   OutputSettings output;
   NHalfSettings nhalf;
-  std::vector<TreePoint> points;
+  PrecisionSettings precision;
+  std::vector<PointSpec> points;
 };
 
-/// Reads and validates a run file. InputError naming the file, key or value at fault.
+/// Reads a run file's text. InputError naming the file, key or value at fault.
 RunSpec load_run_file(const std::string& path,
                       std::optional<std::uint64_t> seed_override = std::nullopt);
 /// Same, from text (`origin` names it in messages). `seed_override` replaces the file's seed.
 RunSpec parse_run_text(const std::string& text, const std::string& origin,
                        std::optional<std::uint64_t> seed_override = std::nullopt);
 
-/// The model of a point (builds the noise law: may throw InputError).
-TreeBarrierModel tree_model(const TreePoint& point);
+std::string to_string(RunKind kind);
 
 }  // namespace collnoise

@@ -109,7 +109,7 @@ TEST_CASE("results round-trip through HDF5 and do not depend on thread count") {
   const auto b = run("summary cli_t3.h5 --json");
   REQUIRE(a.code == 0);
   CHECK(a.output == b.output);
-  CHECK(a.output.find("\"format_version\": 1") != std::string::npos);
+  CHECK(a.output.find("\"format_version\": 2") != std::string::npos);
   CHECK(a.output.find("\"kind\": \"tree_barrier\"") != std::string::npos);
   CHECK(a.output.find("\"collective.N\": 100000") != std::string::npos);
   CHECK(a.output.find("\"noise.law\": \"exponential\"") != std::string::npos);

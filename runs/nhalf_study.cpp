@@ -1,4 +1,4 @@
-#include "runs/nhalf_run.hpp"
+#include "runs/nhalf_study.hpp"
 
 #include <fmt/format.h>
 
@@ -15,16 +15,16 @@ struct Check {
   MeanInterval ci;
 };
 
-Check simulate(const RunSpec& run, TreeBarrierModel model, RankCount n, std::uint64_t key,
-               int threads) {
+Check simulate(const NHalfSettings& settings, std::uint64_t chunk_size, TreeBarrierModel model,
+               RankCount n, std::uint64_t key, int threads) {
   model.shape = TreeShape(n);
   const TreeBarrierSampler sampler(model, TreeSampling::kPerLevel, key);
   Check c;
   TopValues top(8192);
-  std::vector<double> buffer(run.chunk_size);
-  for (std::uint64_t first = 0; first < run.nhalf.check_samples; first += run.chunk_size) {
+  std::vector<double> buffer(chunk_size);
+  for (std::uint64_t first = 0; first < settings.check_samples; first += chunk_size) {
     const auto count = static_cast<std::size_t>(
-        std::min<std::uint64_t>(run.chunk_size, run.nhalf.check_samples - first));
+        std::min<std::uint64_t>(chunk_size, settings.check_samples - first));
     std::span<double> phases(buffer.data(), count);
     sampler.sample(first, phases, threads);
     Accumulator chunk;
@@ -37,7 +37,7 @@ Check simulate(const RunSpec& run, TreeBarrierModel model, RankCount n, std::uin
   const double alpha = model.noise.scale > 0 ? model.noise.eta->tail_index()
                                              : std::numeric_limits<double>::infinity();
   const double shift = phase_time_distribution(model).lower();
-  c.ci = mean_interval(c.acc, top, shift, alpha, run.nhalf.check_confidence);
+  c.ci = mean_interval(c.acc, top, shift, alpha, settings.check_confidence);
   return c;
 }
 
@@ -48,12 +48,14 @@ void set_count(Record& s, const std::string& key, RankCount n) {
 
 }  // namespace
 
-PointOutcome run_nhalf_point(const RunSpec& run, const TreePoint& point, int threads,
-                             const ChunkProgress& progress) {
-  PointOutcome out;
-  out.params = params_record(point);
-  const TreeBarrierModel model = tree_model(point);
-  Record& s = out.summary;
+NHalfStudy::NHalfStudy(TreeBarrierModel model, const RunSpec& run)
+    : model_(std::move(model)),
+      settings_(run.nhalf),
+      chunk_size_(run.chunk_size > 0 ? run.chunk_size : 1024) {}
+
+Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
+  const TreeBarrierModel& model = model_;
+  Record s;
   const double target = 2.0 * model.w;
   s.set("target_time", Field(target));
 
@@ -67,7 +69,7 @@ PointOutcome run_nhalf_point(const RunSpec& run, const TreePoint& point, int thr
     s.set("nhalf_exact", Field(Null{exact.reason}));
     s.set("nhalf_full_tree", Field(Null{exact.reason}));
     s.set("check_passed", Field(Null{exact.reason}));
-    return out;
+    return s;
   }
   set_count(s, "nhalf_exact", exact.n);
   s.set("nhalf_exact_resolved", Field(exact.resolved));
@@ -96,14 +98,14 @@ PointOutcome run_nhalf_point(const RunSpec& run, const TreePoint& point, int thr
   // (c) simulated bracket.
   const RankCount half = exact.n / 2 >= 1 ? exact.n / 2 : 1;
   const RankCount twice = exact.n * 2;
-  const Check below = simulate(run, model, half, hash_combine(point.stream_key, 1), threads);
-  if (progress) progress(run.nhalf.check_samples);
-  const Check above = simulate(run, model, twice, hash_combine(point.stream_key, 2), threads);
-  if (progress) progress(2 * run.nhalf.check_samples);
+  const Check below = simulate(settings_, chunk_size_, model, half, hash_combine(key_, 1), threads);
+  if (progress) progress(settings_.check_samples);
+  const Check above = simulate(settings_, chunk_size_, model, twice, hash_combine(key_, 2), threads);
+  if (progress) progress(2 * settings_.check_samples);
   set_count(s, "check_N_half", half);
   set_count(s, "check_N_double", twice);
-  s.set("check_confidence", Field(run.nhalf.check_confidence));
-  s.set("check_samples", Field(run.nhalf.check_samples));
+  s.set("check_confidence", Field(settings_.check_confidence));
+  s.set("check_samples", Field(settings_.check_samples));
   s.set("check_ci_method", Field(below.ci.method));
   s.set("check_below_mean", Field(below.acc.mean));
   s.set("check_below_ci_low", below.ci.ci_low);
@@ -119,7 +121,7 @@ PointOutcome run_nhalf_point(const RunSpec& run, const TreePoint& point, int thr
   else
     s.set("check_passed", Field(Null{"an interval is undefined: " + below.ci.ci_high.reason +
                                      above.ci.ci_low.reason}));
-  return out;
+  return s;
 }
 
 }  // namespace collnoise

@@ -1,0 +1,63 @@
+#pragma once
+// A pattern of CPU detours that repeats with a period (MODELS.md §1b): periodic(P, D) noise is
+// the pattern {[0, D)} of period P, and a measured trace is its list of detours, repeated at the
+// trace's span (the rank "wraps around" at the end). A rank sees the pattern shifted by its own
+// offset: detour g covers [offset + k span + s_j, offset + k span + e_j), g = k n + j.
+//
+// advance(offset, t, x) is the earliest t' such that the detour-free time in [t, t') equals x:
+// CPU work started at t is suspended while a detour lasts and resumes when it ends. Detours are
+// half-open, exist for every integer k (a rank may be inside one at t = 0), and advance(t, 0) = t
+// even inside a detour. Every absolute time is computed by one formula, so callers that cache
+// the next detour (the fast engines) get the same bits as callers that do not.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collnoise {
+
+struct Detour {
+  double start = 0.0;  ///< seconds
+  double end = 0.0;    ///< seconds, > start
+};
+
+class DetourPattern {
+ public:
+  /// `detours` in pattern time (seconds, start >= 0, end > start; they may overlap, and may
+  /// extend past `span`, wrapping to the next period); `span` > 0 seconds. Preconditions
+  /// checked (InputError naming `what`): some time in each period must be detour-free.
+  DetourPattern(std::vector<Detour> detours, double span, const std::string& what);
+
+  double span() const { return span_; }
+  /// Detour-free seconds per period.
+  double free_per_period() const { return free_; }
+  /// Merged busy intervals of one period, in [0, span).
+  const std::vector<Detour>& busy() const { return busy_; }
+
+  /// Detour number g of a rank whose pattern starts at `offset` (absolute seconds).
+  Detour detour(std::int64_t g, double offset) const;
+  /// The number of the first detour whose end is after t.
+  std::int64_t first_ending_after(double t, double offset) const;
+  /// Earliest t' >= t with x seconds of detour-free time in [t, t'). Precondition x >= 0.
+  double advance(double offset, double t, double x) const;
+  /// Same, for a caller that keeps `next_start`: the start of the first detour ending after the
+  /// previous result (or -infinity when unknown), updated here. `offset()` gives the rank's
+  /// offset, asked for only when the cached detour does not settle the answer. Same bits as
+  /// advance(), provided t never decreases between calls.
+  template <class OffsetFn>
+  double advance_cached(OffsetFn&& offset, double t, double x, double& next_start) const {
+    if (!(x > 0.0)) return t;
+    // Times only grow: while t is before the cached detour no other detour lies in between, and
+    // the test is the walk's own, so the bits agree.
+    if (t < next_start && x <= next_start - t) return t + x;
+    return walk(offset(), t, x, next_start);
+  }
+
+ private:
+  double walk(double offset, double t, double x, double& next_start) const;
+
+  std::vector<Detour> busy_;
+  double span_;
+  double free_;
+};
+
+}  // namespace collnoise

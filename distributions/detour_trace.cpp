@@ -1,0 +1,75 @@
+#include "distributions/detour_trace.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+#include "engine/errors.hpp"
+
+namespace collnoise {
+namespace {
+
+// Parses one number at `pos`, moving past it; nullopt when there is none.
+std::optional<double> next_number(const std::string& line, std::size_t& pos) {
+  const std::size_t first = line.find_first_not_of(" \t\r", pos);
+  if (first == std::string::npos) return std::nullopt;
+  const char* begin = line.c_str() + first;
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(begin, &end);
+  if (end == begin || errno == ERANGE || !std::isfinite(value)) return std::nullopt;
+  pos = static_cast<std::size_t>(end - line.c_str());
+  return value;
+}
+
+}  // namespace
+
+double trace_unit_seconds(const std::string& unit) {
+  if (unit == "ns") return 1e-9;
+  if (unit == "us") return 1e-6;
+  if (unit == "ms") return 1e-3;
+  if (unit == "s") return 1.0;
+  throw InputError(fmt::format(
+      "noise.unit = \"{}\" is invalid: use \"ns\" (Netgauge), \"us\", \"ms\" or \"s\"", unit));
+}
+
+DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit,
+                                std::optional<double> span_seconds) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("detour trace '{}' cannot be read", path));
+  std::vector<Detour> detours;
+  double last_end = 0.0;
+  std::string line;
+  for (int line_no = 1; std::getline(in, line); ++line_no) {
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::size_t pos = 0;
+    const auto start = next_number(line, pos);
+    const auto duration = start ? next_number(line, pos) : std::nullopt;
+    if (!start || !duration || line.find_first_not_of(" \t\r", pos) != std::string::npos)
+      throw InputError(fmt::format("{}:{}: '{}' is not 'start<TAB>duration'", path, line_no, line));
+    if (*start < 0.0)
+      throw InputError(fmt::format("{}:{}: negative detour start {}", path, line_no, *start));
+    if (*duration < 0.0)
+      throw InputError(fmt::format("{}:{}: negative detour duration {}", path, line_no, *duration));
+    if (*duration == 0.0) continue;  // an empty detour takes no CPU time
+    const double s = *start * seconds_per_unit;
+    const double e = (*start + *duration) * seconds_per_unit;
+    detours.push_back({s, e});
+    last_end = std::max(last_end, e);
+  }
+  if (detours.empty())
+    throw InputError(fmt::format("detour trace '{}' has no detours", path));
+  const double span = span_seconds ? *span_seconds : last_end;
+  if (span_seconds && *span_seconds < last_end)
+    throw InputError(fmt::format(
+        "noise.span = {} s is shorter than the trace '{}', whose last detour ends at {} s",
+        *span_seconds, path, last_end));
+  return DetourPattern(std::move(detours), span, fmt::format("detour trace '{}'", path));
+}
+
+}  // namespace collnoise

@@ -1,0 +1,60 @@
+#include "distributions/poisson_detours.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+
+#include "engine/errors.hpp"
+#include "engine/rng.hpp"
+
+namespace collnoise {
+
+PoissonDetours::PoissonDetours(double rate, double mean, std::shared_ptr<const NoiseLaw> duration)
+    : rate_(rate), mean_(mean), duration_(std::move(duration)) {
+  if (!(rate > 0.0) || !std::isfinite(rate))
+    throw InputError(fmt::format("noise.rate = {} is invalid: detours per second must be > 0", rate));
+  if (!(mean > 0.0) || !std::isfinite(mean))
+    throw InputError(
+        fmt::format("noise.duration.mean = {} is invalid: the mean detour must be > 0 s", mean));
+}
+
+void PoissonDetours::next_merged(Cursor& c, std::uint64_t key) const {
+  Pcg32 stream = make_stream(key);
+  stream.set_state(c.state);
+  // Stream order per raw detour: its duration, then the gap to the next start.
+  const auto duration = [&] { return mean_ * duration_->isf(stream.next_uniform()); };
+  const auto gap = [&] { return -std::log(stream.next_uniform()) / rate_; };
+  c.start = c.next_raw;
+  c.end = c.start + duration();
+  c.next_raw = c.start + gap();
+  while (c.next_raw <= c.end) {
+    c.end = std::max(c.end, c.next_raw + duration());
+    c.next_raw += gap();
+  }
+  c.state = stream.state();
+}
+
+PoissonDetours::Cursor PoissonDetours::start_cursor(std::uint64_t key) const {
+  Pcg32 stream = make_stream(key);
+  Cursor c;
+  c.next_raw = -std::log(stream.next_uniform()) / rate_;
+  c.state = stream.state();
+  next_merged(c, key);
+  return c;
+}
+
+double PoissonDetours::advance(Cursor& c, std::uint64_t key, double t, double x) const {
+  if (!(x > 0.0)) return t;
+  while (c.end <= t) next_merged(c, key);
+  while (true) {
+    if (t < c.start) {
+      const double room = c.start - t;
+      if (x <= room) return t + x;
+      x -= room;
+    }
+    t = c.end;
+    next_merged(c, key);
+  }
+}
+
+}  // namespace collnoise

@@ -1,0 +1,40 @@
+#include "distributions/time_noise.hpp"
+
+#include <fmt/format.h>
+#include <cmath>
+
+#include "engine/errors.hpp"
+
+namespace collnoise {
+
+PatternNoise periodic_noise(double period, double duration) {
+  if (!(period > 0.0) || !std::isfinite(period))
+    throw InputError(fmt::format("noise.P = {} is invalid: the period must be > 0 seconds", period));
+  if (!(duration > 0.0) || !(duration < period))
+    throw InputError(fmt::format(
+        "noise.D = {} is invalid: the detour must last > 0 seconds and less than noise.P = {}",
+        duration, period));
+  PatternNoise noise;
+  noise.pattern = std::make_shared<const DetourPattern>(std::vector<Detour>{{0.0, duration}},
+                                                        period, "periodic noise");
+  noise.description = fmt::format("periodic(P={} s, D={} s)", period, duration);
+  return noise;
+}
+
+double busy_fraction(const TimeNoiseLaw& law) {
+  if (const auto* p = std::get_if<PatternNoise>(&law))
+    return 1.0 - p->pattern->free_per_period() / p->pattern->span();
+  // Poisson: the CPU is free at a time exactly when no detour started in the preceding
+  // durations: P(free) = exp(-rate E[duration]) for a stationary process.
+  const auto& poisson = *std::get<std::shared_ptr<const PoissonDetours>>(law);
+  return -std::expm1(-poisson.rate() * poisson.mean_duration());
+}
+
+std::string describe(const TimeNoiseLaw& law) {
+  if (const auto* p = std::get_if<PatternNoise>(&law)) return p->description;
+  const auto& poisson = *std::get<std::shared_ptr<const PoissonDetours>>(law);
+  return fmt::format("poisson(rate={} /s, mean duration={} s)", poisson.rate(),
+                     poisson.mean_duration());
+}
+
+}  // namespace collnoise

@@ -1,0 +1,196 @@
+#include "outputs/tally_io.hpp"
+
+#include <fmt/format.h>
+
+#include "engine/errors.hpp"
+
+namespace collnoise {
+namespace {
+
+std::string joined_metrics(const TallyLayout& layout) {
+  return fmt::format("{}", fmt::join(layout.metrics, ","));
+}
+
+std::string joined_pairs(const TallyLayout& layout) {
+  std::vector<std::string> parts;
+  for (const auto& [a, b] : layout.pairs) parts.push_back(fmt::format("{}:{}", a, b));
+  return fmt::format("{}", fmt::join(parts, ","));
+}
+
+void write_histogram(const h5::Group& group, const NamedHistogram& named,
+                     const TallyLayout& layout) {
+  const auto& h = named.histogram;
+  group.write_doubles("edges", h.edges());
+  group.write_counts("counts", h.counts());
+  Record r;
+  r.set("underflow", Field(h.underflow()));
+  r.set("overflow", Field(h.overflow()));
+  r.set("spacing", Field(to_string(h.spacing())));
+  r.set("unit", Field(named.unit));
+  r.set("metric", named.metric ? Field(layout.metrics[*named.metric])
+                               : Field(Null{"filled by the model, not from a metric"}));
+  // scikit-hep UHI axis kinds: regular (equal widths) or variable edges.
+  r.set("uhi_kind", Field(std::string(h.spacing() == BinSpacing::kLog ? "variable" : "regular")));
+  group.write_record(r);
+}
+
+std::string text_attribute(const h5::Group& group, const std::string& name,
+                           const std::string& where) {
+  const auto f = group.attribute(name);
+  if (!f || !std::holds_alternative<std::string>(*f))
+    throw InputError(fmt::format("{}: the tally has no '{}' attribute", where, name));
+  return std::get<std::string>(*f);
+}
+
+}  // namespace
+
+void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk_size) {
+  const TallyLayout& layout = tally.layout();
+  const std::size_t width = layout.metrics.size();
+  const std::size_t pairs = layout.pairs.size();
+  Record info;
+  info.set("chunk_size", Field(chunk_size));
+  info.set("chunks", Field(static_cast<std::uint64_t>(tally.chunks().size())));
+  info.set("samples", Field(tally.samples()));
+  info.set("metrics", Field(joined_metrics(layout)));
+  info.set("pairs", Field(joined_pairs(layout)));
+  info.set("keep_raw", Field(layout.keep_raw));
+  group.write_record(info);
+
+  std::vector<std::uint64_t> index, count, pair_count;
+  std::vector<double> mean, m2, min, max, pair_mean_x, pair_mean_y, pair_c, raw;
+  for (const auto& [c, chunk] : tally.chunks()) {
+    index.push_back(c);
+    for (const auto& a : chunk.metrics) {
+      count.push_back(a.count);
+      mean.push_back(a.mean);
+      m2.push_back(a.m2);
+      min.push_back(a.min);
+      max.push_back(a.max);
+    }
+    for (const auto& p : chunk.pairs) {
+      pair_count.push_back(p.count);
+      pair_mean_x.push_back(p.mean_x);
+      pair_mean_y.push_back(p.mean_y);
+      pair_c.push_back(p.c);
+    }
+    raw.insert(raw.end(), chunk.raw.begin(), chunk.raw.end());
+  }
+  const auto chunks = group.create_group("chunks");
+  chunks.write_counts("index", index);
+  chunks.write_counts("count", count, width);
+  chunks.write_doubles("mean", mean, false, width);
+  chunks.write_doubles("m2", m2, false, width);
+  chunks.write_doubles("min", min, false, width);
+  chunks.write_doubles("max", max, false, width);
+  if (pairs > 0) {
+    chunks.write_counts("pair_count", pair_count, pairs);
+    chunks.write_doubles("pair_mean_x", pair_mean_x, false, pairs);
+    chunks.write_doubles("pair_mean_y", pair_mean_y, false, pairs);
+    chunks.write_doubles("pair_c", pair_c, false, pairs);
+  }
+  if (layout.keep_raw) group.write_doubles("raw", raw, true);
+
+  const auto totals = group.create_group("totals");
+  for (std::size_t m = 0; m < width; ++m) {
+    const Accumulator a = tally.total(m);
+    Record t;
+    t.set("count", Field(a.count));
+    t.set("mean", Field(a.mean));
+    t.set("m2", Field(a.m2));
+    t.set("min", Field(a.min));
+    t.set("max", Field(a.max));
+    t.set("sd", Field(a.sd()));
+    totals.create_group(layout.metrics[m]).write_record(t);
+  }
+  const auto histograms = group.create_group("histograms");
+  for (const auto& h : tally.histograms())
+    write_histogram(histograms.create_group(h.name), h, layout);
+  const auto tops = group.create_group("top_values");
+  for (std::size_t m = 0; m < width; ++m)
+    if (tally.tops()[m].capacity() > 0)
+      tops.write_doubles(layout.metrics[m], tally.tops()[m].descending());
+}
+
+Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::string& where) {
+  if (text_attribute(group, "metrics", where) != joined_metrics(layout) ||
+      text_attribute(group, "pairs", where) != joined_pairs(layout))
+    throw InputError(fmt::format("{}: the stored tally's metrics differ from this run's", where));
+  const auto keep_raw = group.attribute("keep_raw");
+  if (!keep_raw || !std::holds_alternative<bool>(*keep_raw) ||
+      std::get<bool>(*keep_raw) != layout.keep_raw)
+    throw InputError(fmt::format("{}: output.raw_samples differs from this run's", where));
+  Tally tally(layout);
+  const std::size_t width = layout.metrics.size();
+  const std::size_t pairs = layout.pairs.size();
+  const auto chunks = group.open_group("chunks");
+  const auto index = chunks.read_counts("index");
+  const auto count = chunks.read_counts("count");
+  const auto mean = chunks.read_doubles("mean");
+  const auto m2 = chunks.read_doubles("m2");
+  const auto min = chunks.read_doubles("min");
+  const auto max = chunks.read_doubles("max");
+  std::vector<std::uint64_t> pair_count;
+  std::vector<double> pair_mean_x, pair_mean_y, pair_c;
+  if (pairs > 0) {
+    pair_count = chunks.read_counts("pair_count");
+    pair_mean_x = chunks.read_doubles("pair_mean_x");
+    pair_mean_y = chunks.read_doubles("pair_mean_y");
+    pair_c = chunks.read_doubles("pair_c");
+  }
+  const std::size_t n = index.size();
+  if (count.size() != n * width || mean.size() != n * width || m2.size() != n * width ||
+      min.size() != n * width || max.size() != n * width || pair_count.size() != n * pairs ||
+      pair_c.size() != n * pairs)
+    throw InputError(fmt::format("{}: the tally's chunk arrays are inconsistent", where));
+  const std::vector<double> raw = layout.keep_raw ? group.read_doubles("raw") : std::vector<double>{};
+  std::size_t raw_at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    ChunkTally chunk;
+    for (std::size_t m = 0; m < width; ++m) {
+      const std::size_t k = i * width + m;
+      chunk.metrics.push_back({count[k], mean[k], m2[k], min[k], max[k]});
+    }
+    for (std::size_t p = 0; p < pairs; ++p) {
+      const std::size_t k = i * pairs + p;
+      chunk.pairs.push_back({pair_count[k], pair_mean_x[k], pair_mean_y[k], pair_c[k]});
+    }
+    if (layout.keep_raw) {
+      const std::size_t len = width > 0 ? static_cast<std::size_t>(chunk.metrics[0].count) : 0;
+      if (raw_at + len > raw.size())
+        throw InputError(fmt::format("{}: the tally's raw samples are truncated", where));
+      chunk.raw.assign(raw.begin() + static_cast<std::ptrdiff_t>(raw_at),
+                       raw.begin() + static_cast<std::ptrdiff_t>(raw_at + len));
+      raw_at += len;
+    }
+    tally.insert_chunk(index[i], std::move(chunk));
+  }
+  const auto histograms = group.open_group("histograms");
+  for (auto& named : tally.histograms()) {
+    if (!histograms.has_child(named.name))
+      throw InputError(fmt::format("{}: histogram '{}' is missing", where, named.name));
+    const auto h = histograms.open_group(named.name);
+    const auto edges = h.read_doubles("edges");
+    if (edges != named.histogram.edges())
+      throw InputError(fmt::format("{}: histogram '{}' has other bin edges", where, named.name));
+    const auto underflow = h.attribute("underflow");
+    const auto overflow = h.attribute("overflow");
+    if (!underflow || !overflow || !std::holds_alternative<std::uint64_t>(*underflow) ||
+        !std::holds_alternative<std::uint64_t>(*overflow))
+      throw InputError(fmt::format("{}: histogram '{}' lacks its under/overflow", where, named.name));
+    named.histogram = Histogram::from_parts(edges, h.read_counts("counts"),
+                                            std::get<std::uint64_t>(*underflow),
+                                            std::get<std::uint64_t>(*overflow),
+                                            named.histogram.spacing());
+  }
+  const auto tops = group.open_group("top_values");
+  for (std::size_t m = 0; m < width; ++m) {
+    if (tally.tops()[m].capacity() == 0) continue;
+    TopValues restored(tally.tops()[m].capacity());
+    for (double x : tops.read_doubles(layout.metrics[m])) restored.add(x);
+    tally.tops()[m] = std::move(restored);
+  }
+  return tally;
+}
+
+}  // namespace collnoise

@@ -1,0 +1,144 @@
+#include "runs/noise_params.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+
+#include "distributions/detour_trace.hpp"
+#include "engine/errors.hpp"
+
+namespace collnoise {
+namespace {
+
+bool contains(const std::vector<std::string>& list, const std::string& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+// A unit-mean law's shape parameters under `prefix` (a mixture component, with its weight, or a
+// Poisson duration law).
+void read_shape(ParamReader& reader, const std::string& prefix, LawSpec& spec, bool with_weight) {
+  for (const auto& key : law_keys(spec.law, true)) {
+    if (key == "weight" && !with_weight) continue;
+    const std::string full = prefix + "." + key;
+    if (!reader.has(full)) {
+      reader.accept(full);
+      continue;
+    }
+    if (key == "file")
+      spec.file = reader.text(full);
+    else
+      spec.numbers[key] = reader.number(full);
+  }
+}
+
+LawSpec component_spec(const ParamMap& table, std::size_t index) {
+  LawSpec spec;
+  spec.where = fmt::format("noise.components[{}]", index);
+  ParamMap prefixed;
+  for (const auto& [k, v] : table) prefixed[spec.where + "." + k] = v;
+  ParamReader reader(std::move(prefixed));
+  spec.law = reader.text(spec.where + ".law");
+  if (!contains(law_names(), spec.law))
+    throw InputError(fmt::format("{}.law = \"{}\" is not a known noise law (known: {})",
+                                 spec.where, spec.law, fmt::join(law_names(), ", ")));
+  if (spec.law == "mixture")
+    throw InputError(fmt::format("{}.law = \"mixture\": mixtures cannot nest", spec.where));
+  read_shape(reader, spec.where, spec, true);
+  reader.reject_unread(fmt::format("a {} component", spec.law));
+  return spec;
+}
+
+std::string describe_components(const std::vector<LawSpec>& components) {
+  std::string desc;
+  for (const auto& c : components) {
+    desc += c.law;
+    for (const auto& [k, v] : c.numbers) desc += fmt::format(" {}={}", k, to_text(v));
+    if (!c.file.empty()) desc += " file=" + c.file;
+    desc += ";";
+  }
+  return desc;
+}
+
+TimeNoiseLaw read_time_law(ParamReader& reader, const std::string& law) {
+  if (law == "periodic") {
+    const double period = reader.number("noise.P");
+    const double duration = reader.number("noise.D");
+    return periodic_noise(period, duration);
+  }
+  if (law == "trace") {
+    const std::string file = reader.text("noise.file");
+    const double unit = trace_unit_seconds(reader.text_or("noise.unit", "ns"));
+    const auto span = reader.optional_number("noise.span");
+    if (span && !(*span > 0.0))
+      throw InputError(fmt::format("noise.span = {} is invalid: it must be > 0 seconds", *span));
+    auto pattern = std::make_shared<const DetourPattern>(read_detour_trace(file, unit, span));
+    PatternNoise noise;
+    noise.description = fmt::format("trace({}, {} busy intervals, span {} s)", file,
+                                    pattern->busy().size(), pattern->span());
+    noise.pattern = std::move(pattern);
+    return noise;
+  }
+  // poisson(rate, duration law)
+  const double rate = reader.number("noise.rate");
+  LawSpec duration;
+  duration.law = reader.text_or("noise.duration.law", "exponential");
+  duration.where = "noise.duration";
+  if (!contains(law_names(), duration.law) || duration.law == "mixture" || duration.law == "none")
+    throw InputError(fmt::format(
+        "noise.duration.law = \"{}\" is invalid: use a unit-mean law of distributions/ (not "
+        "mixture or none)",
+        duration.law));
+  read_shape(reader, "noise.duration", duration, false);
+  const double mean = reader.number("noise.duration.mean");
+  return std::make_shared<const PoissonDetours>(rate, mean, make_law(duration));
+}
+
+}  // namespace
+
+const std::vector<std::string>& time_law_names() {
+  static const std::vector<std::string> names = {"periodic", "poisson", "trace"};
+  return names;
+}
+
+NoiseSetup read_noise(ParamReader& reader, const std::vector<ParamMap>& components) {
+  NoiseSetup setup;
+  setup.law = reader.text("noise.law");
+  if (contains(time_law_names(), setup.law)) {
+    setup.time = read_time_law(reader, setup.law);
+    return setup;
+  }
+  if (!contains(law_names(), setup.law)) {
+    std::vector<std::string> all = law_names();
+    all.insert(all.end(), time_law_names().begin(), time_law_names().end());
+    throw InputError(fmt::format("noise.law = \"{}\" is not a known noise law (known: {})",
+                                 setup.law, fmt::join(all, ", ")));
+  }
+  LawSpec spec;
+  spec.law = setup.law;
+  spec.where = "noise";
+  for (const auto& key : law_keys(spec.law, false)) {
+    const std::string full = "noise." + key;
+    if (key == "components") continue;
+    if (!reader.has(full)) {
+      reader.accept(full);
+      continue;
+    }
+    if (key == "file")
+      spec.file = reader.text(full);
+    else
+      spec.numbers[key] = reader.number(full);
+  }
+  if (spec.law == "mixture") {
+    if (components.empty())
+      throw InputError("noise.components is missing: a mixture needs components");
+    for (std::size_t i = 0; i < components.size(); ++i)
+      spec.components.push_back(component_spec(components[i], i));
+    reader.derive("noise.components", describe_components(spec.components));
+  } else if (!components.empty()) {
+    throw InputError(
+        fmt::format("noise.components is not a parameter of the {} law", spec.law));
+  }
+  setup.stage = std::move(spec);
+  return setup;
+}
+
+}  // namespace collnoise

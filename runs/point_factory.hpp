@@ -1,0 +1,20 @@
+#pragma once
+// From run-file points to models: dispatches on the run's kind and collective.kind, lets the
+// model read (and so validate) its parameters, and derives the point's stream key from the seed
+// and the resolved parameters (not the point's position in the sweep, so adding a sweep value
+// changes no other point; MODELS.md §6).
+#include <vector>
+
+#include "runs/run_file.hpp"
+#include "runs/study.hpp"
+
+namespace collnoise {
+
+/// InputError naming the key, law or value at fault.
+PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec);
+std::vector<PreparedPoint> prepare_points(const RunSpec& run);
+
+/// The collective kinds a run file may name.
+const std::vector<std::string>& collective_kinds();
+
+}  // namespace collnoise

@@ -1,0 +1,43 @@
+#include "runs/sampling_driver.hpp"
+
+#include <numeric>
+
+namespace collnoise {
+
+ChunkPlan chunk_plan(const RunSpec& run, const SampledStudy& study) {
+  ChunkPlan plan;
+  plan.chunk_size = run.chunk_size > 0 ? run.chunk_size : study.default_chunk_size();
+  plan.samples = run.samples;
+  return plan;
+}
+
+Tally empty_tally(const RunSpec& run, const SampledStudy& study) {
+  TallyLayout layout = study.layout(run.output.histogram_bins, run.output.histogram_spacing);
+  layout.keep_raw = run.output.raw_samples;
+  return Tally(std::move(layout));
+}
+
+std::vector<std::uint64_t> all_chunks(const ChunkPlan& plan) {
+  std::vector<std::uint64_t> chunks(plan.chunks());
+  std::iota(chunks.begin(), chunks.end(), std::uint64_t{0});
+  return chunks;
+}
+
+void sample_chunks(const SampledStudy& study, const ChunkPlan& plan,
+                   const std::vector<std::uint64_t>& chunks, int threads, Tally& tally,
+                   const SampleProgress& progress) {
+  const std::size_t width = tally.layout().metrics.size();
+  std::vector<double> rows;
+  const std::vector<Histogram*> extra = tally.extra_histograms();
+  std::uint64_t done = 0;
+  for (const std::uint64_t c : chunks) {
+    const std::uint64_t count = plan.count(c);
+    rows.assign(count * width, 0.0);
+    study.simulate(c * plan.chunk_size, rows, extra, threads);
+    tally.add_chunk(c, rows);
+    done += count;
+    if (progress) progress(done);
+  }
+}
+
+}  // namespace collnoise

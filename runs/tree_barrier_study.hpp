@@ -1,0 +1,35 @@
+#pragma once
+// The tree barrier under per-stage noise (MODELS.md §2) as a sampled study: one sample is one
+// phase (phases are iid), drawn per rank or per level; the summary puts the exact distribution,
+// Theorems 1-4 and the bounds for any N beside the estimates.
+#include <memory>
+
+#include "estimators/tree_theory.hpp"
+#include "runs/study.hpp"
+
+namespace collnoise {
+
+class TreeBarrierStudy final : public SampledStudy {
+ public:
+  TreeBarrierStudy(TreeBarrierModel model, TreeSampling sampling);
+
+  TallyLayout layout(std::size_t histogram_bins, const std::string& spacing) const override;
+  std::uint64_t default_chunk_size() const override { return 1024; }
+  void simulate(std::uint64_t first, std::span<double> rows, std::span<Histogram* const> extra,
+                int threads) const override;
+  Record summarize(const Tally& tally, const SummaryContext& context) const override;
+  double primary_tail_index() const override { return tail_index_; }
+
+ private:
+  TreeBarrierModel model_;
+  TreeSampling sampling_;
+  TreeTheory theory_;
+  double tail_index_;
+};
+
+/// Quantile probabilities reported for every sampled point (median, p90, p99, p99.9).
+const std::vector<double>& reported_probabilities();
+/// "median", "p90", "p99", "p999".
+std::string quantile_name(double p);
+
+}  // namespace collnoise
