@@ -57,34 +57,37 @@ Detour DetourPattern::detour(std::int64_t g, double offset) const {
     j += n;
     --k;
   }
-  const double base = static_cast<double>(k) * span_;
-  const auto& b = busy_[static_cast<std::size_t>(j)];
-  return {offset + (base + b.start), offset + (base + b.end)};
+  return at(k, static_cast<std::size_t>(j), offset);
 }
 
 std::int64_t DetourPattern::first_ending_after(double t, double offset) const {
-  const auto n = static_cast<std::int64_t>(busy_.size());
+  const Position p = position_after(t, offset);
+  return p.k * static_cast<std::int64_t>(busy_.size()) + static_cast<std::int64_t>(p.j);
+}
+
+DetourPattern::Position DetourPattern::position_after(double t, double offset) const {
   // Start one period early: the guess from a division may be off by one either way, and every
-  // test below uses the same absolute times as detour().
-  std::int64_t g = (static_cast<std::int64_t>(std::floor((t - offset) / span_)) - 1) * n;
-  while (detour(g + n - 1, offset).end <= t) g += n;  // period's last detour ends after t
-  std::int64_t lo = g;
-  std::int64_t hi = g + n - 1;  // detour(hi).end > t
+  // test below uses the same absolute times as at().
+  Position p{static_cast<std::int64_t>(std::floor((t - offset) / span_)) - 1, 0};
+  const std::size_t last = busy_.size() - 1;
+  while (at(p.k, last, offset).end <= t) ++p.k;  // the period's last detour ends after t
+  std::size_t lo = 0;
+  std::size_t hi = last;
   while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (detour(mid, offset).end > t)
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (at(p.k, mid, offset).end > t)
       hi = mid;
     else
       lo = mid + 1;
   }
-  return lo;
+  p.j = lo;
+  return p;
 }
 
 double DetourPattern::walk(double offset, double t, double x, double& next_start) const {
-  const auto n = static_cast<std::int64_t>(busy_.size());
-  std::int64_t g = first_ending_after(t, offset);
+  Position p = position_after(t, offset);
   while (true) {
-    const Detour d = detour(g, offset);
+    const Detour d = at(p.k, p.j, offset);
     if (t < d.start) {
       const double room = d.start - t;
       if (x <= room) {
@@ -94,16 +97,34 @@ double DetourPattern::walk(double offset, double t, double x, double& next_start
       x -= room;
     }
     t = d.end;  // inside the detour, or just worked up to it: wait for its end
-    ++g;
+    if (++p.j == busy_.size()) {
+      p.j = 0;
+      ++p.k;
+    }
     if (x > 2.0 * free_) {
-      // Whole periods: from the end of detour g-1 to the end of detour g-1+n there is exactly
-      // one period's free time.
+      // Whole periods: from the end of one detour to the end of the same detour a period later
+      // there is exactly one period's free time.
       const double periods = std::floor(x / free_) - 1.0;
-      g += static_cast<std::int64_t>(periods) * n;
+      p.k += static_cast<std::int64_t>(periods);
       x -= periods * free_;
-      t = detour(g - 1, offset).end;
+      const std::size_t previous = p.j == 0 ? busy_.size() - 1 : p.j - 1;
+      t = at(p.j == 0 ? p.k - 1 : p.k, previous, offset).end;
     }
   }
+}
+
+float DetourPattern::float_at_or_below(double x) {
+  float f = static_cast<float>(x);
+  if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+
+double DetourPattern::advance_and_cache(double offset, double t, double x,
+                                        float& next_start) const {
+  double start = 0.0;
+  const double result = walk(offset, t, x, start);
+  next_start = float_at_or_below(start);
+  return result;
 }
 
 double DetourPattern::advance(double offset, double t, double x) const {

@@ -39,21 +39,39 @@ class DetourPattern {
   std::int64_t first_ending_after(double t, double offset) const;
   /// Earliest t' >= t with x seconds of detour-free time in [t, t'). Precondition x >= 0.
   double advance(double offset, double t, double x) const;
-  /// Same, for a caller that keeps `next_start`: the start of the first detour ending after the
-  /// previous result (or -infinity when unknown), updated here. `offset()` gives the rank's
-  /// offset, asked for only when the cached detour does not settle the answer. Same bits as
-  /// advance(), provided t never decreases between calls.
+  /// Same, for a caller that keeps `next_start`: a float no later than the start of the first
+  /// detour ending after the previous result (-infinity when unknown), updated here; 4 bytes a
+  /// rank. `offset()` gives the rank's offset, asked for only when the cached bound does not
+  /// settle the answer. Same bits as advance(), provided t never decreases between calls.
   template <class OffsetFn>
-  double advance_cached(OffsetFn&& offset, double t, double x, double& next_start) const {
+  [[gnu::always_inline]] double advance_cached(OffsetFn&& offset, double t, double x,
+                                               float& next_start) const {
     if (!(x > 0.0)) return t;
-    // Times only grow: while t is before the cached detour no other detour lies in between, and
-    // the test is the walk's own, so the bits agree.
-    if (t < next_start && x <= next_start - t) return t + x;
-    return walk(offset(), t, x, next_start);
+    // Times only grow, so no detour starts between t and the cached one. With lb <= the start,
+    // fl(lb - t) <= fl(start - t) (rounding is monotone): the walk's own test would pass too,
+    // and its answer is the same t + x.
+    const double lb = next_start;
+    if (t < lb && x <= lb - t) return t + x;
+    return advance_and_cache(offset(), t, x, next_start);
   }
 
+  /// The largest float not above x.
+  static float float_at_or_below(double x);
+
  private:
+  /// Detour j of period k.
+  struct Position {
+    std::int64_t k;
+    std::size_t j;
+  };
+  Detour at(std::int64_t k, std::size_t j, double offset) const {
+    const double base = static_cast<double>(k) * span_;
+    return {offset + (base + busy_[j].start), offset + (base + busy_[j].end)};
+  }
+  Position position_after(double t, double offset) const;
   double walk(double offset, double t, double x, double& next_start) const;
+  /// The walk, then the new bound into `next_start` (out of line: the rare path).
+  double advance_and_cache(double offset, double t, double x, float& next_start) const;
 
   std::vector<Detour> busy_;
   double span_;

@@ -6,8 +6,9 @@
 //  - QuietCpu: no noise.
 //  - PatternCpu: periodic or trace noise; each rank's pattern offset is uniform in [0, span),
 //    drawn from its own stream keyed by (replication, rank), so any engine visiting ranks in any
-//    order sees the same detours. A cached next detour start per rank (8 bytes) makes the common
-//    case, work that ends before the next detour, one comparison.
+//    order sees the same detours. A cached lower bound of the next detour start per rank (a
+//    float) makes the common case, work that ends before the next detour, one comparison;
+//    8 bytes a rank in all.
 //  - PoissonCpu: per-rank Poisson detour cursors (32 bytes a rank).
 //  - StageCpu: per-stage noise (MODELS.md §1a) on compute stages only; the stage delay of
 //    (cycle, rank) comes from its own stream. Overheads are not delayed.
@@ -15,6 +16,8 @@
 // Preconditions: for each rank, t never decreases from one call to the next.
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <variant>
 #include <vector>
 
 #include "distributions/registry.hpp"
@@ -32,22 +35,26 @@ class PatternCpu {
  public:
   PatternCpu(const DetourPattern& pattern, std::uint64_t replication_key, std::size_t ranks)
       : pattern_(&pattern),
-        key_(hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kNoiseOffset))),
-        next_start_(ranks, -std::numeric_limits<double>::infinity()) {}
-
-  /// Rank's pattern offset: seconds in [0, span).
-  double offset(std::size_t rank) const {
-    return pattern_->span() * make_stream(hash_combine(key_, rank)).next_uniform();
+        offset_(ranks),
+        next_start_(ranks, -std::numeric_limits<float>::infinity()) {
+    const std::uint64_t key =
+        hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kNoiseOffset));
+    for (std::size_t rank = 0; rank < ranks; ++rank)
+      offset_[rank] = static_cast<float>(pattern.span() * make_stream(hash_combine(key, rank)).next_uniform());
   }
-  double op(std::size_t rank, double t, double x) {
+
+  /// Rank's pattern offset, seconds in [0, span]: a uniform draw of its own stream, kept in
+  /// float precision (4 bytes a rank; the grid is 2^-24 of the span, far below any detour).
+  double offset(std::size_t rank) const { return offset_[rank]; }
+  [[gnu::always_inline]] double op(std::size_t rank, double t, double x) {
     return pattern_->advance_cached([&] { return offset(rank); }, t, x, next_start_[rank]);
   }
   double compute(std::size_t rank, std::uint64_t, double t, double x) { return op(rank, t, x); }
 
  private:
   const DetourPattern* pattern_;
-  std::uint64_t key_;
-  std::vector<double> next_start_;
+  std::vector<float> offset_;
+  std::vector<float> next_start_;  ///< lower bound of each rank's next detour start
 };
 
 class PoissonCpu {
@@ -98,6 +105,21 @@ class StageCpu {
   std::uint64_t key_;
 };
 
+/// Detours placed by hand, per rank, in absolute time (worked examples, tests): the CPU of rank
+/// i is unavailable on the union of its intervals.
+class ListedCpu {
+ public:
+  /// detours[i]: rank i's detours, seconds (any order; overlaps merge).
+  explicit ListedCpu(std::vector<std::vector<Detour>> detours);
+  double op(std::size_t rank, double t, double x) const;
+  double compute(std::size_t rank, std::uint64_t, double t, double x) const {
+    return op(rank, t, x);
+  }
+
+ private:
+  std::vector<std::vector<Detour>> busy_;  ///< merged and sorted per rank
+};
+
 template <class Cpu>
 class QuietOps {
  public:
@@ -110,5 +132,40 @@ class QuietOps {
  private:
   Cpu* cpu_;
 };
+
+/// The noise of a point, from which each replication's CPUs are built: per-stage (compute
+/// stages only) or time-based; neither means no noise.
+struct CpuNoiseSpec {
+  std::optional<StageNoise> stage;
+  std::optional<TimeNoiseLaw> time;
+};
+
+using ReplicationCpu = std::variant<QuietCpu, PatternCpu, PoissonCpu, StageCpu>;
+
+/// The CPUs of one replication: every draw keyed by `replication_key`, so the cases of a
+/// replication (quiet, conventional, redundant) built from one key see the same noise.
+inline ReplicationCpu make_replication_cpu(const CpuNoiseSpec& spec, std::uint64_t replication_key,
+                                           std::size_t ranks) {
+  if (spec.stage) return StageCpu(*spec.stage, replication_key);
+  if (!spec.time) return QuietCpu{};
+  if (const auto* pattern = std::get_if<PatternNoise>(&*spec.time))
+    return PatternCpu(*pattern->pattern, replication_key, ranks);
+  return PoissonCpu(*std::get<std::shared_ptr<const PoissonDetours>>(*spec.time), replication_key,
+                    ranks);
+}
+
+/// Calls fn with the replication's CPUs, or with them behind QuietOps (overheads undelayed).
+template <class Fn>
+auto with_cpu(ReplicationCpu& cpu, bool quiet_overheads, Fn&& fn) {
+  return std::visit(
+      [&](auto& c) {
+        if (quiet_overheads) {
+          QuietOps<std::decay_t<decltype(c)>> quiet(c);
+          return fn(quiet);
+        }
+        return fn(c);
+      },
+      cpu);
+}
 
 }  // namespace collnoise

@@ -19,6 +19,7 @@ enum class StreamPurpose : std::uint64_t {
   kStageDelay = 5,      ///< per-stage delay of a compute stage: indices (replication, cycle, rank)
   kNetworkSample = 6,   ///< network noise: allocation, mapping and derangement of one sample
   kImbalance = 7,       ///< isoefficiency Monte Carlo: indices (sample, block)
+  kReplication = 8,     ///< one replication of a time-dependent run: index (replication)
 };
 
 

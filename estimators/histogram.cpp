@@ -39,6 +39,11 @@ void Histogram::add(double x) {
   ++counts_[static_cast<std::size_t>(it - edges_.begin()) - 1];
 }
 
+void Histogram::clear() {
+  std::fill(counts_.begin(), counts_.end(), 0);
+  underflow_ = overflow_ = 0;
+}
+
 void Histogram::merge(const Histogram& other) {
   if (other.edges_ != edges_) throw RuntimeFailure("cannot merge histograms with different edges");
   for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];

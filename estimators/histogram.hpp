@@ -16,6 +16,8 @@ class Histogram {
   Histogram(double lo, double hi, std::size_t bins, BinSpacing spacing);
 
   void add(double x);
+  /// Zeroes the counts, keeping the edges.
+  void clear();
   /// Precondition: same edges (checked: RuntimeFailure).
   void merge(const Histogram& other);
 

@@ -95,4 +95,10 @@ const Histogram* Tally::histogram_of(std::size_t metric) const {
   return nullptr;
 }
 
+const Histogram* Tally::histogram_named(const std::string& name) const {
+  for (const auto& h : histograms_)
+    if (h.name == name) return &h.histogram;
+  return nullptr;
+}
+
 }  // namespace collnoise

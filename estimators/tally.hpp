@@ -79,6 +79,7 @@ class Tally {
   /// Number of samples tallied (of metric 0).
   std::uint64_t samples() const;
   const Histogram* histogram_of(std::size_t metric) const;
+  const Histogram* histogram_named(const std::string& name) const;
 
  private:
   TallyLayout layout_;

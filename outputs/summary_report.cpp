@@ -47,12 +47,51 @@ std::vector<std::string> varying_keys(const std::vector<Record>& params) {
 
 }  // namespace
 
+namespace {
+
+struct Column {
+  const char* header;
+  const char* key;
+};
+
+// The estimate columns of each kind of point, told apart by a field only that kind has.
+std::vector<Column> estimate_columns(const Record& summary) {
+  if (summary.find("nhalf_exact"))
+    return {{"paper_approx", "nhalf_paper_approx"}, {"nhalf_exact", "nhalf_exact"},
+            {"full_tree", "nhalf_full_tree"},       {"E[T](N/2)_hi", "check_below_ci_high"},
+            {"E[T](2N)_lo", "check_above_ci_low"},  {"check", "check_passed"}};
+  if (summary.find("conventional_mean"))
+    return {{"reps", "conventional_samples"}, {"quiet[s]", "quiet_mean"},
+            {"conv[s]", "conventional_mean"}, {"red[s]", "redundant_mean"},
+            {"ratio", "recovery_ratio"},       {"ratio_lo", "recovery_ratio_ci_low"},
+            {"ratio_hi", "recovery_ratio_ci_high"}, {"noiseless[s]", "noiseless_closed_form"}};
+  if (summary.find("slowdown_mean"))
+    return {{"samples", "samples"},         {"endpoints", "endpoints"},
+            {"slowdown", "slowdown_mean"},  {"ci_low", "slowdown_ci_low"},
+            {"ci_high", "slowdown_ci_high"}, {"quiet_cost", "cost_quiet_mean"}};
+  if (summary.find("growth_exponent"))
+    return {{"scalable", "scalable"},
+            {"exponent", "growth_exponent"},
+            {"ci_low", "growth_exponent_ci_low"},
+            {"ci_high", "growth_exponent_ci_high"},
+            {"predicted", "predicted_exponent"}};
+  if (summary.find("exact_mean"))
+    return {{"samples", "samples"}, {"mean[s]", "mean"},   {"ci_low", "ci_low"},
+            {"ci_high", "ci_high"}, {"exact[s]", "exact_mean"}, {"z", "z_score"},
+            {"in_ci", "exact_in_ci"}};
+  return {{"samples", "samples"}, {"mean[s]", "mean"}, {"ci_low", "ci_low"},
+          {"ci_high", "ci_high"}, {"noiseless[s]", "noiseless_time"}};
+}
+
+}  // namespace
+
 std::string summary_table(const std::vector<Record>& params, const std::vector<Record>& summaries) {
   const auto keys = varying_keys(params);
+  const auto columns =
+      summaries.empty() ? std::vector<Column>{} : estimate_columns(summaries.front());
   std::vector<std::string> header;
   for (const auto& k : keys) header.push_back(k.substr(k.find('.') + 1));
-  for (const char* h : {"samples", "mean[s]", "ci_low", "ci_high", "exact[s]", "z", "in_ci"})
-    header.emplace_back(h);
+  for (const auto& c : columns) header.emplace_back(c.header);
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < summaries.size(); ++i) {
     std::vector<std::string> row;
@@ -61,36 +100,13 @@ std::string summary_table(const std::vector<Record>& params, const std::vector<R
       const Field* exact = params[i].find(k + "_string");
       row.push_back(cell(exact ? exact : params[i].find(k)));
     }
-    const auto& s = summaries[i];
-    const bool nhalf = s.find("nhalf_exact") != nullptr;
-    if (nhalf) {
-      row.push_back(cell(s.find("nhalf_paper_approx")));
-      row.push_back(cell(s.find("nhalf_exact")));
-      row.push_back(cell(s.find("nhalf_full_tree")));
-      row.push_back(cell(s.find("check_below_ci_high")));
-      row.push_back(cell(s.find("check_above_ci_low")));
-      row.push_back("");
-      row.push_back(cell(s.find("check_passed")));
-    } else {
-      for (const char* k : {"samples", "mean", "ci_low", "ci_high", "exact_mean"})
-        row.push_back(cell(s.find(k)));
-      const Field* z = s.find("z_score");
-      row.push_back(z && std::holds_alternative<double>(*z)
-                        ? fmt::format("{:.2f}", std::get<double>(*z))
-                        : cell(z));
-      row.push_back(cell(s.find("exact_in_ci")));
+    for (const auto& c : columns) {
+      const Field* exact = summaries[i].find(std::string(c.key) + "_string");
+      const Field* f = exact ? exact : summaries[i].find(c.key);
+      const bool z = std::string(c.key) == "z_score" && f && std::holds_alternative<double>(*f);
+      row.push_back(z ? fmt::format("{:.2f}", std::get<double>(*f)) : cell(f));
     }
     rows.push_back(std::move(row));
-  }
-  if (!summaries.empty() && summaries.front().find("nhalf_exact")) {
-    const std::size_t base = keys.size();
-    header[base] = "paper_approx";
-    header[base + 1] = "nhalf_exact";
-    header[base + 2] = "full_tree";
-    header[base + 3] = "E[T](N/2)_hi";
-    header[base + 4] = "E[T](2N)_lo";
-    header[base + 5] = "";
-    header[base + 6] = "check";
   }
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {

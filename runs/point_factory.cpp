@@ -5,8 +5,10 @@
 
 #include "engine/errors.hpp"
 #include "engine/rng.hpp"
+#include "runs/cycle_study.hpp"
 #include "runs/nhalf_study.hpp"
 #include "runs/noise_params.hpp"
+#include "runs/timed_tree_study.hpp"
 #include "runs/tree_barrier_study.hpp"
 #include "runs/tree_params.hpp"
 
@@ -72,17 +74,101 @@ void prepare_tree_barrier(PreparedPoint& point, ParamReader& reader, const Point
     point.analysis = std::make_unique<NHalfStudy>(tree_model(tree, *noise.stage, reader), run);
     return;
   }
-  if (noise.time)
-    throw InputError(fmt::format("noise.law = \"{}\" is time-based: not supported here yet", noise.law));
   point.kind = "tree_barrier";
-  point.sampled =
-      std::make_unique<TreeBarrierStudy>(tree_model(tree, *noise.stage, reader), tree.sampling);
+  if (noise.stage) {
+    point.sampled =
+        std::make_unique<TreeBarrierStudy>(tree_model(tree, *noise.stage, reader), tree.sampling);
+    return;
+  }
+  // Time-based noise: phases interact, every rank is simulated in absolute time.
+  if (tree.sampling != TreeSampling::kPerRank)
+    throw InputError(fmt::format(
+        "collective.sampling = \"per_level\" draws level maxima of iid per-stage noise; "
+        "noise.law = \"{}\" is time-based and needs \"per_rank\"",
+        noise.law));
+  if (tree.n > RankCount{1} << 40)
+    throw InputError("collective.N is too large for time-based noise: at most 2^40 ranks");
+  TimedTreeSetup setup;
+  setup.ranks = static_cast<std::uint64_t>(tree.n);
+  setup.work = tree.w;
+  setup.tau = tree.tau;
+  const auto phases = reader.integer_or("collective.phases", 1);
+  if (phases < 1)
+    throw InputError(fmt::format("collective.phases = {} is invalid: at least 1", phases));
+  setup.phases = static_cast<std::uint64_t>(phases);
+  CpuNoiseSpec cpu;
+  cpu.time = noise.time;
+  point.sampled = std::make_unique<TimedTreeStudy>(setup, std::move(cpu));
+}
+
+LogGops read_loggops(ParamReader& reader) {
+  LogGops net;  // the paper's values are the defaults (docs/run-files.md)
+  net.L = reader.nonnegative("loggops.L", net.L, "seconds");
+  net.o = reader.nonnegative("loggops.o", net.o, "seconds");
+  net.g = reader.nonnegative("loggops.g", net.g, "seconds");
+  net.G = reader.nonnegative("loggops.G", net.G, "seconds per byte");
+  net.O = reader.nonnegative("loggops.O", net.O, "seconds per byte");
+  const auto bytes = reader.integer_or("loggops.message_bytes", 8);
+  if (bytes < 1)
+    throw InputError(fmt::format("loggops.message_bytes = {} is invalid: at least 1 byte", bytes));
+  net.message_bytes = static_cast<std::uint64_t>(bytes);
+  return net;
+}
+
+void prepare_cycles(PreparedPoint& point, ParamReader& reader, const PointSpec& spec,
+                    const std::string& kind) {
+  CycleSetup setup;
+  setup.algorithm = kind == "butterfly" ? CycleAlgorithm::kButterfly : CycleAlgorithm::kDissemination;
+  if (reader.has("collective.N") == reader.has("collective.log2_N"))
+    throw InputError("give exactly one of collective.N and collective.log2_N");
+  RankCount n = 0;
+  if (reader.has("collective.log2_N")) {
+    const auto k = reader.integer("collective.log2_N");
+    if (k < 0 || k > 36)
+      throw InputError(fmt::format("collective.log2_N = {} is invalid: 0 <= log2_N <= 36", k));
+    n = pow2(static_cast<int>(k));
+    reader.forget("collective.log2_N");
+    reader.derive("collective.N", n);
+  } else {
+    n = reader.rank_count("collective.N");
+  }
+  if (n > pow2(36))
+    throw InputError(fmt::format("collective.N = {} is too large: at most 2^36 ranks", to_string(n)));
+  setup.ranks = static_cast<std::uint64_t>(n);
+  if (setup.algorithm == CycleAlgorithm::kButterfly && (setup.ranks & (setup.ranks - 1)) != 0)
+    throw InputError(fmt::format(
+        "collective.N = {} is invalid: the butterfly needs a power of two (the dissemination "
+        "barrier takes any N)",
+        setup.ranks));
+  const auto cycles = reader.integer_or("collective.cycles", 1);
+  if (cycles < 1)
+    throw InputError(fmt::format("collective.cycles = {} is invalid: at least 1", cycles));
+  setup.cycles = static_cast<std::uint64_t>(cycles);
+  setup.work = reader.nonnegative("collective.W", 0.0, "seconds (compute per cycle)");
+  setup.net = read_loggops(reader);
+  const bool reference =
+      reader.choice("collective.engine", "fast", {"fast", "reference"}) == "reference";
+  if (reference && setup.ranks > (1u << 16))
+    throw InputError("collective.engine = \"reference\" is meant for small N: at most 2^16 ranks");
+
+  const NoiseSetup noise = read_noise(reader, spec.components);
+  CpuNoiseSpec cpu;
+  double tail_index = std::numeric_limits<double>::infinity();
+  if (noise.stage) {
+    cpu.stage = make_stage_noise(*noise.stage, setup.work);
+    record_bernoulli(reader, *cpu.stage, *noise.stage);
+    if (cpu.stage->scale > 0.0) tail_index = cpu.stage->eta->tail_index();
+  } else {
+    cpu.time = noise.time;
+  }
+  point.kind = kind;
+  point.sampled = std::make_unique<CycleStudy>(setup, std::move(cpu), reference, tail_index);
 }
 
 }  // namespace
 
 const std::vector<std::string>& collective_kinds() {
-  static const std::vector<std::string> kinds = {"tree_barrier"};
+  static const std::vector<std::string> kinds = {"tree_barrier", "butterfly", "dissemination"};
   return kinds;
 }
 
@@ -97,7 +183,10 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   if (run.kind == RunKind::kNHalf && kind != "tree_barrier")
     throw InputError(fmt::format(
         "kind = \"nhalf\" needs collective.kind = \"tree_barrier\", got \"{}\"", kind));
-  prepare_tree_barrier(point, reader, spec, run);
+  if (kind == "tree_barrier")
+    prepare_tree_barrier(point, reader, spec, run);
+  else
+    prepare_cycles(point, reader, spec, kind);
   reader.reject_unread(fmt::format("a {} run", kind));
   if (run.kind == RunKind::kSample && point.sampled && run.samples < 2 && !run.precision.enabled)
     throw InputError(fmt::format(

@@ -1,0 +1,138 @@
+// Repeated cycles under LogGOPS (MODELS.md §3): closed forms, hand-worked examples, and the fast
+// engine against the reference discrete-event simulator, to the last bit.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+
+#include "distributions/detour_trace.hpp"
+#include "distributions/exponential.hpp"
+#include "distributions/registry.hpp"
+#include "engine/cycle_engine.hpp"
+#include "engine/cycle_reference.hpp"
+
+using namespace collnoise;
+
+namespace {
+
+CycleSetup setup_of(CycleAlgorithm algorithm, std::uint64_t n, std::uint64_t cycles, double work) {
+  CycleSetup s;
+  s.algorithm = algorithm;
+  s.ranks = n;
+  s.cycles = cycles;
+  s.work = work;
+  return s;  // the paper's LogGOPS: L = 1 us, o = 1 ns, g = 0, G = 1 ns/byte, O = 0, 8 bytes
+}
+
+const CycleAlgorithm kAll[] = {CycleAlgorithm::kButterfly, CycleAlgorithm::kRedundantButterfly,
+                               CycleAlgorithm::kDissemination};
+
+std::uint64_t adoptions_seen = 0;
+
+// Both engines on fresh CPUs of the same replication key; every time must agree exactly.
+void expect_engines_agree(const CycleSetup& setup, const CpuNoiseSpec& noise, std::uint64_t key,
+                          bool quiet_overheads) {
+  auto reference_cpu = make_replication_cpu(noise, key, setup.ranks);
+  const CycleResult reference = with_cpu(reference_cpu, quiet_overheads, [&](auto& cpu) {
+    return simulate_cycles_reference(setup, cpu);
+  });
+  for (int threads : {1, 3}) {
+    auto fast_cpu = make_replication_cpu(noise, key, setup.ranks);
+    const CycleResult fast = with_cpu(fast_cpu, quiet_overheads, [&](auto& cpu) {
+      return simulate_cycles(setup, cpu, threads);
+    });
+    INFO("algorithm " << static_cast<int>(setup.algorithm) << ", N = " << setup.ranks
+                      << ", key " << key << ", threads " << threads);
+    REQUIRE(fast.cycle_end == reference.cycle_end);
+    REQUIRE(fast.last_finish == reference.last_finish);
+    REQUIRE(fast.adoptions == reference.adoptions);
+  }
+  adoptions_seen += reference.adoptions;
+}
+
+}  // namespace
+
+TEST_CASE("noiseless cycles match the closed form, in both engines") {
+  for (const auto algorithm : kAll) {
+    for (std::uint64_t n : {1, 2, 4, 8, 64, 1024}) {
+      for (double work : {0.0, 1e-6, 6.66667e-3}) {
+        auto setup = setup_of(algorithm, n, 4, work);
+        const auto closed = noiseless_closed_form(setup);
+        REQUIRE(closed);
+        QuietCpu quiet;
+        const auto fast = simulate_cycles(setup, quiet, 2);
+        const auto reference = simulate_cycles_reference(setup, quiet);
+        INFO("algorithm " << static_cast<int>(algorithm) << " N " << n << " W " << work);
+        CHECK(fast.cycle_end.back() == Approx(*closed).epsilon(1e-13));
+        CHECK(reference.cycle_end == fast.cycle_end);
+      }
+    }
+  }
+  // The paper's figures: one round is 2o + L + (s-1)G = 1.009 us; the redundant butterfly owes
+  // one trailing send per cycle, and with W = 0 the next cycle's first send waits for the NIC
+  // (g + (s-1)G = 7 ns after the trailing send started).
+  const auto conv = setup_of(CycleAlgorithm::kButterfly, 1 << 10, 10, 0.0);
+  CHECK(*noiseless_closed_form(conv) == Approx(10 * 10 * 1.009e-6).epsilon(1e-12));
+  const auto red = setup_of(CycleAlgorithm::kRedundantButterfly, 1 << 10, 10, 0.0);
+  CHECK(*noiseless_closed_form(red) == Approx(10 * 10 * 1.009e-6 + 9 * 7e-9).epsilon(1e-12));
+  const auto red_w = setup_of(CycleAlgorithm::kRedundantButterfly, 1 << 10, 10, 1e-3);
+  CHECK(*noiseless_closed_form(red_w) == Approx(10 * (1e-3 + 10 * 1.009e-6) + 9 * 1e-9).epsilon(1e-12));
+}
+
+TEST_CASE("noiseless closed form under other LogGOPS parameters") {
+  // A NIC gap no longer than the overhead: the mate's last redundant copy arrives exactly as a
+  // rank finishes, and is paid for before the next compute (trail = 2c).
+  for (const auto algorithm : kAll) {
+    for (std::uint64_t n : {2, 4, 8, 32}) {
+      auto setup = setup_of(algorithm, n, 3, 2e-6);
+      setup.net = LogGops{2e-6, 5e-8, 1e-8, 1e-9, 2e-10, 16};
+      const auto closed = noiseless_closed_form(setup);
+      REQUIRE(closed);
+      QuietCpu quiet;
+      const auto reference = simulate_cycles_reference(setup, quiet);
+      INFO("algorithm " << static_cast<int>(algorithm) << " N " << n);
+      CHECK(reference.cycle_end.back() == Approx(*closed).epsilon(1e-13));
+      CHECK(simulate_cycles(setup, quiet, 2).cycle_end == reference.cycle_end);
+    }
+  }
+}
+
+TEST_CASE("fast engine equals the reference simulator: periodic noise") {
+  CpuNoiseSpec noise;
+  noise.time = periodic_noise(2e-5, 3e-6);  // dense noise: detours hit most operations
+  for (const auto algorithm : kAll) {
+    for (std::uint64_t n : {2, 4, 8, 16, 128, 1024}) {
+      if (algorithm == CycleAlgorithm::kDissemination) n -= (n > 4);  // any N
+      for (std::uint64_t key = 1; key <= 6; ++key) {
+        const auto setup = setup_of(algorithm, n, 5, 3e-6);
+        expect_engines_agree(setup, noise, key, false);
+        expect_engines_agree(setup, noise, key, true);
+      }
+    }
+  }
+  CHECK(adoptions_seen > 1000);  // the redundant paths were exercised, not only the plain ones
+}
+
+TEST_CASE("fast engine equals the reference simulator: Poisson, trace and per-stage noise") {
+  std::vector<CpuNoiseSpec> laws(3);
+  laws[0].time = std::make_shared<const PoissonDetours>(1.5e5, 2e-6,
+                                                         std::make_shared<ExponentialLaw>());
+  {
+    std::ofstream trace("cycles_trace.txt");
+    trace << "# start\tduration (ns)\n0\t500\n1200\t3000\n2500\t800\n9000\t150\n";
+  }
+  laws[1].time = PatternNoise{
+      std::make_shared<const DetourPattern>(read_detour_trace("cycles_trace.txt", 1e-9)), "t"};
+  LawSpec pareto{"pareto", {{"f", 0.2}, {"a", 1.5}}, "", {}, "noise"};
+  laws[2].stage = make_stage_noise(pareto, 4e-6);
+  for (const auto& noise : laws) {
+    for (const auto algorithm : kAll) {
+      for (std::uint64_t n : {2, 8, 64, 512}) {
+        for (std::uint64_t key = 11; key <= 14; ++key) {
+          const auto setup = setup_of(algorithm, n, 4, 4e-6);
+          expect_engines_agree(setup, noise, key, false);
+          expect_engines_agree(setup, noise, key, true);
+        }
+      }
+    }
+  }
+}
