@@ -42,6 +42,7 @@ DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit
   if (!in) throw InputError(fmt::format("detour trace '{}' cannot be read", path));
   std::vector<Detour> detours;
   double last_end = 0.0;
+  double last_start = 0.0;
   std::string line;
   for (int line_no = 1; std::getline(in, line); ++line_no) {
     const auto hash = line.find('#');
@@ -61,14 +62,16 @@ DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit
     const double e = (*start + *duration) * seconds_per_unit;
     detours.push_back({s, e});
     last_end = std::max(last_end, e);
+    last_start = std::max(last_start, s);
   }
   if (detours.empty())
     throw InputError(fmt::format("detour trace '{}' has no detours", path));
   const double span = span_seconds ? *span_seconds : last_end;
-  if (span_seconds && *span_seconds < last_end)
+  // A detour may run past the span (it wraps to the start), but must begin inside it.
+  if (span_seconds && !(*span_seconds > last_start))
     throw InputError(fmt::format(
-        "noise.span = {} s is shorter than the trace '{}', whose last detour ends at {} s",
-        *span_seconds, path, last_end));
+        "noise.span = {} s is too short for the trace '{}', whose last detour starts at {} s",
+        *span_seconds, path, last_start));
   return DetourPattern(std::move(detours), span, fmt::format("detour trace '{}'", path));
 }
 

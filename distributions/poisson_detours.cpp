@@ -43,6 +43,13 @@ PoissonDetours::Cursor PoissonDetours::start_cursor(std::uint64_t key) const {
   return c;
 }
 
+std::vector<Detour> PoissonDetours::detours_until(std::uint64_t key, double until) const {
+  std::vector<Detour> list;
+  for (Cursor c = start_cursor(key); c.start < until; next_merged(c, key))
+    list.push_back({c.start, c.end});
+  return list;
+}
+
 double PoissonDetours::advance(Cursor& c, std::uint64_t key, double t, double x) const {
   if (!(x > 0.0)) return t;
   while (c.end <= t) next_merged(c, key);

@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <memory>
 
+#include <vector>
+
+#include "distributions/detour_pattern.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -32,6 +35,10 @@ class PoissonDetours {
   /// Earliest t' >= t with x seconds of detour-free time in [t, t'). Precondition: t is not
   /// before the previous call's t on this cursor; x >= 0.
   double advance(Cursor& cursor, std::uint64_t key, double t, double x) const;
+
+  /// The merged detours of stream `key` that start before `until` (seconds), in order; the same
+  /// ones advance() sees. For tests and diagnostics.
+  std::vector<Detour> detours_until(std::uint64_t key, double until) const;
 
   double rate() const { return rate_; }
   double mean_duration() const { return mean_; }

@@ -7,8 +7,8 @@
 //  - PatternCpu: periodic or trace noise; each rank's pattern offset is uniform in [0, span),
 //    drawn from its own stream keyed by (replication, rank), so any engine visiting ranks in any
 //    order sees the same detours. A cached lower bound of the next detour start per rank (a
-//    float) makes the common case, work that ends before the next detour, one comparison;
-//    8 bytes a rank in all.
+//    float) makes the common case, work that ends before the next detour, one comparison:
+//    4 bytes a rank.
 //  - PoissonCpu: per-rank Poisson detour cursors (32 bytes a rank).
 //  - StageCpu: per-stage noise (MODELS.md §1a) on compute stages only; the stage delay of
 //    (cycle, rank) comes from its own stream. Overheads are not delayed.
@@ -35,17 +35,14 @@ class PatternCpu {
  public:
   PatternCpu(const DetourPattern& pattern, std::uint64_t replication_key, std::size_t ranks)
       : pattern_(&pattern),
-        offset_(ranks),
-        next_start_(ranks, -std::numeric_limits<float>::infinity()) {
-    const std::uint64_t key =
-        hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kNoiseOffset));
-    for (std::size_t rank = 0; rank < ranks; ++rank)
-      offset_[rank] = static_cast<float>(pattern.span() * make_stream(hash_combine(key, rank)).next_uniform());
-  }
+        key_(hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kNoiseOffset))),
+        next_start_(ranks, -std::numeric_limits<float>::infinity()) {}
 
-  /// Rank's pattern offset, seconds in [0, span]: a uniform draw of its own stream, kept in
-  /// float precision (4 bytes a rank; the grid is 2^-24 of the span, far below any detour).
-  double offset(std::size_t rank) const { return offset_[rank]; }
+  /// Rank's pattern offset: seconds in [0, span), the first uniform of its own stream. Asked for
+  /// only when the cached bound does not settle an answer, so it is drawn again, not stored.
+  double offset(std::size_t rank) const {
+    return pattern_->span() * make_stream(hash_combine(key_, rank)).next_uniform();
+  }
   [[gnu::always_inline]] double op(std::size_t rank, double t, double x) {
     return pattern_->advance_cached([&] { return offset(rank); }, t, x, next_start_[rank]);
   }
@@ -53,7 +50,7 @@ class PatternCpu {
 
  private:
   const DetourPattern* pattern_;
-  std::vector<float> offset_;
+  std::uint64_t key_;
   std::vector<float> next_start_;  ///< lower bound of each rank's next detour start
 };
 

@@ -34,7 +34,7 @@ struct RedundantRank {
   double t = 0.0;    // CPU free time
   double nic = 0.0;  // NIC free time
   double out = 0.0;  // arrival of the rank's next ordinary message at its partner (then: finish)
-  InlineDrops drops;
+  RankDrops drops;
 };
 static_assert(sizeof(RedundantRank) == 48);
 
@@ -177,9 +177,9 @@ class CycleEngine {
   // earlier round, first), then the usable message itself; returns the round's completion time.
   double complete_round(std::size_t i, RedundantRank& s, double usable, int thread) {
     double t = s.t;
-    while (!s.drops.empty() && s.drops.front() <= usable) {
+    while (s.drops.front() <= usable) {  // +infinity when empty
       t = receive(i, t, s.drops.front());
-      pool_->pop_front(s.drops, thread);
+      pool_->pop_front(i, s.drops, thread);
     }
     return receive(i, t, usable);
   }
@@ -206,11 +206,11 @@ class CycleEngine {
   // later ones are discarded. out records f.
   void finish(std::size_t i, RedundantRank& s, double f, int thread) {
     double t = s.t;
-    while (!s.drops.empty() && s.drops.front() <= f) {
+    while (s.drops.front() <= f) {
       t = receive(i, t, s.drops.front());
-      pool_->pop_front(s.drops, thread);
+      pool_->pop_front(i, s.drops, thread);
     }
-    pool_->clear(s.drops, thread);
+    pool_->clear(i, s.drops, thread);
     s.t = t;
     s.out = f;
   }
@@ -235,12 +235,12 @@ class CycleEngine {
     if (adopts) {  // the ordinary message is dropped later
       f_second = complete_round(second, s2, red_first, thread);
       send_after_completion(second, s2, f_second, next, false);
-      pool_->insert(s2.drops, in_second, thread);
+      pool_->insert_late(second, s2.drops, in_second, thread);
     } else {
       f_second = complete_round(second, s2, in_second, thread);
       const double red_second = send_after_completion(second, s2, f_second, next, true);
-      pool_->insert(s1.drops, red_second, thread);
-      pool_->insert(s2.drops, red_first, thread);
+      pool_->insert_mate_copy(first, s1.drops, red_second, thread);
+      pool_->insert_mate_copy(second, s2.drops, red_first, thread);
     }
     if (!next) {
       finish(first, s1, f_first, thread);
@@ -251,7 +251,7 @@ class CycleEngine {
 
   CycleResult run_redundant() {
     state_.assign(n_, RedundantRank{});
-    pool_ = std::make_unique<DropPool>(threads_);
+    pool_ = std::make_unique<DropPool>(n_, threads_);
     CycleResult result;
     for (std::uint64_t c = 0; c < setup_.cycles; ++c) {
       result.adoptions += redundant_cycle(c);
@@ -311,6 +311,8 @@ class CycleEngine {
             adoptions += redundant_quad(r, base + quad_base(q, r), thread);
       }
       for (int r = low; r < rounds_; ++r) {
+#pragma omp single
+        pool_->rebalance();
 #pragma omp for schedule(static)
         for (Index q = 0; q < static_cast<Index>(n_ / 4); ++q)
           adoptions += redundant_quad(r, quad_base(static_cast<std::uint64_t>(q), r), thread);

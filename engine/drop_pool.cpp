@@ -6,8 +6,10 @@
 
 namespace collnoise {
 
-DropPool::DropPool(int threads)
-    : chunks_(std::size_t{1} << (32 - kChunkBits)), free_(static_cast<std::size_t>(std::max(threads, 1))) {
+DropPool::DropPool(std::size_t ranks, int threads)
+    : head_(ranks, 0),
+      chunks_(std::size_t{1} << (32 - kChunkBits)),
+      free_(static_cast<std::size_t>(std::max(threads, 1)), 0) {
   for (auto& c : chunks_) c.store(nullptr, std::memory_order_relaxed);
 }
 
@@ -17,10 +19,25 @@ DropPool::Block& DropPool::block(std::uint32_t index) {
 }
 
 std::uint32_t DropPool::allocate(int thread) {
-  auto& mine = free_[static_cast<std::size_t>(thread) % free_.size()];
-  if (!mine.empty()) {
-    const std::uint32_t index = mine.back();
-    mine.pop_back();
+  std::uint32_t& mine = free_[static_cast<std::size_t>(thread) % free_.size()];
+  if (mine != 0) {
+    const std::uint32_t index = mine;
+    mine = block(index).next;
+    return index;
+  }
+  {
+    // Take a batch of pooled blocks under one lock.
+    const std::lock_guard guard(grow_);
+    for (int k = 0; k < 256 && shared_free_ != 0; ++k) {
+      const std::uint32_t index = shared_free_;
+      shared_free_ = block(index).next;
+      block(index).next = mine;
+      mine = index;
+    }
+  }
+  if (mine != 0) {
+    const std::uint32_t index = mine;
+    mine = block(index).next;
     return index;
   }
   const std::uint32_t index = fresh_.fetch_add(1, std::memory_order_relaxed);
@@ -37,26 +54,41 @@ std::uint32_t DropPool::allocate(int thread) {
 }
 
 void DropPool::release(std::uint32_t index, int thread) {
-  free_[static_cast<std::size_t>(thread) % free_.size()].push_back(index);
+  std::uint32_t& mine = free_[static_cast<std::size_t>(thread) % free_.size()];
+  block(index).next = mine;
+  mine = index;
 }
 
-void DropPool::push_overflow(InlineDrops& d, double value, int thread) {
-  if (d.head == 0 || block(d.head).size == Block{}.values.size()) {
+void DropPool::rebalance() {
+  for (std::uint32_t& list : free_) {
+    while (list != 0) {
+      const std::uint32_t index = list;
+      list = block(index).next;
+      block(index).next = shared_free_;
+      shared_free_ = index;
+    }
+  }
+}
+
+void DropPool::push_overflow(std::size_t rank, double value, int thread) {
+  std::uint32_t& head = head_[rank];
+  if (head == 0 || block(head).size == Block{}.values.size()) {
     const std::uint32_t fresh = allocate(thread);
     Block& b = block(fresh);
-    b.next = d.head;
+    b.next = head;
     b.size = 0;
-    d.head = fresh;
+    head = fresh;
   }
-  Block& b = block(d.head);
+  Block& b = block(head);
   b.values[b.size++] = value;
 }
 
 // The chain is unordered: find the minimum, fill its place with the head block's last value.
-double DropPool::take_overflow_min(InlineDrops& d, int thread) {
+double DropPool::take_overflow_min(std::size_t rank, int thread) {
+  std::uint32_t& head = head_[rank];
   Block* where = nullptr;
   std::size_t at = 0;
-  for (std::uint32_t k = d.head; k != 0; k = block(k).next) {
+  for (std::uint32_t k = head; k != 0; k = block(k).next) {
     Block& b = block(k);
     for (std::size_t i = 0; i < b.size; ++i)
       if (!where || b.values[i] < where->values[at]) {
@@ -65,41 +97,23 @@ double DropPool::take_overflow_min(InlineDrops& d, int thread) {
       }
   }
   const double value = where->values[at];
-  Block& first = block(d.head);
+  Block& first = block(head);
   where->values[at] = first.values[--first.size];
   if (first.size == 0) {
-    const std::uint32_t emptied = d.head;
-    d.head = first.next;
+    const std::uint32_t emptied = head;
+    head = first.next;
     release(emptied, thread);
   }
   return value;
 }
 
-void DropPool::insert_spilling(InlineDrops& d, double arrival, int thread) {
-  if (d.count == 255) throw RuntimeFailure("a rank has more than 255 messages to drop");
-  constexpr std::size_t last = InlineDrops::kInline - 1;
-  // The inline part keeps the smallest values: its largest, or the new value, spills.
-  if (!(arrival < d.q[last])) {
-    push_overflow(d, arrival, thread);
-  } else {
-    push_overflow(d, d.q[last], thread);
-    std::size_t k = last;
-    while (k > 0 && arrival < d.q[k - 1]) {
-      d.q[k] = d.q[k - 1];
-      --k;
-    }
-    d.q[k] = arrival;
-  }
-  ++d.count;
-}
-
-void DropPool::release_chain(InlineDrops& d, int thread) {
-  for (std::uint32_t k = d.head; k != 0;) {
+void DropPool::release_chain(std::size_t rank, int thread) {
+  for (std::uint32_t k = head_[rank]; k != 0;) {
     const std::uint32_t next = block(k).next;
     release(k, thread);
     k = next;
   }
-  d.head = 0;
+  head_[rank] = 0;
 }
 
 }  // namespace collnoise

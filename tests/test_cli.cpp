@@ -127,3 +127,132 @@ TEST_CASE("results round-trip through HDF5 and do not depend on thread count") {
   };
   CHECK(mean_of_n7(a.output) == mean_of_n7(c.output));
 }
+
+namespace {
+
+// The run file of issue 3, as written there (fewer replications keep the suite quick).
+const char* kButterfly = R"(name = "butterfly-periodic"
+seed = 7
+replications = 40          # independent replications (fresh noise offsets)
+confidence = 0.95
+
+[collective]
+kind = "butterfly"         # also "dissemination"
+N = 256                    # ranks, a power of two
+cycles = 10                # M
+W = 6.66667e-3             # seconds of compute per cycle
+
+[loggops]
+L = 1.0e-6
+o = 1.0e-9
+g = 0.0
+G = 1.0e-9
+O = 0.0
+message_bytes = 8
+
+[noise]
+law = "periodic"
+P = 0.01
+D = 1.0e-4
+
+[sweep]
+N = [2, 16, 256]
+)";
+
+// The number after "key": in the n-th point of a summary --json document.
+double json_number(const std::string& json, const std::string& key, int point) {
+  std::size_t at = 0;
+  for (int p = 0; p <= point; ++p) at = json.find("\"params\"", at + 1);
+  const auto k = json.find("\"" + key + "\":", at);
+  REQUIRE(k != std::string::npos);
+  return std::stod(json.substr(k + key.size() + 3));
+}
+
+}  // namespace
+
+TEST_CASE("butterfly run file: three paired cases, recovery ratio, closed form, threads") {
+  write("cli_bfly.toml", kButterfly);
+  fs::remove("cli_bfly1.h5");
+  fs::remove("cli_bfly2.h5");
+  REQUIRE(run("run cli_bfly.toml --out cli_bfly1.h5 --threads 1 --quiet").code == 0);
+  REQUIRE(run("run cli_bfly.toml --out cli_bfly2.h5 --threads 2 --quiet").code == 0);
+  const auto a = run("summary cli_bfly1.h5 --json");
+  const auto b = run("summary cli_bfly2.h5 --json");
+  REQUIRE(a.code == 0);
+  CHECK(a.output == b.output);
+  for (const char* key :
+       {"quiet_mean", "quiet_ci_low", "quiet_ci_high", "conventional_mean", "conventional_ci_low",
+        "conventional_ci_high", "redundant_mean", "redundant_ci_low", "redundant_ci_high",
+        "recovery_ratio", "recovery_ratio_ci_low", "recovery_ratio_ci_high",
+        "noiseless_closed_form"})
+    CHECK(a.output.find(std::string("\"") + key + "\"") != std::string::npos);
+  // Closed form: 10 cycles of W + K rounds of 1.009 us.
+  CHECK(json_number(a.output, "noiseless_closed_form", 2) ==
+        Approx(10 * (6.66667e-3 + 8 * 1.009e-6)).epsilon(1e-12));
+  // Noise only delays: quiet <= redundant <= conventional (paired, so also in the means), and
+  // quiet is above the closed form.
+  const double quiet = json_number(a.output, "quiet_mean", 2);
+  const double conventional = json_number(a.output, "conventional_mean", 2);
+  const double redundant = json_number(a.output, "redundant_mean", 2);
+  CHECK(quiet > json_number(a.output, "noiseless_closed_form", 2));
+  CHECK(quiet <= redundant);
+  CHECK(redundant <= conventional);
+  const double ratio = json_number(a.output, "recovery_ratio", 2);
+  CHECK(ratio > 0.0);
+  CHECK(ratio < 1.0);
+  CHECK(a.output.find("NaN") == std::string::npos);
+  // With two ranks there is nothing to recover: the ratio is null with a reason.
+  CHECK(a.output.find("\"recovery_ratio_reason\"") != std::string::npos);
+}
+
+TEST_CASE("dissemination and time-based tree barriers run from run files") {
+  write("cli_dis.toml", replace(replace(kButterfly, "kind = \"butterfly\"", "kind = \"dissemination\""),
+                                "N = [2, 16, 256]", "N = [3, 100]"));
+  fs::remove("cli_dis.h5");
+  const auto d = run("run cli_dis.toml --out cli_dis.h5 --quiet");
+  INFO(d.output);
+  REQUIRE(d.code == 0);
+  const auto dj = run("summary cli_dis.h5 --json").output;
+  CHECK(dj.find("\"redundant_mean_reason\"") != std::string::npos);
+  // ceil(log2 100) = 7 rounds.
+  CHECK(json_number(dj, "noiseless_closed_form", 1) ==
+        Approx(10 * (6.66667e-3 + 7 * 1.009e-6)).epsilon(1e-12));
+
+  write("cli_ttree.toml", R"(name = "timed-tree"
+seed = 3
+samples = 20
+[collective]
+kind = "tree_barrier"
+N = 1000
+w = 1.0e-3
+tau = 2.0e-6
+phases = 5
+[noise]
+law = "poisson"
+rate = 200.0
+[noise.duration]
+law = "pareto"
+a = 2.5
+mean = 5.0e-5
+)");
+  fs::remove("cli_ttree.h5");
+  const auto t = run("run cli_ttree.toml --out cli_ttree.h5 --quiet");
+  INFO(t.output);
+  REQUIRE(t.code == 0);
+  const auto tj = run("summary cli_ttree.h5 --json").output;
+  CHECK(json_number(tj, "mean", 0) > json_number(tj, "noiseless_time", 0));
+}
+
+TEST_CASE("bad cycle inputs name the culprit") {
+  expect_rejected(replace(kButterfly, "N = [2, 16, 256]", "N = [12]"), "power of two");
+  expect_rejected(replace(kButterfly, "D = 1.0e-4", "D = 0.02"), "noise.D");
+  expect_rejected(replace(kButterfly, "cycles = 10", "cycles = 0"), "collective.cycles");
+  expect_rejected(replace(kButterfly, "L = 1.0e-6", "L = -1.0e-6"), "loggops.L");
+  expect_rejected(replace(kButterfly, "message_bytes = 8", "message_bytes = 0"),
+                  "loggops.message_bytes");
+  expect_rejected(replace(kButterfly, "W = 6.66667e-3", "W = 6.66667e-3\ntau = 1.0"),
+                  "collective.tau");
+  expect_rejected(replace(replace(kButterfly, "law = \"periodic\"", "law = \"trace\""),
+                          "P = 0.01\nD = 1.0e-4", "file = \"missing_detours.txt\""),
+                  "missing_detours.txt");
+}

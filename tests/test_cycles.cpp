@@ -136,3 +136,74 @@ TEST_CASE("fast engine equals the reference simulator: Poisson, trace and per-st
     }
   }
 }
+
+TEST_CASE("worked example: butterfly on 2 ranks, one detour") {
+  // W = 10 us; rank 1 is unavailable on [10, 30) us. Times in ns: overhead 1, wire 1007.
+  // Rank 0 computes to 10000, sends [10000, 10001], its message reaches rank 1 at 11008.
+  // Rank 1 computes to 10000 exactly as its detour starts (work that ends at a detour's start is
+  // done), then sends: suspended until 30000, [30000, 30001], reaching rank 0 at 31008.
+  // Rank 1 receives at max(30001, 11008): done at 30002. Rank 0 receives at 31008: done 31009.
+  auto setup = setup_of(CycleAlgorithm::kButterfly, 2, 1, 10e-6);
+  for (int engine = 0; engine < 2; ++engine) {
+    ListedCpu cpu({{}, {{10e-6, 30e-6}}});
+    const auto r = engine ? simulate_cycles(setup, cpu, 1) : simulate_cycles_reference(setup, cpu);
+    CHECK(r.last_finish[0] == Approx(31009e-9).epsilon(1e-12));
+    CHECK(r.last_finish[1] == Approx(30002e-9).epsilon(1e-12));
+    CHECK(r.cycle_end[0] == Approx(31009e-9).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("worked example: redundant butterfly on 4 ranks, one rank stuck") {
+  // W = 0; rank 2 is unavailable on [500, 100000) ns. Round 0: everyone sends [0, 1]; messages
+  // arrive at 1008. Ranks 0, 1, 3 receive [1008, 1009]; rank 2's receive waits to 100000 and
+  // ends at 100001. Round 1 (0<->2, 1<->3): ranks 0, 1, 3 send at 1009 (arrivals 2017); rank 2
+  // sends [100001, 100002] (arrival at rank 0: 101009).
+  // Ranks 1 and 3 receive [2017, 2018] and finish at 2018 by exchange; each owes a redundant copy
+  // to its mate, sent [2018, 2019], arriving at 3026.
+  // Rank 0 adopts rank 1's copy: [3026, 3027], finished at 3027; rank 2's late message arrives
+  // after that and is discarded at no cost.
+  // Rank 2 receives rank 0's message (arrived 2017, earlier than rank 3's copy): [100002,
+  // 100003], finished at 100003 by exchange. T_red = 100003 ns.
+  // Conventionally rank 0 waits for rank 2: [101009, 101010], T_conv = 101010 ns.
+  const std::vector<std::vector<Detour>> stuck = {{}, {}, {{500e-9, 100000e-9}}, {}};
+  for (int engine = 0; engine < 2; ++engine) {
+    auto red = setup_of(CycleAlgorithm::kRedundantButterfly, 4, 1, 0.0);
+    ListedCpu cpu_red(stuck);
+    const auto r = engine ? simulate_cycles(red, cpu_red, 1) : simulate_cycles_reference(red, cpu_red);
+    CHECK(r.last_finish[0] == Approx(3027e-9).epsilon(1e-12));
+    CHECK(r.last_finish[1] == Approx(2018e-9).epsilon(1e-12));
+    CHECK(r.last_finish[2] == Approx(100003e-9).epsilon(1e-12));
+    CHECK(r.last_finish[3] == Approx(2018e-9).epsilon(1e-12));
+    CHECK(r.adoptions == 1);
+    auto conv = setup_of(CycleAlgorithm::kButterfly, 4, 1, 0.0);
+    ListedCpu cpu_conv(stuck);
+    const auto c = engine ? simulate_cycles(conv, cpu_conv, 1) : simulate_cycles_reference(conv, cpu_conv);
+    CHECK(c.cycle_end[0] == Approx(101010e-9).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("worked example: dissemination on 3 ranks") {
+  // W = 0; rank 1 is unavailable on [500, 10000) ns. Round 0 (i -> i+1): all send [0, 1],
+  // arrivals 1008; ranks 0 and 2 receive [1008, 1009], rank 1 waits to 10000, done 10001.
+  // Round 1 (i -> i+2): ranks 0 and 2 send at 1009 (arrivals 2017); rank 1 sends [10001, 10002]
+  // to rank 0 (arrival 11009). Rank 2 receives [2017, 2018]; rank 1 [10002, 10003]; rank 0
+  // [11009, 11010].
+  auto setup = setup_of(CycleAlgorithm::kDissemination, 3, 1, 0.0);
+  for (int engine = 0; engine < 2; ++engine) {
+    ListedCpu cpu({{}, {{500e-9, 10000e-9}}, {}});
+    const auto r = engine ? simulate_cycles(setup, cpu, 1) : simulate_cycles_reference(setup, cpu);
+    CHECK(r.last_finish[0] == Approx(11010e-9).epsilon(1e-12));
+    CHECK(r.last_finish[1] == Approx(10003e-9).epsilon(1e-12));
+    CHECK(r.last_finish[2] == Approx(2018e-9).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("fast engine: blocked and streamed rounds, any thread count, equal the reference") {
+  // 2^13 ranks: rounds 0-11 run block by block, round 12 streams over all ranks.
+  CpuNoiseSpec noise;
+  noise.time = periodic_noise(3e-5, 2e-6);
+  for (const auto algorithm : kAll) {
+    const auto setup = setup_of(algorithm, 1 << 13, 3, 5e-6);
+    expect_engines_agree(setup, noise, 77, false);
+  }
+}

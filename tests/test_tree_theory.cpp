@@ -5,6 +5,7 @@
 
 #include "distributions/registry.hpp"
 #include "estimators/tree_theory.hpp"
+#include "engine/timed_tree_barrier.hpp"
 #include "tests/test_models.hpp"
 
 using namespace collnoise;
@@ -152,4 +153,32 @@ TEST_CASE("heavy tails: infinite variance is null, not NaN") {
   const auto th = tree_theory(m, {0.5});
   CHECK_FALSE(th.exact_sd.has_value());
   CHECK(std::isfinite(*th.exact_mean.value));
+}
+
+TEST_CASE("tree barrier under time-based noise: worked example") {
+  // N = 3, w = 10 us, tau = 1 us, 2 phases; rank 2 is unavailable on [5, 8) us.
+  // Phase 1 (root starts at 0): root computes [0, 10]; ranks 1 and 2 start at 1: rank 1 ends 11,
+  // rank 2 works [1, 5) and [8, 14). Root done at max(10, 11 + 1, 14 + 1) = 15.
+  // Phase 2 (starts at 15): root [15, 25], ranks 1 and 2 [16, 26]; done at 27.
+  ListedCpu cpu({{}, {}, {{5e-6, 8e-6}}});
+  const auto r = simulate_timed_tree(TimedTreeSetup{3, 10e-6, 1e-6, 2}, cpu, 1);
+  REQUIRE(r.phase_end.size() == 2);
+  CHECK(r.phase_end[0] == Approx(15e-6).epsilon(1e-12));
+  CHECK(r.phase_end[1] == Approx(27e-6).epsilon(1e-12));
+  // Without noise each phase is w + 2 tau D, here 12 us.
+  QuietCpu quiet;
+  CHECK(simulate_timed_tree(TimedTreeSetup{3, 10e-6, 1e-6, 2}, quiet, 1).phase_end[1] ==
+        Approx(24e-6).epsilon(1e-12));
+}
+
+TEST_CASE("tree barrier under time-based noise: any thread count, same bits") {
+  const auto noise = periodic_noise(2e-5, 3e-6);
+  const TimedTreeSetup setup{100000, 1e-5, 1e-6, 4};
+  std::vector<double> first;
+  for (int threads : {1, 2, 3}) {
+    PatternCpu cpu(*noise.pattern, 9, setup.ranks);
+    const auto r = simulate_timed_tree(setup, cpu, threads);
+    if (first.empty()) first = r.phase_end;
+    CHECK(r.phase_end == first);
+  }
 }
