@@ -203,9 +203,8 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
       if (y.mean - y_half <= 0.0 && 0.0 <= y.mean + y_half) {
         null_ratio(fmt::format(
             "the denominator T_conv - T_quiet = {:.3g} s has an interval containing 0: noise in "
-            "the collective's own overheads makes no detectable difference (per-stage noise "
-            "acts on compute stages only)",
-            y.mean));
+            "the collective's own overheads makes no detectable difference{}",
+            y.mean, noise_.stage ? " (per-stage noise acts on compute stages only)" : ""));
       } else {
         const double r = x.mean / y.mean;
         const double var =

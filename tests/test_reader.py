@@ -1,0 +1,116 @@
+"""The Python reader and the plotting script against real result files (run by ctest).
+
+    test_reader.py COLLNOISE_BINARY WORKDIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "outputs"))
+import collnoise_reader as cr  # noqa: E402
+
+binary, work = sys.argv[1], sys.argv[2]
+os.makedirs(work, exist_ok=True)
+os.chdir(work)
+
+TREE = """name = "reader-tree"
+seed = 5
+samples = 2000
+[collective]
+kind = "tree_barrier"
+w = 1.0e-3
+tau = 2.0e-6
+[noise]
+law = "pareto"
+a = 1.8
+f = 0.01
+[sweep]
+N = [7, 1000]
+[output]
+raw_phase_times = true
+[plot]
+title = "reader test"
+"""
+
+CYCLES = """name = "reader-cycles"
+seed = 5
+replications = 6
+[collective]
+kind = "butterfly"
+cycles = 3
+W = 1.0e-4
+[noise]
+law = "periodic"
+P = 1.0e-3
+D = 5.0e-5
+[sweep]
+N = [4, 64]
+"""
+
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+
+
+for name, text in [("reader-tree", TREE), ("reader-cycles", CYCLES)]:
+    with open(f"{name}.toml", "w") as f:
+        f.write(text)
+    subprocess.run([binary, "run", f"{name}.toml", "--out", f"{name}.h5", "--force", "--quiet"],
+                   check=True)
+    summary = json.loads(subprocess.run([binary, "summary", f"{name}.h5", "--json"], check=True,
+                                        capture_output=True, text=True).stdout)
+    result = cr.load(f"{name}.h5")
+    check(len(result.points) == len(summary["points"]), f"{name}: point count")
+    check(result.root["seed"] == 5, f"{name}: seed")
+    for p, s in zip(result.points, summary["points"]):
+        for key, value in s.items():
+            if key == "params" or key.endswith("_reason"):
+                continue
+            got = p.summary.get(key)
+            if value is None:
+                check(got is None and p.reasons.get(key) == s[key + "_reason"],
+                      f"{name}: {key} null with its reason")
+            elif isinstance(value, float):
+                check(got is not None and abs(got - value) <= 1e-15 * abs(value),
+                      f"{name}: {key} = {got}, json {value}")
+            else:
+                check(got == value, f"{name}: {key} = {got!r}, json {value!r}")
+        for h in p.histograms.values():
+            check(len(h.edges) == len(h.counts) + 1, f"{name}: {h.name} edges")
+            uhi = h.to_uhi()
+            check(len(uhi["storage"]["values"]) == len(h.counts) + 2, f"{name}: UHI flow bins")
+    out = subprocess.run([sys.executable, os.path.join(HERE, "..", "outputs", "plot_result.py"),
+                          f"{name}.h5", "--out", "figures"], check=True, capture_output=True,
+                         text=True).stdout.split()
+    check(len(out) >= 1 and all(os.path.getsize(f) > 10000 for f in out), f"{name}: figures")
+
+tree = cr.load("reader-tree.h5")
+p = tree.points[1]
+check(len(p.raw) == 2000 and abs(p.raw.mean() - p.metrics["phase_time"]["mean"]) < 1e-12,
+      "raw phase times and the folded mean")
+check(p.summary["mean"] > 0 and p.summary["ci_method"] == "semiparametric_peng",
+      "heavy tail: semiparametric interval")
+check(tree.points[0].summary["theorem1_lower"] is not None, "N = 7 is a full tree")
+check(tree.points[1].summary["theorem1_lower"] is None and
+      "full tree" in tree.points[1].reasons["theorem1_lower"], "N = 1000 is not")
+
+# A file of another format version is refused with a clear message.
+import h5py  # noqa: E402
+
+with h5py.File("reader-tree.h5", "r+") as f:
+    f.attrs["format_version"] = 99
+try:
+    cr.load("reader-tree.h5")
+    failures.append("format version 99 accepted")
+except cr.FormatError as e:
+    check("format_version" in str(e), "format error names the attribute")
+
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print("reader and plots: ok")
