@@ -1,6 +1,6 @@
 #pragma once
 // Typed errors of the library. They are caught once, at the command line, which maps them to
-// exit codes (docs/cli.md): InputError -> 2 (the user's input is at fault), RuntimeFailure -> 3.
+// exit codes (docs/cli.md): InputError -> 2 (the user's input is at fault), RuntimeFailure -> 1.
 #include <stdexcept>
 #include <string>
 

@@ -66,6 +66,21 @@ class Pcg32 {
 
   double next_uniform() noexcept { return uniform_from_word(next_word()); }
 
+  /// A uniform integer in [0, range), range >= 1, without bias (Lemire's multiply-and-reject).
+  std::uint64_t next_below(std::uint64_t range) noexcept {
+    __extension__ using Wide = unsigned __int128;
+    Wide m = Wide{next_word()} * range;
+    auto low = static_cast<std::uint64_t>(m);
+    if (low < range) {
+      const std::uint64_t threshold = (0 - range) % range;
+      while (low < threshold) {
+        m = Wide{next_word()} * range;
+        low = static_cast<std::uint64_t>(m);
+      }
+    }
+    return static_cast<std::uint64_t>(m >> 64);
+  }
+
   static constexpr std::uint32_t output(std::uint64_t s) noexcept {
     const auto xorshifted = static_cast<std::uint32_t>(((s >> 18U) ^ s) >> 27U);
     const auto rot = static_cast<std::uint32_t>(s >> 59U);

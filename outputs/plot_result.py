@@ -196,7 +196,10 @@ def plot_network(result, settings, out):
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     by_series = defaultdict(list)
     for p in points:
-        by_series[label_of(p, series_keys)].append(p)
+        label = label_of(p, series_keys)
+        if x_key == "endpoints":  # sizes on the axis: one curve per family of networks
+            label = ", ".join(x for x in [p.value("topology_family"), label] if x)
+        by_series[label].append(p)
     for k, (label, sp) in enumerate(sorted(by_series.items())):
         sp.sort(key=lambda p: p.value(x_key))
         x = [p.value(x_key) for p in sp]

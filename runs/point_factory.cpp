@@ -6,6 +6,7 @@
 #include "engine/errors.hpp"
 #include "engine/rng.hpp"
 #include "runs/cycle_study.hpp"
+#include "runs/network_study.hpp"
 #include "runs/nhalf_study.hpp"
 #include "runs/noise_params.hpp"
 #include "runs/timed_tree_study.hpp"
@@ -165,10 +166,34 @@ void prepare_cycles(PreparedPoint& point, ParamReader& reader, const PointSpec& 
   point.sampled = std::make_unique<CycleStudy>(setup, std::move(cpu), reference, tail_index);
 }
 
+void prepare_network(PreparedPoint& point, ParamReader& reader, const PointSpec& spec,
+                     const std::string& kind) {
+  const auto topology = parse_topology(reader.text("network.topology"));
+  const double rho = reader.number("network.rho");
+  const NetworkPattern pattern = kind == "binomial_broadcast" ? NetworkPattern::kBinomialBroadcast
+                                 : kind == "binomial_reduce"  ? NetworkPattern::kBinomialReduce
+                                                              : NetworkPattern::kButterfly;
+  // Optional OS noise on each process's step, one message-time long (docs/run-files.md).
+  std::optional<StageNoise> os;
+  if (reader.has("noise.law") || !spec.components.empty()) {
+    const NoiseSetup noise = read_noise(reader, spec.components);
+    if (!noise.stage)
+      throw InputError(fmt::format(
+          "noise.law = \"{}\" is time-based; the network model takes a per-stage law, applied "
+          "to each step of one message-time",
+          noise.law));
+    os = make_stage_noise(*noise.stage, 1.0);
+    record_bernoulli(reader, *os, *noise.stage);
+  }
+  point.kind = "network";
+  point.sampled = std::make_unique<NetworkStudy>(CongestionModel(topology, pattern, rho, os));
+}
+
 }  // namespace
 
 const std::vector<std::string>& collective_kinds() {
-  static const std::vector<std::string> kinds = {"tree_barrier", "butterfly", "dissemination"};
+  static const std::vector<std::string> kinds = {"tree_barrier", "butterfly", "dissemination",
+                                                 "binomial_broadcast", "binomial_reduce"};
   return kinds;
 }
 
@@ -183,7 +208,18 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   if (run.kind == RunKind::kNHalf && kind != "tree_barrier")
     throw InputError(fmt::format(
         "kind = \"nhalf\" needs collective.kind = \"tree_barrier\", got \"{}\"", kind));
-  if (kind == "tree_barrier")
+  // A [network] table puts the collective on a network with background traffic (MODELS.md §4);
+  // the binomial patterns exist only there.
+  const bool network = reader.has("network.topology") || reader.has("network.rho") ||
+                       kind == "binomial_broadcast" || kind == "binomial_reduce";
+  if (network && kind != "binomial_broadcast" && kind != "binomial_reduce" && kind != "butterfly")
+    throw InputError(fmt::format(
+        "collective.kind = \"{}\" does not run on a [network]: use binomial_broadcast, "
+        "binomial_reduce or butterfly",
+        kind));
+  if (network)
+    prepare_network(point, reader, spec, kind);
+  else if (kind == "tree_barrier")
     prepare_tree_barrier(point, reader, spec, run);
   else
     prepare_cycles(point, reader, spec, kind);

@@ -256,3 +256,47 @@ TEST_CASE("bad cycle inputs name the culprit") {
                           "P = 0.01\nD = 1.0e-4", "file = \"missing_detours.txt\""),
                   "missing_detours.txt");
 }
+
+TEST_CASE("network run files: slowdown fields, threads, OS noise, bad topologies") {
+  const std::string net = R"toml(name = "cli-net"
+seed = 4
+samples = 40
+[collective]
+kind = "binomial_broadcast"
+[network]
+topology = "xgft(2; 12,12; 1,6)"
+rho = 0.5
+[sweep]
+"network.topology" = ["xgft(2; 12,12; 1,6)", "torus(6, 3)"]
+)toml";
+  write("cli_net.toml", net);
+  fs::remove("cli_net1.h5");
+  fs::remove("cli_net3.h5");
+  REQUIRE(run("run cli_net.toml --out cli_net1.h5 --threads 1 --quiet").code == 0);
+  REQUIRE(run("run cli_net.toml --out cli_net3.h5 --threads 3 --quiet").code == 0);
+  const auto a = run("summary cli_net1.h5 --json").output;
+  CHECK(a == run("summary cli_net3.h5 --json").output);
+  for (const char* key : {"endpoints", "slowdown_mean", "slowdown_ci_low", "slowdown_ci_high"})
+    CHECK(a.find(std::string("\"") + key + "\"") != std::string::npos);
+  CHECK(json_number(a, "endpoints", 0) == 144);
+  CHECK(json_number(a, "endpoints", 1) == 216);
+  CHECK(json_number(a, "slowdown_mean", 0) > 1.0);
+  CHECK(json_number(a, "slowdown_ci_low", 0) <= json_number(a, "slowdown_mean", 0));
+
+  // OS noise on every step: the quiet cost grows, the clean one does not.
+  write("cli_net_os.toml", net + "[noise]\nlaw = \"exponential\"\nf = 0.5\n");
+  fs::remove("cli_net_os.h5");
+  const auto os = run("run cli_net_os.toml --out cli_net_os.h5 --quiet");
+  INFO(os.output);
+  REQUIRE(os.code == 0);
+  const auto b = run("summary cli_net_os.h5 --json").output;
+  CHECK(json_number(b, "cost_quiet_mean", 0) > json_number(b, "cost_clean_mean", 0));
+  CHECK(json_number(b, "slowdown_total_mean", 0) > json_number(b, "slowdown_mean", 0));
+
+  expect_rejected(replace(net, "\"torus(6, 3)\"", "\"torus(1, 3)\""), "network.topology");
+  expect_rejected(replace(net, "\"torus(6, 3)\"", "\"xgft(2; 12; 1,6)\""), "network.topology");
+  expect_rejected(replace(net, "\"torus(6, 3)\"", "\"hypercube(4)\""), "network.topology");
+  expect_rejected(replace(net, "rho = 0.5", "rho = 1.5"), "network.rho");
+  expect_rejected(replace(net, "binomial_broadcast", "dissemination"), "dissemination");
+  expect_rejected(net + "[noise]\nlaw = \"periodic\"\nP = 1.0\nD = 0.1\n", "per-stage");
+}

@@ -1,0 +1,35 @@
+#pragma once
+// Interconnection networks for the network-noise model (MODELS.md §4; Hoefler, Schneider,
+// Lumsdaine): endpoints, switches, directed links (one each way per cable) numbered 0..links-1,
+// and a deterministic route between any two endpoints as a sequence of link numbers.
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace collnoise {
+
+using LinkId = std::uint32_t;
+
+class Topology {
+ public:
+  virtual ~Topology() = default;
+
+  virtual std::string describe() const = 0;
+  /// The family, for grouping results: "fat-tree", "2-D torus", ...
+  virtual std::string family() const = 0;
+  virtual std::uint64_t endpoints() const = 0;
+  /// Switches (0 for a direct network such as a torus, whose routers are the endpoints).
+  virtual std::uint64_t switches() const = 0;
+  /// Directed links.
+  virtual std::uint64_t links() const = 0;
+  /// Link numbers lie in [0, link_id_bound()) (a few may be unused).
+  virtual std::uint64_t link_id_bound() const { return links(); }
+  /// Hops of the longest route between two endpoints.
+  virtual int diameter() const = 0;
+  /// Writes the links of the route from endpoint src to endpoint dst into `path` (at least
+  /// diameter() long) and returns how many. No allocation: the hot loop calls this per message.
+  virtual std::size_t route(std::uint64_t src, std::uint64_t dst,
+                            std::span<LinkId> path) const = 0;
+};
+
+}  // namespace collnoise
