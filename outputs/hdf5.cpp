@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <hdf5.h>
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 #include "engine/errors.hpp"
 
@@ -386,6 +389,10 @@ File File::create(const std::string& path) {
 
 File File::open(const std::string& path) {
   silence_default_printer();
+  if (std::FILE* probe = std::fopen(path.c_str(), "rb"))
+    std::fclose(probe);
+  else
+    throw InputError(fmt::format("'{}' cannot be read: {}", path, std::strerror(errno)));
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0)
     throw InputError(fmt::format("'{}' is not a readable HDF5 file: {}", path, error_stack()));

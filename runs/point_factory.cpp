@@ -2,10 +2,14 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 #include "engine/errors.hpp"
 #include "engine/rng.hpp"
+#include "engine/cycle_engine.hpp"
 #include "runs/cycle_study.hpp"
+#include "runs/isoefficiency_study.hpp"
 #include "runs/network_study.hpp"
 #include "runs/nhalf_study.hpp"
 #include "runs/noise_params.hpp"
@@ -189,6 +193,197 @@ void prepare_network(PreparedPoint& point, ParamReader& reader, const PointSpec&
   point.sampled = std::make_unique<NetworkStudy>(CongestionModel(topology, pattern, rho, os));
 }
 
+// T_o(m) of a tree barrier of m ranks: the mean of (phase time - w) over simulated phases
+// (per-level sampling), with the exact mean beside it.
+auto tree_overhead(TreeBarrierModel base, std::uint64_t samples) {
+  return [base, samples](double m, int threads, std::uint64_t key) {
+    TreeBarrierModel model = base;
+    model.shape = TreeShape(static_cast<RankCount>(m));
+    std::vector<double> phases(samples);
+    TreeBarrierSampler(model, TreeSampling::kPerLevel,
+                       hash_combine(key, static_cast<std::uint64_t>(m)))
+        .sample(0, phases, threads);
+    Accumulator acc;
+    for (double t : phases) acc.add(t - model.w);
+    return std::pair<double, std::optional<double>>(acc.mean,
+                                                    exact_mean_phase_time(model) - model.w);
+  };
+}
+
+// T_o(m) of one butterfly allreduce on m ranks (W = 0): the mean over replications, exact (the
+// closed form) when the noise cannot touch it.
+auto butterfly_overhead(CycleSetup base, CpuNoiseSpec noise, std::uint64_t samples) {
+  return [base, noise, samples](double m, int threads, std::uint64_t key) {
+    CycleSetup setup = base;
+    setup.ranks = static_cast<std::uint64_t>(m);
+    Accumulator acc;
+    for (std::uint64_t k = 0; k < samples; ++k) {
+      ReplicationCpu cpu = make_replication_cpu(
+          noise, stream_key(hash_combine(key, setup.ranks), StreamPurpose::kReplication, k),
+          setup.ranks);
+      acc.add(with_cpu(cpu, false, [&](auto& c) {
+                return simulate_cycles(setup, c, threads, CycleRecording{false, nullptr});
+              }).cycle_end.back());
+    }
+    std::optional<double> exact;
+    if (!noise.time) exact = noiseless_closed_form(setup);
+    return std::pair<double, std::optional<double>>(acc.mean, exact);
+  };
+}
+
+void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const PointSpec& spec,
+                           const RunSpec& run) {
+  IsoefficiencySpec s;
+  s.target = reader.number("isoefficiency.efficiency");
+  if (!(s.target > 0.0 && s.target < 1.0))
+    throw InputError(fmt::format(
+        "isoefficiency.efficiency = {} is invalid: the target must lie in (0, 1)", s.target));
+  s.p = reader.nonnegative("isoefficiency.p", 1.0, "work units per second", true);
+  if (reader.has("isoefficiency.m") == reader.has("isoefficiency.log2_m"))
+    throw InputError("give exactly one of isoefficiency.m and isoefficiency.log2_m");
+  if (reader.has("isoefficiency.m")) {
+    s.m = reader.numbers("isoefficiency.m");
+  } else {
+    for (double k : reader.numbers("isoefficiency.log2_m")) {
+      if (!(k >= 0 && k <= 40 && k == std::floor(k)))
+        throw InputError(fmt::format("isoefficiency.log2_m: {} is not an integer in [0, 40]", k));
+      s.m.push_back(std::ldexp(1.0, static_cast<int>(k)));
+    }
+  }
+  if (s.m.empty()) throw InputError("isoefficiency.m is empty");
+  for (double m : s.m)
+    if (!(m >= 1.0) || m != std::floor(m) || m > 1e12)
+      throw InputError(fmt::format("isoefficiency.m: {} is not a node count (an integer >= 1)", m));
+  if (reader.has("isoefficiency.surface_W")) {
+    s.surface_w = reader.numbers("isoefficiency.surface_W");
+    for (double w : s.surface_w)
+      if (!(w > 0.0))
+        throw InputError(fmt::format("isoefficiency.surface_W: {} must be > 0 work units", w));
+  }
+  // A curve may take fewer samples than the run (granularity costs O(W) a sample).
+  const std::int64_t sample_count = reader.integer_or(
+      "isoefficiency.samples", run.samples > 0 ? static_cast<std::int64_t>(run.samples) : 10000);
+  if (sample_count < 2)
+    throw InputError(
+        fmt::format("isoefficiency.samples = {} is invalid: at least 2", sample_count));
+  s.samples = static_cast<std::uint64_t>(sample_count);
+  s.confidence = run.confidence;
+
+  const std::string imbalance = reader.text_or("isoefficiency.imbalance", "none");
+  const auto family = overhead_family(imbalance);
+  s.c1 = reader.number_or("isoefficiency.c1", 0.0);
+  s.c2 = reader.number_or("isoefficiency.c2", 0.0);
+  std::optional<NoiseSetup> noise;
+  if (reader.has("noise.law") || !spec.components.empty())
+    noise = read_noise(reader, spec.components);
+  bool noise_used = false;
+  if (family) {
+    s.imbalance = IsoefficiencySpec::Imbalance::kFamily;
+    s.imbalance_family = *family;
+  } else if (imbalance == "granularity") {
+    s.imbalance = IsoefficiencySpec::Imbalance::kGranularity;
+    s.job_mean = reader.nonnegative("isoefficiency.job_mean", std::nullopt, "work units", true);
+    const std::string assignment =
+        reader.choice("isoefficiency.assignment", "block", {"block", "cyclic", "random"});
+    s.assignment = assignment == "block"    ? Assignment::kBlock
+                   : assignment == "cyclic" ? Assignment::kCyclic
+                                            : Assignment::kRandom;
+    if (noise) {
+      if (!noise->stage || noise->stage->numbers.contains("f"))
+        throw InputError("job sizes take a unit-mean law of distributions/ without noise.f "
+                         "(sizes are isoefficiency.job_mean times it)");
+      s.law = make_law(*noise->stage);
+      noise_used = true;
+    }
+  } else if (imbalance == "noise") {
+    s.imbalance = IsoefficiencySpec::Imbalance::kNoise;
+    if (!noise || !noise->stage)
+      throw InputError("isoefficiency.imbalance = \"noise\" needs a per-stage law in [noise]");
+    s.proportional =
+        reader.choice("isoefficiency.delay", "absolute", {"absolute", "proportional"}) ==
+        "proportional";
+    if (s.proportional) {
+      const StageNoise stage = make_stage_noise(*noise->stage, 1.0);
+      s.law = stage.eta;
+      s.overhead = stage.overhead;
+    } else {
+      if (noise->stage->numbers.contains("f"))
+        throw InputError("noise.f scales delays proportional to the work: absolute delays take "
+                         "isoefficiency.scale (seconds) instead");
+      s.scale = reader.nonnegative("isoefficiency.scale", std::nullopt, "seconds", true);
+      s.law = make_law(*noise->stage);
+    }
+    noise_used = true;
+  } else {
+    throw InputError(fmt::format(
+        "isoefficiency.imbalance = \"{}\" is invalid: use none, constant, linear_m, inverse_m, "
+        "proportional_w, inverse_w, log2_m, granularity or noise",
+        imbalance));
+  }
+  const auto needs = [&](bool used, const char* key, double value) {
+    if (used && !(value > 0.0))
+      throw InputError(fmt::format("{} = {} is invalid: this overhead needs a value > 0", key, value));
+  };
+  needs(family && *family != OverheadFamily::kNone && *family != OverheadFamily::kLinearM,
+        "isoefficiency.c1", s.c1);
+  needs(family == OverheadFamily::kLinearM, "isoefficiency.c2", s.c2);
+
+  const std::string overhead = reader.text_or("isoefficiency.overhead", "none");
+  s.comm_name = overhead;
+  if (const auto comm = overhead_family(overhead)) {
+    s.comm_family = *comm;
+    s.comm_c1 = reader.number_or("isoefficiency.overhead_c1", 0.0);
+    s.comm_c2 = reader.number_or("isoefficiency.overhead_c2", 0.0);
+    needs(*comm != OverheadFamily::kNone && *comm != OverheadFamily::kLinearM,
+          "isoefficiency.overhead_c1", s.comm_c1);
+    needs(*comm == OverheadFamily::kLinearM, "isoefficiency.overhead_c2", s.comm_c2);
+  } else if (overhead == "tree_barrier" || overhead == "butterfly") {
+    // The collective sees the [noise] law unless the imbalance already uses it.
+    const bool collective_noise = noise && !noise_used;
+    noise_used = noise_used || collective_noise;
+    const auto samples = static_cast<std::uint64_t>(
+        reader.integer_or("isoefficiency.overhead_samples", overhead == "tree_barrier" ? 2000 : 20));
+    if (samples < 2) throw InputError("isoefficiency.overhead_samples must be >= 2");
+    if (overhead == "tree_barrier") {
+      TreeBarrierModel base;
+      base.w = reader.nonnegative("collective.w", std::nullopt, "seconds", true);
+      base.tau = reader.nonnegative("collective.tau", 0.0, "seconds");
+      if (collective_noise && !noise->stage)
+        throw InputError("a tree-barrier overhead takes a per-stage [noise] law");
+      base.noise = collective_noise ? make_stage_noise(*noise->stage, base.w)
+                                    : make_stage_noise(LawSpec{"none", {}, "", {}, "noise"}, base.w);
+      s.comm_simulated = tree_overhead(base, samples);
+    } else {
+      CycleSetup base;
+      base.algorithm = CycleAlgorithm::kButterfly;
+      base.cycles = 1;
+      base.work = 0.0;
+      base.net = read_loggops(reader);
+      for (double m : s.m)
+        if (std::bit_floor(static_cast<std::uint64_t>(m)) != static_cast<std::uint64_t>(m) ||
+            m > 1 << 24)
+          throw InputError(fmt::format(
+              "isoefficiency.m: {} is not a power of two up to 2^24, as a butterfly overhead needs", m));
+      CpuNoiseSpec cpu;
+      if (collective_noise) {
+        if (noise->stage) cpu.stage = make_stage_noise(*noise->stage, 0.0);
+        else cpu.time = noise->time;
+      }
+      s.comm_simulated = butterfly_overhead(base, cpu, samples);
+    }
+  } else {
+    throw InputError(fmt::format(
+        "isoefficiency.overhead = \"{}\" is invalid: use none, constant, linear_m, log2_m, "
+        "tree_barrier or butterfly",
+        overhead));
+  }
+  if (noise && !noise_used)
+    throw InputError("[noise] is not used by this isoefficiency curve (give it for imbalance = "
+                     "noise or granularity, or a simulated overhead)");
+  point.kind = "isoefficiency";
+  point.analysis = std::make_unique<IsoefficiencyStudy>(std::move(s));
+}
+
 }  // namespace
 
 const std::vector<std::string>& collective_kinds() {
@@ -199,6 +394,15 @@ const std::vector<std::string>& collective_kinds() {
 
 PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   ParamReader reader(spec.params);
+  if (run.kind == RunKind::kIsoefficiency) {
+    PreparedPoint point;
+    prepare_isoefficiency(point, reader, spec, run);
+    reader.reject_unread("an isoefficiency curve");
+    point.params = params_record(reader.resolved());
+    point.stream_key = point_stream_key(run.seed, reader.resolved());
+    point.analysis->set_stream_key(point.stream_key);
+    return point;
+  }
   const std::string kind = reader.text_or("collective.kind", "tree_barrier");
   const auto& kinds = collective_kinds();
   if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())

@@ -300,3 +300,77 @@ rho = 0.5
   expect_rejected(replace(net, "binomial_broadcast", "dissemination"), "dissemination");
   expect_rejected(net + "[noise]\nlaw = \"periodic\"\nP = 1.0\nD = 0.1\n", "per-stage");
 }
+
+TEST_CASE("isoefficiency run files: curves against the exact ones, and bad parameters") {
+  const std::string iso = R"toml(name = "cli-iso"
+kind = "isoefficiency"
+seed = 3
+samples = 4000
+[isoefficiency]
+efficiency = 0.8
+p = 1.0e6
+log2_m = [0, 3, 6, 9, 12, 15, 18, 20]
+imbalance = "noise"
+scale = 1.0e-3
+[noise]
+law = "exponential"
+)toml";
+  write("cli_iso.toml", iso);
+  fs::remove("cli_iso.h5");
+  const auto r = run("run cli_iso.toml --out cli_iso.h5 --quiet");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const auto j = run("summary cli_iso.h5 --json").output;
+  for (const char* key : {"\"m\"", "\"W\"", "\"W_ci_low\"", "\"W_ci_high\"", "\"W_exact\"",
+                          "\"growth_exponent\"", "\"growth_exponent_ci_low\"",
+                          "\"growth_exponent_ci_high\"", "\"predicted_exponent\"", "\"scalable\""})
+    CHECK(j.find(key) != std::string::npos);
+  CHECK(j.find("\"predicted_exponent_reason\": \"m H_m is not a power law") != std::string::npos);
+  // W = K m s H_m with K = p E/(1-E) = 4e6: at m = 8, 4e6 * 8 * 1e-3 * H_8.
+  const auto array_at = [&](const std::string& key, std::size_t index) {
+    auto at = j.find("\"" + key + "\": [");
+    REQUIRE(at != std::string::npos);
+    at = j.find('[', at) + 1;
+    for (std::size_t k = 0; k < index; ++k) at = j.find(',', at) + 1;
+    return std::stod(j.substr(at));
+  };
+  CHECK(array_at("W_exact", 1) == Approx(4e6 * 8 * 1e-3 * (761.0 / 280.0)).epsilon(1e-9));
+  int covered = 0;
+  for (std::size_t k = 0; k < 8; ++k)
+    covered += array_at("W_ci_low", k) <= array_at("W_exact", k) &&
+               array_at("W_exact", k) <= array_at("W_ci_high", k);
+  CHECK(covered >= 6);  // 95% intervals: P(fewer than 6 of 8 cover) < 0.6%
+
+  expect_rejected(replace(iso, "efficiency = 0.8", "efficiency = 1.2"), "isoefficiency.efficiency");
+  expect_rejected(replace(iso, "p = 1.0e6", "p = 0.0"), "isoefficiency.p");
+  expect_rejected(replace(iso, "log2_m = [0, 3, 6, 9, 12, 15, 18, 20]", "m = [0.5, 4]"),
+                  "isoefficiency.m");
+  expect_rejected(replace(iso, "imbalance = \"noise\"", "imbalance = \"cubic\""), "cubic");
+  expect_rejected(replace(iso, "law = \"exponential\"", "law = \"exponential\"\nf = 0.1"), "noise.f");
+}
+
+TEST_CASE("granularity isoefficiency curves do not depend on the thread count") {
+  const std::string iso = R"toml(name = "cli-granularity"
+kind = "isoefficiency"
+seed = 5
+[isoefficiency]
+efficiency = 0.8
+p = 1.0
+m = [2, 4, 8]
+imbalance = "granularity"
+job_mean = 10.0
+assignment = "random"
+samples = 300
+[noise]
+law = "exponential"
+)toml";
+  write("cli_gran.toml", iso);
+  fs::remove("cli_gran1.h5");
+  fs::remove("cli_gran2.h5");
+  REQUIRE(run("run cli_gran.toml --out cli_gran1.h5 --threads 1 --quiet").code == 0);
+  REQUIRE(run("run cli_gran.toml --out cli_gran2.h5 --threads 2 --quiet").code == 0);
+  const auto one = run("summary cli_gran1.h5 --json").output;
+  CHECK(one.find("\"W\": [") != std::string::npos);
+  CHECK(one == run("summary cli_gran2.h5 --json").output);
+  expect_rejected(replace(iso, "samples = 300", "samples = 1"), "isoefficiency.samples");
+}
