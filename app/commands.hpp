@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace collnoise {
 
@@ -13,9 +14,23 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;
   bool quiet = false;
   bool force = false;
+  std::string part;        ///< "i/n": part i of a job array of n; empty: the whole run
+  std::string resume;      ///< checkpoint to resume from
+  std::string checkpoint;  ///< empty: <out>.ckpt
+  bool no_checkpoint = false;
+  double checkpoint_every_s = 600.0;
+  std::uint64_t interrupt_after_chunks = 0;  ///< testing: raise SIGINT after this many chunks
+};
+
+struct MergeOptions {
+  std::vector<std::string> parts;
+  std::string out;
+  bool force = false;
+  bool quiet = false;
 };
 
 int run_command(const RunOptions& options);
+int merge_command(const MergeOptions& options);
 int summary_command(const std::string& path, bool json);
 
 /// The default output path of a run: "<name>.h5" in the current directory.

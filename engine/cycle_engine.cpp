@@ -13,10 +13,6 @@ namespace {
 
 using Index = std::int64_t;  // OpenMP loop counters
 
-// Rounds 0 .. kBlockBits-1 run block by block over 2^kBlockBits ranks (a few hundred KiB of
-// state, inside a core's L2 cache).
-constexpr int kBlockBits = 12;
-
 // Rank i of pair p in round r: p with a zero bit inserted at position r.
 std::uint64_t pair_low(std::uint64_t p, int r) {
   const std::uint64_t low = (std::uint64_t{1} << r) - 1;
@@ -41,8 +37,10 @@ static_assert(sizeof(RedundantRank) == 48);
 template <class Cpu>
 class CycleEngine {
  public:
-  CycleEngine(const CycleSetup& setup, Cpu& cpu, int threads, const CycleRecording& recording)
+  CycleEngine(const CycleSetup& setup, Cpu& cpu, int threads, const CycleRecording& recording,
+              const CycleTuning& tuning)
       : setup_(setup),
+        tuning_(tuning),
         costs_(setup.net),
         cpu_(cpu),
         threads_(std::max(threads, 1)),
@@ -67,7 +65,8 @@ class CycleEngine {
       // Nothing is owed after the last receive: t_ holds the finishing times.
       result.cycle_end.push_back(latest([&](std::size_t i) { return t_[i]; }));
     }
-    record(result, [&](std::size_t i) { return t_[i]; }, [&] { return std::move(t_); });
+    record(
+        result, [&](std::size_t i) { return t_[i]; }, [&] { return std::move(t_); });
     return result;
   }
 
@@ -101,7 +100,8 @@ class CycleEngine {
         Histogram local = *h;
         local.clear();
 #pragma omp for schedule(static)
-        for (Index k = 0; k < static_cast<Index>(n_); ++k) local.add(finish(static_cast<std::size_t>(k)));
+        for (Index k = 0; k < static_cast<Index>(n_); ++k)
+          local.add(finish(static_cast<std::size_t>(k)));
 #pragma omp critical(collnoise_finish_histogram)
         h->merge(local);
       }
@@ -127,7 +127,9 @@ class CycleEngine {
 
   // Rounds below the block size stay inside aligned blocks of ranks: each block does its compute
   // and those rounds while it sits in cache. Each rank's operations keep their order.
-  int blocked_rounds() const { return std::min(rounds_, kBlockBits); }
+  int blocked_rounds() const {
+    return std::min(rounds_, tuning_.block_bits);
+  }
 
   void butterfly_cycle(std::uint64_t cycle) {
     const int low = blocked_rounds();
@@ -143,13 +145,29 @@ class CycleEngine {
           butterfly_pair(i, i | (std::size_t{1} << r));
         }
     }
-    for (int r = low; r < rounds_; ++r) {
-      const std::uint64_t bit = std::uint64_t{1} << r;
+    for (int r0 = low; r0 < rounds_; r0 += tuning_.pass_bits)
+      butterfly_pass(r0, std::min(rounds_, r0 + tuning_.pass_bits));
+  }
+
+  // Rounds [r0, r1) in one sweep over memory instead of one each: in them, ranks that differ
+  // only in bits r0 .. r1-1 form independent groups. A task takes lane_ranks consecutive ranks
+  // (whole cache lines) times all 2^(r1-r0) values of those bits, a few dozen KiB that stay in
+  // cache while it runs the pass's rounds. Each rank's operations keep their order.
+  void butterfly_pass(int r0, int r1) {
+    const std::size_t lanes = std::min<std::size_t>(tuning_.lane_ranks, std::size_t{1} << r0);
+    const std::size_t lane_groups = (std::size_t{1} << r0) / lanes;
+    const std::size_t tasks = (n_ >> r1) * lane_groups;
+    const std::size_t half = std::size_t{1} << (r1 - r0 - 1);
 #pragma omp parallel for num_threads(threads_) schedule(static)
-      for (Index p = 0; p < static_cast<Index>(n_ / 2); ++p) {
-        const std::size_t i = pair_low(static_cast<std::uint64_t>(p), r);
-        butterfly_pair(i, i | bit);
-      }
+    for (Index task = 0; task < static_cast<Index>(tasks); ++task) {
+      const auto k = static_cast<std::size_t>(task);
+      const std::size_t base = ((k / lane_groups) << r1) | ((k % lane_groups) * lanes);
+      for (int r = r0; r < r1; ++r)
+        for (std::size_t h = 0; h < half; ++h) {
+          const std::size_t i = base | (pair_low(h, r - r0) << r0);
+          for (std::size_t lane = 0; lane < lanes; ++lane)
+            butterfly_pair(i + lane, (i + lane) | (std::size_t{1} << r));
+        }
     }
   }
 
@@ -257,11 +275,13 @@ class CycleEngine {
       result.adoptions += redundant_cycle(c);
       result.cycle_end.push_back(latest([&](std::size_t i) { return state_[i].out; }));
     }
-    record(result, [&](std::size_t i) { return state_[i].out; }, [&] {
-      std::vector<double> finish(n_);
-      for (std::size_t i = 0; i < n_; ++i) finish[i] = state_[i].out;
-      return finish;
-    });
+    record(
+        result, [&](std::size_t i) { return state_[i].out; },
+        [&] {
+          std::vector<double> finish(n_);
+          for (std::size_t i = 0; i < n_; ++i) finish[i] = state_[i].out;
+          return finish;
+        });
     return result;
   }
 
@@ -322,6 +342,7 @@ class CycleEngine {
   }
 
   const CycleSetup& setup_;
+  CycleTuning tuning_;
   MessageCosts costs_;
   Cpu& cpu_;
   int threads_;
@@ -339,22 +360,27 @@ class CycleEngine {
 
 template <class Cpu>
 CycleResult simulate_cycles(const CycleSetup& setup, Cpu& cpu, int threads,
-                            const CycleRecording& recording) {
-  return CycleEngine<Cpu>(setup, cpu, threads, recording).run();
+                            const CycleRecording& recording, const CycleTuning& tuning) {
+  return CycleEngine<Cpu>(setup, cpu, threads, recording, tuning).run();
 }
 
-template CycleResult simulate_cycles(const CycleSetup&, QuietCpu&, int, const CycleRecording&);
-template CycleResult simulate_cycles(const CycleSetup&, ListedCpu&, int, const CycleRecording&);
-template CycleResult simulate_cycles(const CycleSetup&, PatternCpu&, int, const CycleRecording&);
-template CycleResult simulate_cycles(const CycleSetup&, PoissonCpu&, int, const CycleRecording&);
-template CycleResult simulate_cycles(const CycleSetup&, StageCpu&, int, const CycleRecording&);
+template CycleResult simulate_cycles(const CycleSetup&, QuietCpu&, int, const CycleRecording&,
+                                     const CycleTuning&);
+template CycleResult simulate_cycles(const CycleSetup&, ListedCpu&, int, const CycleRecording&,
+                                     const CycleTuning&);
+template CycleResult simulate_cycles(const CycleSetup&, PatternCpu&, int, const CycleRecording&,
+                                     const CycleTuning&);
+template CycleResult simulate_cycles(const CycleSetup&, PoissonCpu&, int, const CycleRecording&,
+                                     const CycleTuning&);
+template CycleResult simulate_cycles(const CycleSetup&, StageCpu&, int, const CycleRecording&,
+                                     const CycleTuning&);
 template CycleResult simulate_cycles(const CycleSetup&, QuietOps<QuietCpu>&, int,
-                                     const CycleRecording&);
+                                     const CycleRecording&, const CycleTuning&);
 template CycleResult simulate_cycles(const CycleSetup&, QuietOps<PatternCpu>&, int,
-                                     const CycleRecording&);
+                                     const CycleRecording&, const CycleTuning&);
 template CycleResult simulate_cycles(const CycleSetup&, QuietOps<PoissonCpu>&, int,
-                                     const CycleRecording&);
+                                     const CycleRecording&, const CycleTuning&);
 template CycleResult simulate_cycles(const CycleSetup&, QuietOps<StageCpu>&, int,
-                                     const CycleRecording&);
+                                     const CycleRecording&, const CycleTuning&);
 
 }  // namespace collnoise

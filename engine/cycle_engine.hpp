@@ -16,9 +16,21 @@
 
 namespace collnoise {
 
-/// One replication of one case. The result does not depend on `threads`.
+/// How the engine walks memory; the results do not depend on it (tests shrink it to exercise
+/// every path at small N).
+struct CycleTuning {
+  /// Rounds 0 .. block_bits-1 run block by block over 2^block_bits ranks (a few hundred KiB of
+  /// state, inside a core's L2 cache). >= 1.
+  int block_bits = 12;
+  /// Higher butterfly rounds run in passes of up to pass_bits rounds, each over independent
+  /// groups of lane_ranks x 2^pass_bits ranks, one sweep over memory a pass. >= 1.
+  int pass_bits = 6;
+  std::size_t lane_ranks = 64;  ///< a power of two
+};
+
+/// One replication of one case. The result does not depend on `threads` or `tuning`.
 template <class Cpu>
 CycleResult simulate_cycles(const CycleSetup& setup, Cpu& cpu, int threads,
-                            const CycleRecording& recording = {});
+                            const CycleRecording& recording = {}, const CycleTuning& tuning = {});
 
 }  // namespace collnoise

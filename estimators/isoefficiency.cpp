@@ -83,7 +83,8 @@ double efficiency(double w, double m, double p, double overheads) {
 }
 
 std::optional<double> isoefficiency_w(const std::function<double(double)>& overheads, double m,
-                                      double p, double target, double w_min, double w_max) {
+                                      double p, double target, double w_min, double w_max,
+                                      int bits) {
   // Work with the log of W; g > 0 once E has reached the target.
   const auto g = [&](double log_w) {
     const double w = std::exp(log_w);
@@ -96,7 +97,7 @@ std::optional<double> isoefficiency_w(const std::function<double(double)>& overh
     if (g(hi) < 0.0) continue;
     std::uintmax_t iterations = 200;
     const auto [a, b] = boost::math::tools::toms748_solve(
-        g, lo, hi, boost::math::tools::eps_tolerance<double>(50), iterations);
+        g, lo, hi, boost::math::tools::eps_tolerance<double>(bits), iterations);
     // The upper end of the final bracket: E there has reached the target.
     return std::exp(g(a) >= 0.0 ? a : b);
   }
@@ -137,8 +138,8 @@ SlopeFit log_log_slope(const std::vector<double>& m, const std::vector<double>& 
     rss += r * r;
   }
   const double se = std::sqrt(rss / static_cast<double>(n - 2) / sxx);
-  const double t = boost::math::quantile(boost::math::students_t(static_cast<double>(n - 2)),
-                                         0.5 + level / 2.0);
+  const double t =
+      boost::math::quantile(boost::math::students_t(static_cast<double>(n - 2)), 0.5 + level / 2.0);
   fit.ci_low = fit.slope - t * se;
   fit.ci_high = fit.slope + t * se;
   return fit;

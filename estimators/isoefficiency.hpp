@@ -47,10 +47,11 @@ double efficiency(double w, double m, double p, double overheads);
 /// The W at which E(W, m) reaches `target`, by bracketing on log W over [w_min, w_max] and
 /// TOMS 748; nullopt when E stays below the target over the whole range (not scalable at this m).
 /// `overheads(W)` is T_q + T_o at this m, seconds. E(W) need not be monotone: the smallest W of
-/// the first bracket found (scanning upwards by factors of 2) is returned.
+/// the first bracket found (scanning upwards by factors of 2) is returned. The root is resolved to
+/// `bits` bits of log W (50: to the last bits of a double; fewer for a noisy or stepped T_q).
 std::optional<double> isoefficiency_w(const std::function<double(double)>& overheads, double m,
                                       double p, double target, double w_min = 1e-12,
-                                      double w_max = 1e300);
+                                      double w_max = 1e300, int bits = 50);
 
 /// Least-squares slope of log W against log m, with a Student t interval from the residuals
 /// (model misfit and sampling noise both widen it). Needs at least 3 points.

@@ -47,6 +47,10 @@ void Tally::merge_order_free(const Tally& other) {
 }
 
 void Tally::merge(const Tally& other) {
+  // Refuse before touching anything, so a failed merge leaves this tally as it was.
+  for (const auto& entry : other.chunks_)
+    if (chunks_.contains(entry.first))
+      throw RuntimeFailure(fmt::format("chunk {} was tallied twice", entry.first));
   merge_order_free(other);
   for (const auto& [index, chunk] : other.chunks_) insert_chunk(index, chunk);
 }
@@ -78,7 +82,8 @@ CoMoment Tally::pair_total(std::size_t pair) const {
 
 std::vector<double> Tally::raw() const {
   std::vector<double> values;
-  for (const auto& [index, chunk] : chunks_) values.insert(values.end(), chunk.raw.begin(), chunk.raw.end());
+  for (const auto& [index, chunk] : chunks_)
+    values.insert(values.end(), chunk.raw.begin(), chunk.raw.end());
   return values;
 }
 

@@ -331,8 +331,7 @@ void write_array(hid_t owner, const std::string& name, hid_t type, std::span<con
   Handle space = make(H5Screate_simple(rank, dims, nullptr), kSpace, "create space for " + name);
   Handle plist = make(H5Pcreate(H5P_DATASET_CREATE), kPlist, "dataset plist");
   if (compress && !values.empty()) {
-    const hsize_t chunk[2] = {std::min<hsize_t>(dims[0], columns > 0 ? 4096 : 1 << 16),
-                              columns};
+    const hsize_t chunk[2] = {std::min<hsize_t>(dims[0], columns > 0 ? 4096 : 1 << 16), columns};
     check_status(H5Pset_chunk(plist.id(), rank, chunk), "chunk " + name);
     check_status(H5Pset_shuffle(plist.id()), "shuffle " + name);
     check_status(H5Pset_deflate(plist.id(), 4), "deflate " + name);

@@ -12,7 +12,8 @@ parameters that vary between points become separate curves.
                  cases) and Fig. 9 (overhead T_c - c x noiseless cycle against c at the largest N);
   dissemination  as butterfly, without the redundant case;
   network        slowdown against endpoints (or rho) with its interval;
-  isoefficiency  W(m) with its interval and the exact curve where one exists.
+  isoefficiency  W(m) with its interval and the exact curve where one exists; with [plot]
+                 x = "W", the efficiency surfaces E(W) for each m, one panel per curve.
 Needs python3-matplotlib and python3-h5py (Debian).
 """
 
@@ -217,7 +218,37 @@ def plot_network(result, settings, out):
     return [save(fig, out, result, "slowdown")]
 
 
+def plot_efficiency_surface(result, settings, out):
+    """One panel per curve: E against W for each m (Bosque et al.'s Figs. 2-3)."""
+    points = [p for p in result.points if p.value("surface_W")]
+    if not points:
+        return []
+    fig, axes, spare = panel_axes(len(points), settings.get("title", result.root.get("name")))
+    for ax in spare:
+        ax.axis("off")
+    for ax, p in zip(axes, points):
+        by_m = defaultdict(list)
+        for m, w, e in zip(p.value("surface_m"), p.value("surface_W"), p.value("surface_E")):
+            if e is not None:
+                by_m[m].append((w, e))
+        for k, (m, pairs) in enumerate(sorted(by_m.items())):
+            ax.plot([w for w, _ in pairs], [e for _, e in pairs], "o-", ms=3, lw=1,
+                    color=f"C{k % 10}", label=f"m={m:g}")
+        ax.axhline(p.value("efficiency_target"), color="k", lw=0.7, ls=":")
+        ax.set_xscale("log")
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("W (work units)")
+        ax.set_ylabel("efficiency")
+        ax.set_title(p.value("curve"), fontsize=7)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6)
+    fig.tight_layout()
+    return [save(fig, out, result, "efficiency")]
+
+
 def plot_isoefficiency(result, settings, out):
+    if settings.get("x") == "W":
+        return plot_efficiency_surface(result, settings, out)
     fig, ax = plt.subplots(figsize=(6.5, 4.8))
     for k, p in enumerate(result.points):
         m = p.value("m")

@@ -1,25 +1,20 @@
 #include "outputs/result_file.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <filesystem>
 
 #include "collnoise_version.hpp"
 #include "engine/errors.hpp"
+#include "outputs/atomic_file.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/tally_io.hpp"
 
 namespace collnoise {
 namespace {
-
-std::string temporary_name(const std::string& path) {
-  return fmt::format("{}.tmp-{}", path, static_cast<long>(::getpid()));
-}
 
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
@@ -39,6 +34,31 @@ void write_point(const h5::Group& group, const PointResult& p) {
   if (p.tally) write_tally(group.create_group("tally"), *p.tally, p.chunk_size);
 }
 
+Record root_attributes(const RunSpec& run, const RunInfo& info, std::size_t points) {
+  Record r;
+  r.set("filetype", Field(std::string(kFileType)));
+  r.set("format_version", Field(kFormatVersion));
+  r.set("engine_version", Field(std::string(kEngineVersion)));
+  r.set("git_sha", Field(std::string(kGitSha)));
+  r.set("date", Field(utc_now()));
+  r.set("name", Field(run.name));
+  r.set("kind", Field(info.kind));
+  r.set("seed", Field(run.seed));
+  r.set("threads", Field(static_cast<std::int64_t>(info.threads)));
+  r.set("processes", Field(static_cast<std::int64_t>(info.processes)));
+  r.set("run_kind", Field(to_string(run.kind)));
+  r.set("samples_per_point", Field(run.samples));
+  r.set("confidence", Field(run.confidence));
+  r.set("run_file_path", Field(run.path));
+  r.set("run_file_text", Field(run.text));
+  r.set("wall_time_s", Field(info.wall_time_s));
+  r.set("part", Field(info.part));
+  if (!info.merged_from.empty())
+    r.set("merged_from", Field(fmt::format("{}", fmt::join(info.merged_from, "\n"))));
+  r.set("points", Field(static_cast<std::uint64_t>(points)));
+  return r;
+}
+
 }  // namespace
 
 void check_writable(const std::string& path) {
@@ -53,43 +73,52 @@ void check_writable(const std::string& path) {
 
 void write_result_file(const std::string& path, const RunSpec& run, const RunInfo& info,
                        const std::vector<PointResult>& points) {
-  const std::string tmp = temporary_name(path);
-  try {
+  write_atomically(path, [&](const std::string& tmp) {
     h5::File file = h5::File::create(tmp);
     const h5::Group root = file.root();
-    Record r;
-    r.set("filetype", Field(std::string(kFileType)));
-    r.set("format_version", Field(kFormatVersion));
-    r.set("engine_version", Field(std::string(kEngineVersion)));
-    r.set("git_sha", Field(std::string(kGitSha)));
-    r.set("date", Field(utc_now()));
-    r.set("name", Field(run.name));
-    r.set("kind", Field(info.kind));
-    r.set("seed", Field(run.seed));
-    r.set("threads", Field(static_cast<std::int64_t>(info.threads)));
-    r.set("processes", Field(static_cast<std::int64_t>(info.processes)));
-    r.set("run_kind", Field(to_string(run.kind)));
-    r.set("samples_per_point", Field(run.samples));
-    r.set("confidence", Field(run.confidence));
-    r.set("run_file_path", Field(run.path));
-    r.set("run_file_text", Field(run.text));
-    r.set("wall_time_s", Field(info.wall_time_s));
-    r.set("points", Field(static_cast<std::uint64_t>(points.size())));
-    root.write_record(r);
+    root.write_record(root_attributes(run, info, points.size()));
     const h5::Group all = root.create_group("points");
     for (std::size_t i = 0; i < points.size(); ++i)
       write_point(all.create_group(fmt::format("{:04d}", i)), points[i]);
     file.close();
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
+  });
+}
+
+namespace {
+
+void check_result_root(const Record& root, const std::string& path) {
+  const Field* type = root.find("filetype");
+  if (!type || !std::holds_alternative<std::string>(*type) ||
+      std::get<std::string>(*type) != kFileType)
+    throw InputError(fmt::format("'{}' is not a collnoise result file (filetype attribute)", path));
+  const Field* version = root.find("format_version");
+  if (!version || !std::holds_alternative<std::int64_t>(*version) ||
+      std::get<std::int64_t>(*version) != kFormatVersion)
+    throw InputError(fmt::format("'{}' has an unsupported format_version (this build reads {})",
+                                 path, kFormatVersion));
+}
+
+}  // namespace
+
+std::vector<std::optional<Tally>> read_result_tallies(
+    const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts) {
+  const h5::File file = h5::File::open(path);
+  check_result_root(file.root().read_record(), path);
+  const h5::Group all = file.root().open_group("points");
+  const auto names = all.children();
+  if (names.size() != layouts.size())
+    throw InputError(fmt::format("'{}' holds {} points, its run file gives {}", path, names.size(),
+                                 layouts.size()));
+  std::vector<std::optional<Tally>> tallies(layouts.size());
+  for (std::size_t i = 0; i < layouts.size(); ++i) {
+    if (!layouts[i]) continue;
+    const h5::Group g = all.open_group(names[i]);
+    if (!g.has_child("tally"))
+      throw InputError(fmt::format("'{}': point {} has no tally", path, names[i]));
+    tallies[i] = read_tally(g.open_group("tally"), *layouts[i],
+                            fmt::format("'{}', point {}", path, names[i]));
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw RuntimeFailure(fmt::format("cannot rename '{}' to '{}': {}", tmp, path, ec.message()));
-  }
+  return tallies;
 }
 
 ResultFile read_result_file(const std::string& path) {
@@ -97,15 +126,7 @@ ResultFile read_result_file(const std::string& path) {
   const h5::Group root = file.root();
   ResultFile out;
   out.root = root.read_record();
-  const Field* type = out.root.find("filetype");
-  if (!type || !std::holds_alternative<std::string>(*type) ||
-      std::get<std::string>(*type) != kFileType)
-    throw InputError(fmt::format("'{}' is not a collnoise result file (filetype attribute)", path));
-  const Field* version = out.root.find("format_version");
-  if (!version || !std::holds_alternative<std::int64_t>(*version) ||
-      std::get<std::int64_t>(*version) != kFormatVersion)
-    throw InputError(fmt::format("'{}' has an unsupported format_version (this build reads {})",
-                                 path, kFormatVersion));
+  check_result_root(out.root, path);
   const h5::Group all = root.open_group("points");
   for (const auto& name : all.children()) {
     const h5::Group g = all.open_group(name);

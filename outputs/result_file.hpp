@@ -2,6 +2,7 @@
 // The result file of a run (layout: docs/hdf5-layout.md). Written to a temporary name beside the
 // target and renamed when complete, so a reader never sees a partial file and a failed run
 // leaves nothing behind.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct RunInfo {
   int threads = 1;
   int processes = 1;
   double wall_time_s = 0.0;
+  std::string part = "1/1";              ///< "i/n" for one part of a job array
+  std::vector<std::string> merged_from;  ///< the part files of a merged result
 };
 
 /// One point as written: its parameters, summary, and for sampled points the tally.
@@ -46,5 +49,11 @@ struct ResultFile {
 
 /// Reads a result file; InputError if it is not one, or of another format version.
 ResultFile read_result_file(const std::string& path);
+
+/// The tallies of a result file's points, read into the layouts of the run that wrote it (one
+/// per point; nullopt for analysis points, which have none). InputError naming the file and
+/// point when a tally is missing or does not fit.
+std::vector<std::optional<Tally>> read_result_tallies(
+    const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts);
 
 }  // namespace collnoise

@@ -1,8 +1,8 @@
 #include "runs/isoefficiency_study.hpp"
 
 #include <fmt/format.h>
-#include <boost/math/distributions/students_t.hpp>
 #include <bit>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 
 #include "engine/rng.hpp"
@@ -14,12 +14,15 @@ namespace {
 using Spec = IsoefficiencySpec;
 
 constexpr double kSmallestW = 1e-12;  // bottom of the root search, work units
+constexpr double kLargestW = 1e300;   // top of the root search, work units
+// Granularity T_q steps with the job count: W resolved to a relative 2^-24 (far below one job
+// for any W a run can deal) costs half the evaluations of a full-precision root.
+constexpr int kGranularityRootBits = 24;
 
 // The stream of sample k at node count m.
 Pcg32 sample_stream(std::uint64_t key, double m, std::uint64_t k) {
-  return make_stream(hash_combine(stream_key(key, StreamPurpose::kImbalance,
-                                             std::bit_cast<std::uint64_t>(m)),
-                                  k));
+  return make_stream(
+      hash_combine(stream_key(key, StreamPurpose::kImbalance, std::bit_cast<std::uint64_t>(m)), k));
 }
 
 struct Estimate {
@@ -49,8 +52,8 @@ Estimate max_of_m(const Spec& spec, std::uint64_t key, double m) {
     acc.add(y);
     top.add(y);
   }
-  const MeanInterval ci = mean_interval(acc, top, spec.law->support_min(),
-                                        spec.law->tail_index(), spec.confidence);
+  const MeanInterval ci =
+      mean_interval(acc, top, spec.law->support_min(), spec.law->tail_index(), spec.confidence);
   return estimate_of(ci, acc.mean);
 }
 
@@ -67,8 +70,8 @@ Estimate granularity(const Spec& spec, std::uint64_t key, double m, double w, in
     for (std::int64_t k = 0; k < count; ++k)
       excess[static_cast<std::size_t>(k)] =
           granularity_excess(w, static_cast<std::uint64_t>(m), spec.job_mean, spec.law.get(),
-                             spec.assignment,
-                             sample_stream(key, m, static_cast<std::uint64_t>(k)), loads) /
+                             spec.assignment, sample_stream(key, m, static_cast<std::uint64_t>(k)),
+                             loads) /
           spec.p;
   }
   Accumulator acc;
@@ -89,7 +92,8 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
   const Spec& s = spec_;
   const Overhead family = overhead_of(s.imbalance_family, s.c1, s.c2);
   const Overhead comm = overhead_of(s.comm_family, s.comm_c1, s.comm_c2);
-  Series w_est, w_low, w_high, w_exact, tq_est, tq_low, tq_high, to_est, efficiency_any_w;
+  Series w_est, w_low, w_high, w_exact, tq_est, tq_low, tq_high, to_est, to_low, to_high,
+      efficiency_any_w;
   std::vector<double> fit_m, fit_w;
   bool exact_exists = true;
   std::string exact_reason;
@@ -98,23 +102,31 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
   std::vector<std::function<double(double)>> point_overheads;  // for the surface
   std::string ci_method = "exact (closed form, no sampling)";
 
+  const int root_bits = s.imbalance == Spec::Imbalance::kGranularity ? kGranularityRootBits : 50;
   for (std::size_t i = 0; i < s.m.size(); ++i) {
     const double m = s.m[i];
     bool any_w = false;
+    // T_o at W: its estimate and the ends of its interval (all three equal for a family).
     double to_mean = 0.0;
-    std::optional<double> to_exact;
-    std::function<double(double)> to_of;
+    std::optional<double> to_exact, to_lo_value, to_hi_value;
+    std::function<double(double)> to_of, to_low_of, to_high_of;
     if (s.comm_simulated) {
-      const auto [mean, exact] = s.comm_simulated(m, threads, key_);
-      to_mean = mean;
-      to_exact = exact;
-      to_of = [mean](double) { return mean; };
-      if (!exact) {
+      const SimulatedOverhead o = s.comm_simulated(m, threads, key_, s.confidence);
+      to_mean = o.mean;
+      to_exact = o.exact;
+      to_lo_value = o.low;
+      to_hi_value = o.high;
+      to_of = [v = o.mean](double) { return v; };
+      to_low_of = [v = o.low.value_or(0.0)](double) { return v; };
+      to_high_of = [v = o.high.value_or(o.mean)](double) { return v; };
+      ci_method = fmt::format("Monte Carlo T_o ({})", o.method);
+      if (!o.exact) {
         exact_exists = false;
         exact_reason = "the simulated collective has no closed form under this noise";
       }
     } else {
       to_of = [&comm, m](double w) { return comm(w, m); };
+      to_low_of = to_high_of = to_of;
     }
     // A W at the bottom of the search range means the efficiency does not need any work: it
     // does not depend on W (proportional delays, no communication). There is no curve then.
@@ -125,15 +137,20 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
       }
       return w;
     };
-    const auto solve = [&](const std::function<double(double)>& tq) {
-      return meaningful(isoefficiency_w([&](double w) { return tq(w) + to_of(w); }, m, s.p,
-                                        s.target, kSmallestW));
-    };
-    const auto solve_exact = [&](const std::function<double(double)>& tq) {
-      const auto to = to_exact ? std::function<double(double)>([v = *to_exact](double) { return v; })
-                               : to_of;
+    using Curve = std::function<double(double)>;
+    const auto solve_with = [&](const Curve& tq, const Curve& to) {
       return meaningful(isoefficiency_w([&](double w) { return tq(w) + to(w); }, m, s.p, s.target,
-                                        kSmallestW));
+                                        kSmallestW, kLargestW, root_bits));
+    };
+    const auto solve = [&](const Curve& tq) { return solve_with(tq, to_of); };
+    // The interval of W: both overheads at the low (high) ends of their intervals.
+    const auto solve_low = [&](const Curve& tq) { return solve_with(tq, to_low_of); };
+    const auto solve_high = [&](const Curve& tq) { return solve_with(tq, to_high_of); };
+    const auto solve_exact = [&](const std::function<double(double)>& tq) {
+      const auto to =
+          to_exact ? std::function<double(double)>([v = *to_exact](double) { return v; }) : to_of;
+      return meaningful(
+          isoefficiency_w([&](double w) { return tq(w) + to(w); }, m, s.p, s.target, kSmallestW));
     };
     std::optional<double> w, lo, hi, exact;
     std::function<double(double)> tq_point;
@@ -142,12 +159,15 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
       case Spec::Imbalance::kFamily: {
         tq_point = [&family, m](double x) { return family(x, m); };
         w = solve(tq_point);
+        lo = solve_low(tq_point);
+        hi = solve_high(tq_point);
         exact = solve_exact(tq_point);
         break;
       }
       case Spec::Imbalance::kNoise: {
         const Estimate y = max_of_m(s, key_, m);
-        ci_method = "Monte Carlo, " + y.method;
+        ci_method = "Monte Carlo T_q (" + y.method + ")" +
+                    (s.comm_simulated ? ", " + ci_method : std::string());
         const double exact_y = s.law->expected_max(m);
         const auto tq_for = [&](double ymax) -> std::function<double(double)> {
           if (s.proportional)
@@ -156,8 +176,8 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
         };
         tq_point = tq_for(y.mean);
         w = solve(tq_point);
-        if (y.low) lo = solve(tq_for(*y.low));
-        if (y.high) hi = solve(tq_for(*y.high));
+        if (y.low) lo = solve_low(tq_for(*y.low));
+        if (y.high) hi = solve_high(tq_for(*y.high));
         exact = solve_exact(tq_for(exact_y));
         if (!s.proportional) {
           tq_lo_at = y.low ? std::optional<double>(s.scale * *y.low) : std::nullopt;
@@ -166,15 +186,15 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
         break;
       }
       case Spec::Imbalance::kGranularity: {
-        ci_method = "Monte Carlo, Student t (common random numbers across W)";
+        ci_method = "Monte Carlo T_q (student_t, common random numbers across W)" +
+                    (s.comm_simulated ? ", " + ci_method : std::string());
         exact_exists = false;
         exact_reason = "granularity imbalance has no closed form";
         tq_point = [&, m](double x) { return granularity(s, key_, m, x, threads).mean; };
         w = solve(tq_point);
-        lo = solve([&, m](double x) {
-          return granularity(s, key_, m, x, threads).low.value_or(0.0);
-        });
-        hi = solve([&, m](double x) {
+        lo = solve_low(
+            [&, m](double x) { return granularity(s, key_, m, x, threads).low.value_or(0.0); });
+        hi = solve_high([&, m](double x) {
           const Estimate e = granularity(s, key_, m, x, threads);
           return e.high.value_or(e.mean);
         });
@@ -186,8 +206,8 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
     efficiency_any_w.push_back(efficiency(1.0, m, s.p, tq_point(1.0) + to_of(1.0)));
     if (any_w) w_dependent = false;
     w_est.push_back(w);
-    w_low.push_back(s.imbalance == Spec::Imbalance::kFamily ? w : lo);
-    w_high.push_back(s.imbalance == Spec::Imbalance::kFamily ? w : hi);
+    w_low.push_back(lo);
+    w_high.push_back(hi);
     w_exact.push_back(exact);
     if (w) {
       const Estimate g = s.imbalance == Spec::Imbalance::kGranularity
@@ -197,6 +217,8 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
       tq_low.push_back(s.imbalance == Spec::Imbalance::kFamily ? std::optional(g.mean) : g.low);
       tq_high.push_back(s.imbalance == Spec::Imbalance::kFamily ? std::optional(g.mean) : g.high);
       to_est.push_back(to_of(*w));
+      to_low.push_back(s.comm_simulated ? to_lo_value : std::optional(to_low_of(*w)));
+      to_high.push_back(s.comm_simulated ? to_hi_value : std::optional(to_high_of(*w)));
       fit_m.push_back(m);
       fit_w.push_back(*w);
     } else {
@@ -205,6 +227,8 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
       tq_low.push_back(std::nullopt);
       tq_high.push_back(std::nullopt);
       to_est.push_back(to_mean);
+      to_low.push_back(to_lo_value);
+      to_high.push_back(to_hi_value);
     }
     if (progress) progress(i + 1);
   }
@@ -220,8 +244,8 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
                         s.assignment == Assignment::kBlock    ? "block"
                         : s.assignment == Assignment::kCyclic ? "cyclic"
                                                               : "random");
-  r.set("curve", Field(fmt::format("T_q: {}; T_o: {}; E = {}", imbalance_name, s.comm_name,
-                                   s.target)));
+  r.set("curve",
+        Field(fmt::format("T_q: {}; T_o: {}; E = {}", imbalance_name, s.comm_name, s.target)));
   r.set("efficiency_target", Field(s.target));
   r.set("p", Field(s.p));
   r.set("m", Field(series_of(s.m)));
@@ -246,7 +270,10 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
   r.set("T_q_ci_low", Field(tq_low));
   r.set("T_q_ci_high", Field(tq_high));
   r.set("T_o", Field(to_est));
-  r.set("samples_per_m", Field(s.imbalance == Spec::Imbalance::kFamily ? std::uint64_t{0} : s.samples));
+  r.set("T_o_ci_low", Field(to_low));
+  r.set("T_o_ci_high", Field(to_high));
+  r.set("samples_per_m",
+        Field(s.imbalance == Spec::Imbalance::kFamily ? std::uint64_t{0} : s.samples));
 
   // Growth: the fitted exponent, and the theory's.
   if (fit_m.size() >= 2 && !no_overhead) {
@@ -278,8 +305,8 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
       else if (std::isfinite(a))
         imbalance_growth = {1.0 + 1.0 / a, "", true};  // E[Y^m] ~ m^(1/a)
       else if (s.law->name() == "exponential")
-        imbalance_growth = {std::nullopt, "m H_m is not a power law (its log-log slope is 1 + 1/H_m)",
-                            true};
+        imbalance_growth = {std::nullopt,
+                            "m H_m is not a power law (its log-log slope is 1 + 1/H_m)", true};
       else if (s.law->name() == "bernoulli" || s.law->name() == "uniform")
         imbalance_growth = {1.0, "", true};  // a bounded delay: E[Y^m] tends to its maximum
       else
@@ -302,16 +329,17 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
   else
     predicted = combine_exponents(imbalance_growth, comm_growth),
     predicted_reason = imbalance_growth.exponent ? comm_growth.reason : imbalance_growth.reason;
-  if (!imbalance_growth.scalable) predicted = std::nullopt, predicted_reason = imbalance_growth.reason;
+  if (!imbalance_growth.scalable)
+    predicted = std::nullopt, predicted_reason = imbalance_growth.reason;
   r.set("predicted_exponent", predicted ? Field(*predicted) : Field(Null{predicted_reason}));
   r.set("scalable", Field(imbalance_growth.scalable && every_m_reachable));
   if (!every_m_reachable)
-    r.set("scalable_note", Field(std::string(
-                               "at some m no W reaches the target efficiency: W is null there")));
+    r.set("scalable_note",
+          Field(std::string("at some m no W reaches the target efficiency: W is null there")));
   if (!w_dependent) {
-    r.set("W_note", Field(std::string(
-                        "the efficiency does not depend on W here: where it reaches the target "
-                        "any W keeps it (W is null there), elsewhere none does")));
+    r.set("W_note",
+          Field(std::string("the efficiency does not depend on W here: where it reaches the target "
+                            "any W keeps it (W is null there), elsewhere none does")));
     r.set("efficiency_any_W", Field(efficiency_any_w));
   }
 

@@ -18,12 +18,20 @@
 
 namespace collnoise {
 
+/// A communication overhead measured by simulating the collective on m ranks, seconds.
+struct SimulatedOverhead {
+  double mean = 0.0;
+  std::optional<double> low, high;  ///< its confidence interval (null where undefined)
+  std::optional<double> exact;      ///< the exact mean where one is known
+  std::string method;               ///< how the interval was computed
+};
+
 struct IsoefficiencySpec {
-  double target = 0.8;             ///< efficiency to keep, in (0, 1)
-  double p = 1.0;                  ///< work units per second per node
-  std::vector<double> m;           ///< node counts, >= 1
-  std::vector<double> surface_w;   ///< W values of the efficiency surface (may be empty)
-  std::uint64_t samples = 10000;   ///< Monte Carlo samples per m
+  double target = 0.8;            ///< efficiency to keep, in (0, 1)
+  double p = 1.0;                 ///< work units per second per node
+  std::vector<double> m;          ///< node counts, >= 1
+  std::vector<double> surface_w;  ///< W values of the efficiency surface (may be empty)
+  std::uint64_t samples = 10000;  ///< Monte Carlo samples per m
   double confidence = 0.95;
 
   enum class Imbalance { kFamily, kGranularity, kNoise } imbalance = Imbalance::kFamily;
@@ -41,9 +49,9 @@ struct IsoefficiencySpec {
   // Communication overhead: a family, or a simulated collective giving T_o(m) directly.
   OverheadFamily comm_family = OverheadFamily::kNone;
   double comm_c1 = 0.0, comm_c2 = 0.0;
-  /// Simulated collective: T_o(m) mean and its exact value when known, given m, threads and the
-  /// point's stream key (set by the factory).
-  std::function<std::pair<double, std::optional<double>>(double m, int threads, std::uint64_t key)>
+  /// Simulated collective: T_o(m) given m, threads, the point's stream key and the confidence
+  /// level (set by the factory).
+  std::function<SimulatedOverhead(double m, int threads, std::uint64_t key, double confidence)>
       comm_simulated;
   std::string comm_name = "none";
 };

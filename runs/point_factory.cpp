@@ -5,14 +5,15 @@
 #include <bit>
 #include <cmath>
 
+#include "engine/cycle_engine.hpp"
 #include "engine/errors.hpp"
 #include "engine/rng.hpp"
-#include "engine/cycle_engine.hpp"
 #include "runs/cycle_study.hpp"
 #include "runs/isoefficiency_study.hpp"
 #include "runs/network_study.hpp"
 #include "runs/nhalf_study.hpp"
 #include "runs/noise_params.hpp"
+#include "runs/simulated_overhead.hpp"
 #include "runs/timed_tree_study.hpp"
 #include "runs/tree_barrier_study.hpp"
 #include "runs/tree_params.hpp"
@@ -123,7 +124,8 @@ LogGops read_loggops(ParamReader& reader) {
 void prepare_cycles(PreparedPoint& point, ParamReader& reader, const PointSpec& spec,
                     const std::string& kind) {
   CycleSetup setup;
-  setup.algorithm = kind == "butterfly" ? CycleAlgorithm::kButterfly : CycleAlgorithm::kDissemination;
+  setup.algorithm =
+      kind == "butterfly" ? CycleAlgorithm::kButterfly : CycleAlgorithm::kDissemination;
   if (reader.has("collective.N") == reader.has("collective.log2_N"))
     throw InputError("give exactly one of collective.N and collective.log2_N");
   RankCount n = 0;
@@ -138,7 +140,8 @@ void prepare_cycles(PreparedPoint& point, ParamReader& reader, const PointSpec& 
     n = reader.rank_count("collective.N");
   }
   if (n > pow2(36))
-    throw InputError(fmt::format("collective.N = {} is too large: at most 2^36 ranks", to_string(n)));
+    throw InputError(
+        fmt::format("collective.N = {} is too large: at most 2^36 ranks", to_string(n)));
   setup.ranks = static_cast<std::uint64_t>(n);
   if (setup.algorithm == CycleAlgorithm::kButterfly && (setup.ranks & (setup.ranks - 1)) != 0)
     throw InputError(fmt::format(
@@ -191,44 +194,6 @@ void prepare_network(PreparedPoint& point, ParamReader& reader, const PointSpec&
   }
   point.kind = "network";
   point.sampled = std::make_unique<NetworkStudy>(CongestionModel(topology, pattern, rho, os));
-}
-
-// T_o(m) of a tree barrier of m ranks: the mean of (phase time - w) over simulated phases
-// (per-level sampling), with the exact mean beside it.
-auto tree_overhead(TreeBarrierModel base, std::uint64_t samples) {
-  return [base, samples](double m, int threads, std::uint64_t key) {
-    TreeBarrierModel model = base;
-    model.shape = TreeShape(static_cast<RankCount>(m));
-    std::vector<double> phases(samples);
-    TreeBarrierSampler(model, TreeSampling::kPerLevel,
-                       hash_combine(key, static_cast<std::uint64_t>(m)))
-        .sample(0, phases, threads);
-    Accumulator acc;
-    for (double t : phases) acc.add(t - model.w);
-    return std::pair<double, std::optional<double>>(acc.mean,
-                                                    exact_mean_phase_time(model) - model.w);
-  };
-}
-
-// T_o(m) of one butterfly allreduce on m ranks (W = 0): the mean over replications, exact (the
-// closed form) when the noise cannot touch it.
-auto butterfly_overhead(CycleSetup base, CpuNoiseSpec noise, std::uint64_t samples) {
-  return [base, noise, samples](double m, int threads, std::uint64_t key) {
-    CycleSetup setup = base;
-    setup.ranks = static_cast<std::uint64_t>(m);
-    Accumulator acc;
-    for (std::uint64_t k = 0; k < samples; ++k) {
-      ReplicationCpu cpu = make_replication_cpu(
-          noise, stream_key(hash_combine(key, setup.ranks), StreamPurpose::kReplication, k),
-          setup.ranks);
-      acc.add(with_cpu(cpu, false, [&](auto& c) {
-                return simulate_cycles(setup, c, threads, CycleRecording{false, nullptr});
-              }).cycle_end.back());
-    }
-    std::optional<double> exact;
-    if (!noise.time) exact = noiseless_closed_form(setup);
-    return std::pair<double, std::optional<double>>(acc.mean, exact);
-  };
 }
 
 void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const PointSpec& spec,
@@ -290,8 +255,9 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
                                             : Assignment::kRandom;
     if (noise) {
       if (!noise->stage || noise->stage->numbers.contains("f"))
-        throw InputError("job sizes take a unit-mean law of distributions/ without noise.f "
-                         "(sizes are isoefficiency.job_mean times it)");
+        throw InputError(
+            "job sizes take a unit-mean law of distributions/ without noise.f "
+            "(sizes are isoefficiency.job_mean times it)");
       s.law = make_law(*noise->stage);
       noise_used = true;
     }
@@ -299,17 +265,17 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
     s.imbalance = IsoefficiencySpec::Imbalance::kNoise;
     if (!noise || !noise->stage)
       throw InputError("isoefficiency.imbalance = \"noise\" needs a per-stage law in [noise]");
-    s.proportional =
-        reader.choice("isoefficiency.delay", "absolute", {"absolute", "proportional"}) ==
-        "proportional";
+    s.proportional = reader.choice("isoefficiency.delay", "absolute",
+                                   {"absolute", "proportional"}) == "proportional";
     if (s.proportional) {
       const StageNoise stage = make_stage_noise(*noise->stage, 1.0);
       s.law = stage.eta;
       s.overhead = stage.overhead;
     } else {
       if (noise->stage->numbers.contains("f"))
-        throw InputError("noise.f scales delays proportional to the work: absolute delays take "
-                         "isoefficiency.scale (seconds) instead");
+        throw InputError(
+            "noise.f scales delays proportional to the work: absolute delays take "
+            "isoefficiency.scale (seconds) instead");
       s.scale = reader.nonnegative("isoefficiency.scale", std::nullopt, "seconds", true);
       s.law = make_law(*noise->stage);
     }
@@ -322,7 +288,8 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
   }
   const auto needs = [&](bool used, const char* key, double value) {
     if (used && !(value > 0.0))
-      throw InputError(fmt::format("{} = {} is invalid: this overhead needs a value > 0", key, value));
+      throw InputError(
+          fmt::format("{} = {} is invalid: this overhead needs a value > 0", key, value));
   };
   needs(family && *family != OverheadFamily::kNone && *family != OverheadFamily::kLinearM,
         "isoefficiency.c1", s.c1);
@@ -341,8 +308,8 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
     // The collective sees the [noise] law unless the imbalance already uses it.
     const bool collective_noise = noise && !noise_used;
     noise_used = noise_used || collective_noise;
-    const auto samples = static_cast<std::uint64_t>(
-        reader.integer_or("isoefficiency.overhead_samples", overhead == "tree_barrier" ? 2000 : 20));
+    const auto samples = static_cast<std::uint64_t>(reader.integer_or(
+        "isoefficiency.overhead_samples", overhead == "tree_barrier" ? 2000 : 20));
     if (samples < 2) throw InputError("isoefficiency.overhead_samples must be >= 2");
     if (overhead == "tree_barrier") {
       TreeBarrierModel base;
@@ -350,9 +317,10 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
       base.tau = reader.nonnegative("collective.tau", 0.0, "seconds");
       if (collective_noise && !noise->stage)
         throw InputError("a tree-barrier overhead takes a per-stage [noise] law");
-      base.noise = collective_noise ? make_stage_noise(*noise->stage, base.w)
-                                    : make_stage_noise(LawSpec{"none", {}, "", {}, "noise"}, base.w);
-      s.comm_simulated = tree_overhead(base, samples);
+      base.noise = collective_noise
+                       ? make_stage_noise(*noise->stage, base.w)
+                       : make_stage_noise(LawSpec{"none", {}, "", {}, "noise"}, base.w);
+      s.comm_simulated = tree_barrier_overhead(base, samples);
     } else {
       CycleSetup base;
       base.algorithm = CycleAlgorithm::kButterfly;
@@ -363,11 +331,14 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
         if (std::bit_floor(static_cast<std::uint64_t>(m)) != static_cast<std::uint64_t>(m) ||
             m > 1 << 24)
           throw InputError(fmt::format(
-              "isoefficiency.m: {} is not a power of two up to 2^24, as a butterfly overhead needs", m));
+              "isoefficiency.m: {} is not a power of two up to 2^24, as a butterfly overhead needs",
+              m));
       CpuNoiseSpec cpu;
       if (collective_noise) {
-        if (noise->stage) cpu.stage = make_stage_noise(*noise->stage, 0.0);
-        else cpu.time = noise->time;
+        if (noise->stage)
+          cpu.stage = make_stage_noise(*noise->stage, 0.0);
+        else
+          cpu.time = noise->time;
       }
       s.comm_simulated = butterfly_overhead(base, cpu, samples);
     }
@@ -378,8 +349,9 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
         overhead));
   }
   if (noise && !noise_used)
-    throw InputError("[noise] is not used by this isoefficiency curve (give it for imbalance = "
-                     "noise or granularity, or a simulated overhead)");
+    throw InputError(
+        "[noise] is not used by this isoefficiency curve (give it for imbalance = "
+        "noise or granularity, or a simulated overhead)");
   point.kind = "isoefficiency";
   point.analysis = std::make_unique<IsoefficiencyStudy>(std::move(s));
 }
@@ -410,17 +382,17 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
                                  kind, fmt::join(kinds, ", ")));
   PreparedPoint point;
   if (run.kind == RunKind::kNHalf && kind != "tree_barrier")
-    throw InputError(fmt::format(
-        "kind = \"nhalf\" needs collective.kind = \"tree_barrier\", got \"{}\"", kind));
+    throw InputError(
+        fmt::format("kind = \"nhalf\" needs collective.kind = \"tree_barrier\", got \"{}\"", kind));
   // A [network] table puts the collective on a network with background traffic (MODELS.md §4);
   // the binomial patterns exist only there.
   const bool network = reader.has("network.topology") || reader.has("network.rho") ||
                        kind == "binomial_broadcast" || kind == "binomial_reduce";
   if (network && kind != "binomial_broadcast" && kind != "binomial_reduce" && kind != "butterfly")
-    throw InputError(fmt::format(
-        "collective.kind = \"{}\" does not run on a [network]: use binomial_broadcast, "
-        "binomial_reduce or butterfly",
-        kind));
+    throw InputError(
+        fmt::format("collective.kind = \"{}\" does not run on a [network]: use binomial_broadcast, "
+                    "binomial_reduce or butterfly",
+                    kind));
   if (network)
     prepare_network(point, reader, spec, kind);
   else if (kind == "tree_barrier")
@@ -429,8 +401,8 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
     prepare_cycles(point, reader, spec, kind);
   reader.reject_unread(fmt::format("a {} run", kind));
   if (run.kind == RunKind::kSample && point.sampled && run.samples < 2 && !run.precision.enabled)
-    throw InputError(fmt::format(
-        "{}: samples = {} is invalid: at least 2 samples per point", run.path, run.samples));
+    throw InputError(fmt::format("{}: samples = {} is invalid: at least 2 samples per point",
+                                 run.path, run.samples));
   point.params = params_record(reader.resolved());
   point.stream_key = point_stream_key(run.seed, reader.resolved());
   if (point.sampled) point.sampled->set_stream_key(point.stream_key);

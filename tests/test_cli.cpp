@@ -7,24 +7,16 @@
 #include <sstream>
 #include <string>
 
+#include "tests/command_line.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code = 0;
-  std::string output;
-};
+using Result = collnoise::testing::CommandResult;
 
 Result run(const std::string& args) {
-  const std::string cmd = std::string(COLLNOISE_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (fgets(buf, sizeof buf, pipe)) r.output += buf;
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return collnoise::testing::run_command_line(args);
 }
 
 const char* kGood = R"(name = "cli-test"
@@ -44,14 +36,11 @@ N = [1, 7, 100000]
 )";
 
 std::string write(const std::string& name, const std::string& text) {
-  std::ofstream(name) << text;
-  return name;
+  return collnoise::testing::write_text(name, text);
 }
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
+  return collnoise::testing::replace_text(std::move(text), from, to);
 }
 
 void expect_rejected(const std::string& runfile_text, const std::string& culprit) {
@@ -206,8 +195,9 @@ TEST_CASE("butterfly run file: three paired cases, recovery ratio, closed form, 
 }
 
 TEST_CASE("dissemination and time-based tree barriers run from run files") {
-  write("cli_dis.toml", replace(replace(kButterfly, "kind = \"butterfly\"", "kind = \"dissemination\""),
-                                "N = [2, 16, 256]", "N = [3, 100]"));
+  write("cli_dis.toml",
+        replace(replace(kButterfly, "kind = \"butterfly\"", "kind = \"dissemination\""),
+                "N = [2, 16, 256]", "N = [3, 100]"));
   fs::remove("cli_dis.h5");
   const auto d = run("run cli_dis.toml --out cli_dis.h5 --quiet");
   INFO(d.output);
@@ -346,7 +336,8 @@ law = "exponential"
   expect_rejected(replace(iso, "log2_m = [0, 3, 6, 9, 12, 15, 18, 20]", "m = [0.5, 4]"),
                   "isoefficiency.m");
   expect_rejected(replace(iso, "imbalance = \"noise\"", "imbalance = \"cubic\""), "cubic");
-  expect_rejected(replace(iso, "law = \"exponential\"", "law = \"exponential\"\nf = 0.1"), "noise.f");
+  expect_rejected(replace(iso, "law = \"exponential\"", "law = \"exponential\"\nf = 0.1"),
+                  "noise.f");
 }
 
 TEST_CASE("granularity isoefficiency curves do not depend on the thread count") {

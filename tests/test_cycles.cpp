@@ -30,7 +30,7 @@ std::uint64_t adoptions_seen = 0;
 
 // Both engines on fresh CPUs of the same replication key; every time must agree exactly.
 void expect_engines_agree(const CycleSetup& setup, const CpuNoiseSpec& noise, std::uint64_t key,
-                          bool quiet_overheads) {
+                          bool quiet_overheads, const CycleTuning& tuning = {}) {
   auto reference_cpu = make_replication_cpu(noise, key, setup.ranks);
   const CycleResult reference = with_cpu(reference_cpu, quiet_overheads, [&](auto& cpu) {
     return simulate_cycles_reference(setup, cpu);
@@ -38,10 +38,11 @@ void expect_engines_agree(const CycleSetup& setup, const CpuNoiseSpec& noise, st
   for (int threads : {1, 3}) {
     auto fast_cpu = make_replication_cpu(noise, key, setup.ranks);
     const CycleResult fast = with_cpu(fast_cpu, quiet_overheads, [&](auto& cpu) {
-      return simulate_cycles(setup, cpu, threads);
+      return simulate_cycles(setup, cpu, threads, CycleRecording{}, tuning);
     });
-    INFO("algorithm " << static_cast<int>(setup.algorithm) << ", N = " << setup.ranks
-                      << ", key " << key << ", threads " << threads);
+    INFO("algorithm " << static_cast<int>(setup.algorithm) << ", N = " << setup.ranks << ", key "
+                      << key << ", threads " << threads << ", block bits " << tuning.block_bits
+                      << ", pass bits " << tuning.pass_bits << ", lanes " << tuning.lane_ranks);
     REQUIRE(fast.cycle_end == reference.cycle_end);
     REQUIRE(fast.last_finish == reference.last_finish);
     REQUIRE(fast.adoptions == reference.adoptions);
@@ -75,7 +76,8 @@ TEST_CASE("noiseless cycles match the closed form, in both engines") {
   const auto red = setup_of(CycleAlgorithm::kRedundantButterfly, 1 << 10, 10, 0.0);
   CHECK(*noiseless_closed_form(red) == Approx(10 * 10 * 1.009e-6 + 9 * 7e-9).epsilon(1e-12));
   const auto red_w = setup_of(CycleAlgorithm::kRedundantButterfly, 1 << 10, 10, 1e-3);
-  CHECK(*noiseless_closed_form(red_w) == Approx(10 * (1e-3 + 10 * 1.009e-6) + 9 * 1e-9).epsilon(1e-12));
+  CHECK(*noiseless_closed_form(red_w) ==
+        Approx(10 * (1e-3 + 10 * 1.009e-6) + 9 * 1e-9).epsilon(1e-12));
 }
 
 TEST_CASE("noiseless closed form under other LogGOPS parameters") {
@@ -114,8 +116,8 @@ TEST_CASE("fast engine equals the reference simulator: periodic noise") {
 
 TEST_CASE("fast engine equals the reference simulator: Poisson, trace and per-stage noise") {
   std::vector<CpuNoiseSpec> laws(3);
-  laws[0].time = std::make_shared<const PoissonDetours>(1.5e5, 2e-6,
-                                                         std::make_shared<ExponentialLaw>());
+  laws[0].time =
+      std::make_shared<const PoissonDetours>(1.5e5, 2e-6, std::make_shared<ExponentialLaw>());
   {
     std::ofstream trace("cycles_trace.txt");
     trace << "# start\tduration (ns)\n0\t500\n1200\t3000\n2500\t800\n9000\t150\n";
@@ -169,7 +171,8 @@ TEST_CASE("worked example: redundant butterfly on 4 ranks, one rank stuck") {
   for (int engine = 0; engine < 2; ++engine) {
     auto red = setup_of(CycleAlgorithm::kRedundantButterfly, 4, 1, 0.0);
     ListedCpu cpu_red(stuck);
-    const auto r = engine ? simulate_cycles(red, cpu_red, 1) : simulate_cycles_reference(red, cpu_red);
+    const auto r =
+        engine ? simulate_cycles(red, cpu_red, 1) : simulate_cycles_reference(red, cpu_red);
     CHECK(r.last_finish[0] == Approx(3027e-9).epsilon(1e-12));
     CHECK(r.last_finish[1] == Approx(2018e-9).epsilon(1e-12));
     CHECK(r.last_finish[2] == Approx(100003e-9).epsilon(1e-12));
@@ -177,7 +180,8 @@ TEST_CASE("worked example: redundant butterfly on 4 ranks, one rank stuck") {
     CHECK(r.adoptions == 1);
     auto conv = setup_of(CycleAlgorithm::kButterfly, 4, 1, 0.0);
     ListedCpu cpu_conv(stuck);
-    const auto c = engine ? simulate_cycles(conv, cpu_conv, 1) : simulate_cycles_reference(conv, cpu_conv);
+    const auto c =
+        engine ? simulate_cycles(conv, cpu_conv, 1) : simulate_cycles_reference(conv, cpu_conv);
     CHECK(c.cycle_end[0] == Approx(101010e-9).epsilon(1e-12));
   }
 }
@@ -206,4 +210,16 @@ TEST_CASE("fast engine: blocked and streamed rounds, any thread count, equal the
     const auto setup = setup_of(algorithm, 1 << 13, 3, 5e-6);
     expect_engines_agree(setup, noise, 77, false);
   }
+}
+
+TEST_CASE("fast engine: any blocking, pass and lane sizes give the reference's times") {
+  // Shrunk so that 2^10 ranks see every path: blocked low rounds, several passes of high rounds
+  // (the last one short), lanes narrower and wider than a pass's stride.
+  CpuNoiseSpec noise;
+  noise.time = periodic_noise(3e-5, 2e-6);
+  for (const CycleTuning tuning :
+       {CycleTuning{3, 2, 2}, CycleTuning{1, 3, 4}, CycleTuning{4, 4, 1}, CycleTuning{2, 1, 8}})
+    for (const auto algorithm : kAll)
+      for (bool quiet : {false, true})
+        expect_engines_agree(setup_of(algorithm, 1 << 10, 3, 5e-6), noise, 91, quiet, tuning);
 }

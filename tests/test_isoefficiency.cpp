@@ -8,12 +8,20 @@
 #include "distributions/pareto.hpp"
 #include "engine/imbalance.hpp"
 #include "estimators/isoefficiency.hpp"
+#include "runs/simulated_overhead.hpp"
 
 using namespace collnoise;
 
 namespace {
 // W such that E reaches 0.8 with p = 2 units/s: K = p E/(1-E) = 8.
 constexpr double kP = 2.0, kE = 0.8, kK = 8.0;
+
+// Per-stage noise only (no time-based noise).
+CpuNoiseSpec stage_noise_only() {
+  CpuNoiseSpec spec;
+  spec.stage = make_stage_noise(LawSpec{"exponential", {{"f", 0.1}}, "", {}, "noise"}, 0.0);
+  return spec;
+}
 
 double solve(OverheadFamily f, double c1, double c2, double m) {
   const Overhead o = overhead_of(f, c1, c2);
@@ -29,9 +37,11 @@ TEST_CASE("efficiency and isoefficiency against the closed forms of each family"
     CHECK(solve(OverheadFamily::kLinearM, 0.25, 0.125, m) ==
           Approx(kK * m * (0.25 + 0.125 * m)).epsilon(1e-9));
     CHECK(solve(OverheadFamily::kInverseM, 0.5, 0, m) == Approx(kK * 0.5).epsilon(1e-9));
-    CHECK(solve(OverheadFamily::kInverseW, 3.0, 0, m) == Approx(std::sqrt(kK * m * 3.0)).epsilon(1e-9));
+    CHECK(solve(OverheadFamily::kInverseW, 3.0, 0, m) ==
+          Approx(std::sqrt(kK * m * 3.0)).epsilon(1e-9));
     if (m > 1)
-      CHECK(solve(OverheadFamily::kLog2M, 0.5, 0, m) == Approx(kK * m * 0.5 * std::log2(m)).epsilon(1e-9));
+      CHECK(solve(OverheadFamily::kLog2M, 0.5, 0, m) ==
+            Approx(kK * m * 0.5 * std::log2(m)).epsilon(1e-9));
   }
   // proportional_w: E = 1/(1 + m p c) whatever W; reachable iff m <= (1/E - 1)/(p c) = 12.5.
   const Overhead prop = overhead_of(OverheadFamily::kProportionalW, 0.01, 0);
@@ -92,11 +102,13 @@ TEST_CASE("granularity imbalance by hand") {
   // stream gives the same answer (common random numbers).
   const ExponentialLaw sizes;
   for (std::uint64_t k = 0; k < 20; ++k) {
-    const double a = granularity_excess(100.0, 7, 1.0, &sizes, Assignment::kRandom, make_stream(k), loads);
+    const double a =
+        granularity_excess(100.0, 7, 1.0, &sizes, Assignment::kRandom, make_stream(k), loads);
     double total = 0;
     for (double x : loads) total += x;
     CHECK(a >= 0.0);
-    CHECK(a == granularity_excess(100.0, 7, 1.0, &sizes, Assignment::kRandom, make_stream(k), loads));
+    CHECK(a ==
+          granularity_excess(100.0, 7, 1.0, &sizes, Assignment::kRandom, make_stream(k), loads));
   }
 }
 
@@ -119,4 +131,36 @@ TEST_CASE("the largest of m delays, drawn exactly, has the exact mean") {
     CHECK(std::abs(mean - harmonic_number(m)) < 4.0 * se);  // 6 checks: family-wise < 4e-4
     CHECK(sum_p / n == Approx(p.expected_max(m)).epsilon(0.03));
   }
+}
+
+TEST_CASE(
+    "simulated communication overheads: tree barrier against its exact mean, butterfly "
+    "against its closed form") {
+  TreeBarrierModel tree;
+  tree.w = 1e-3;
+  tree.tau = 2e-6;
+  tree.noise = make_stage_noise(LawSpec{"exponential", {{"f", 0.01}}, "", {}, "noise"}, tree.w);
+  const auto tree_o = tree_barrier_overhead(tree, 4000);
+  int covered = 0;
+  for (double m : {1.0, 7.0, 1000.0, 1e6}) {
+    const SimulatedOverhead o = tree_o(m, 2, 11, 0.99);
+    REQUIRE(o.exact);
+    REQUIRE(o.low);
+    REQUIRE(o.high);
+    CHECK(o.method == "student_t");
+    covered += *o.low <= *o.exact && *o.exact <= *o.high;
+    // The same draws whatever the thread count.
+    CHECK(tree_o(m, 1, 11, 0.99).mean == o.mean);
+  }
+  CHECK(covered >= 3);  // 99% intervals: P(two of four miss) < 6e-4
+
+  // Without work, per-stage noise cannot touch a butterfly: every sample is the closed form,
+  // log2(m) rounds of 2o + L + (s-1)(G + 2O).
+  CycleSetup setup;
+  setup.work = 0.0;
+  const auto bfly = butterfly_overhead(setup, stage_noise_only(), 5);
+  const SimulatedOverhead b = bfly(16.0, 1, 3, 0.95);
+  REQUIRE(b.exact);
+  CHECK(b.mean == Approx(4 * setup.net.noiseless_round()).epsilon(1e-12));
+  CHECK(*b.exact == Approx(b.mean).epsilon(1e-12));
 }

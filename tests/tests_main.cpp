@@ -1,11 +1,11 @@
 // Runs the suite inside a scratch directory of its own, so that the run files, traces and HDF5
 // files the tests write never land in the source tree and parallel ctest processes never share one.
 #define CATCH_CONFIG_RUNNER
+#include <unistd.h>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 #include <system_error>
-#include <unistd.h>
 
 int main(int argc, char* argv[]) {
   namespace fs = std::filesystem;

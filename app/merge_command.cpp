@@ -1,0 +1,153 @@
+// collnoise merge: the parts of a job array (collnoise run --part i/n) into the result an unsplit
+// run would have written. Parts are checked to come from one run file and seed and to hold
+// disjoint chunks that together make every point whole.
+#include <fmt/format.h>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "app/commands.hpp"
+#include "app/exit_codes.hpp"
+#include "engine/errors.hpp"
+#include "outputs/result_file.hpp"
+#include "outputs/summary_report.hpp"
+#include "runs/point_factory.hpp"
+#include "runs/run_file.hpp"
+#include "runs/sampling_driver.hpp"
+#include "runs/work_split.hpp"
+
+namespace collnoise {
+namespace {
+
+template <class T>
+T root_value(const Record& root, const char* name, const std::string& path) {
+  const Field* f = root.find(name);
+  if (!f || !std::holds_alternative<T>(*f))
+    throw InputError(
+        fmt::format("'{}' has no '{}' attribute: not a part of a collnoise run", path, name));
+  return std::get<T>(*f);
+}
+
+struct PartFile {
+  std::string path;
+  Record root;
+  PartSpec part;
+};
+
+std::vector<PartFile> read_parts(const std::vector<std::string>& paths) {
+  std::vector<PartFile> parts;
+  for (const auto& path : paths) {
+    PartFile p{path, read_result_file(path).root, {}};
+    p.part = parse_part(root_value<std::string>(p.root, "part", path));
+    parts.push_back(std::move(p));
+  }
+  return parts;
+}
+
+// One run file text, one seed, one part count, every part exactly once.
+void check_parts_belong_together(const std::vector<PartFile>& parts) {
+  const PartFile& first = parts.front();
+  const auto text = root_value<std::string>(first.root, "run_file_text", first.path);
+  const auto seed = root_value<std::uint64_t>(first.root, "seed", first.path);
+  std::map<std::uint64_t, std::string> seen;
+  for (const auto& p : parts) {
+    if (root_value<std::string>(p.root, "run_file_text", p.path) != text)
+      throw InputError(
+          fmt::format("'{}' and '{}' come from different run files", first.path, p.path));
+    const auto s = root_value<std::uint64_t>(p.root, "seed", p.path);
+    if (s != seed)
+      throw InputError(
+          fmt::format("'{}' (seed {}) and '{}' (seed {}) were run with different "
+                      "seeds: their samples are not shares of one run",
+                      first.path, seed, p.path, s));
+    if (p.part.count != first.part.count)
+      throw InputError(fmt::format("'{}' is part {} and '{}' part {}: one job array has one n",
+                                   first.path, to_string(first.part), p.path, to_string(p.part)));
+    if (const auto [at, fresh] = seen.emplace(p.part.index, p.path); !fresh)
+      throw InputError(fmt::format("'{}' and '{}' are both part {}: their chunks overlap",
+                                   at->second, p.path, to_string(p.part)));
+  }
+  for (std::uint64_t i = 1; i <= first.part.count; ++i)
+    if (!seen.contains(i))
+      throw InputError(fmt::format("part {}/{} is missing: a merge needs all {} parts", i,
+                                   first.part.count, first.part.count));
+}
+
+// The points' tallies, every chunk exactly once.
+std::vector<Tally> merge_tallies(const RunSpec& run, const std::vector<PreparedPoint>& points,
+                                 const std::vector<PartFile>& parts) {
+  std::vector<std::optional<TallyLayout>> layouts;
+  std::vector<Tally> merged;
+  for (const auto& p : points) {
+    merged.push_back(empty_tally(run, *p.sampled));
+    layouts.push_back(merged.back().layout());
+  }
+  std::vector<std::map<std::uint64_t, std::string>> origin(points.size());
+  for (const auto& part : parts) {
+    auto tallies = read_result_tallies(part.path, layouts);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      for (const auto& entry : tallies[i]->chunks())
+        if (const auto [at, fresh] = origin[i].emplace(entry.first, part.path); !fresh)
+          throw InputError(fmt::format("'{}' and '{}' overlap: both hold chunk {} of point {}",
+                                       at->second, part.path, entry.first, i));
+      merged[i].merge(*tallies[i]);
+    }
+  }
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const ChunkPlan plan = chunk_plan(run, *points[i].sampled);
+    if (merged[i].chunks().size() != plan.chunks())
+      throw InputError(
+          fmt::format("the parts hold {} of the {} chunks of point {}: not the whole "
+                      "run",
+                      merged[i].chunks().size(), plan.chunks(), i));
+  }
+  return merged;
+}
+
+}  // namespace
+
+int merge_command(const MergeOptions& options) {
+  if (std::filesystem::exists(options.out) && !options.force)
+    throw InputError(fmt::format("output '{}' exists: use --force to overwrite it", options.out));
+  const std::vector<PartFile> parts = read_parts(options.parts);
+  check_parts_belong_together(parts);
+  const PartFile& first = parts.front();
+  const RunSpec run =
+      parse_run_text(root_value<std::string>(first.root, "run_file_text", first.path),
+                     root_value<std::string>(first.root, "run_file_path", first.path),
+                     root_value<std::uint64_t>(first.root, "seed", first.path));
+  const std::vector<PreparedPoint> points = prepare_points(run);
+  for (const auto& p : points)
+    if (!p.sampled) throw InputError("only sampled runs come in parts");
+  check_writable(options.out);
+  std::vector<Tally> tallies = merge_tallies(run, points, parts);
+
+  RunInfo info;
+  info.kind = root_value<std::string>(first.root, "kind", first.path);
+  info.threads = static_cast<int>(root_value<std::int64_t>(first.root, "threads", first.path));
+  info.processes = 0;
+  for (const auto& p : parts) {
+    info.processes += static_cast<int>(root_value<std::int64_t>(p.root, "processes", p.path));
+    info.wall_time_s += root_value<double>(p.root, "wall_time_s", p.path);
+    info.merged_from.push_back(p.path);
+  }
+  const SummaryContext context{run.confidence, points.size()};
+  std::vector<PointResult> results;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    results.push_back(PointResult{points[i].kind, points[i].params,
+                                  points[i].sampled->summarize(tallies[i], context), &tallies[i],
+                                  chunk_plan(run, *points[i].sampled).chunk_size});
+  write_result_file(options.out, run, info, results);
+  if (!options.quiet) {
+    std::vector<Record> params, summaries;
+    for (const auto& r : results) {
+      params.push_back(r.params);
+      summaries.push_back(r.summary);
+    }
+    fmt::print("{}", summary_table(params, summaries));
+    fmt::print("merged {} parts into {} ({} points)\n", parts.size(), options.out, points.size());
+  }
+  return exit_code::kSuccess;
+}
+
+}  // namespace collnoise

@@ -1,0 +1,55 @@
+#pragma once
+// Checkpoint files (default <out>.ckpt): what a run has done so far, so that an interrupted run
+// resumes to the same bits. Random streams are keyed by sample index (MODELS.md §6), so the
+// position of every stream is the set of chunks done: a checkpoint holds, per sampled point, the
+// tally of those chunks (per-chunk accumulators, histograms, top values, raw values) and where
+// its precision batches stand. Analysis points (N_1/2, isoefficiency) are recomputed on resume.
+// Written to a temporary name and renamed, so the previous checkpoint stays valid until the new
+// one is complete. Layout: docs/hdf5-layout.md.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "estimators/tally.hpp"
+#include "runs/run_file.hpp"
+#include "runs/work_split.hpp"
+
+namespace collnoise {
+
+inline constexpr const char* kCheckpointType = "collnoise-checkpoint";
+inline constexpr std::int64_t kCheckpointVersion = 1;
+
+/// Where the sampling of one point stands.
+struct SamplingState {
+  std::uint64_t batch_end =
+      0;                      ///< samples of the batch under way (the whole point without targets)
+  std::uint64_t batches = 0;  ///< batches completed
+  bool finished = false;
+};
+
+struct CheckpointPoint {
+  SamplingState state;
+  const Tally* tally = nullptr;  ///< null for analysis points
+  std::uint64_t chunk_size = 0;
+};
+
+/// Writes atomically. RuntimeFailure naming the path on any I/O error (the old file stays).
+void write_checkpoint(const std::string& path, const RunSpec& run, const PartSpec& part,
+                      std::span<const CheckpointPoint> points);
+
+struct LoadedPoint {
+  SamplingState state;
+  std::optional<Tally> tally;
+};
+
+/// Reads a checkpoint of this run (same run file text, seed, part and engine build). `layouts`
+/// has one entry per point: the tally layout of a sampled point, nullopt for an analysis point.
+/// InputError naming the file and the mismatch, or saying it is corrupt.
+std::vector<LoadedPoint> read_checkpoint(const std::string& path, const RunSpec& run,
+                                         const PartSpec& part,
+                                         std::span<const std::optional<TallyLayout>> layouts,
+                                         std::span<const std::uint64_t> chunk_sizes);
+
+}  // namespace collnoise

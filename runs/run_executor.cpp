@@ -1,0 +1,328 @@
+#include "runs/run_executor.hpp"
+
+#include <fmt/format.h>
+#include <chrono>
+#include <cstring>
+#include <map>
+
+#include "engine/errors.hpp"
+#include "estimators/tally_codec.hpp"
+#include "runs/precision_target.hpp"
+#include "runs/sampling_driver.hpp"
+
+namespace collnoise {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint32_t kStop = 1;
+constexpr std::uint32_t kCheckpoint = 2;
+
+// ---- small byte messages from rank 0 --------------------------------------------------------
+
+void put_u64(Bytes& out, std::uint64_t v) {
+  const auto* p = reinterpret_cast<const std::byte*>(&v);
+  out.insert(out.end(), p, p + sizeof v);
+}
+
+std::uint64_t get_u64(const Bytes& in, std::size_t& at) {
+  if (at + sizeof(std::uint64_t) > in.size()) throw RuntimeFailure("a short message from rank 0");
+  std::uint64_t v;
+  std::memcpy(&v, in.data() + at, sizeof v);
+  at += sizeof v;
+  return v;
+}
+
+// ---- the state of every point ---------------------------------------------------------------
+
+struct PointWork {
+  const SampledStudy* study = nullptr;  // null: an analysis point
+  ChunkPlan plan;
+  ChunkRange range;        // the part's chunks
+  std::vector<bool> done;  // by chunk index
+  SamplingState state;
+  Tally owned;             // rank 0: every chunk gathered so far
+  PrecisionStatus status;  // rank 0: after the last batch (precision targets)
+};
+
+class Executor {
+ public:
+  Executor(const RunSpec& run, const std::vector<PreparedPoint>& points,
+           const ExecutionOptions& options, const ProcessGroup& group)
+      : run_(run),
+        points_(points),
+        options_(options),
+        group_(group),
+        last_checkpoint_(Clock::now()) {
+    for (const auto& p : points_) {
+      PointWork w;
+      if (p.sampled) {
+        w.study = p.sampled.get();
+        w.plan = chunk_plan(run_, *w.study);
+        w.range = part_range(w.plan.chunks(), options_.part);
+        w.done.assign(w.plan.chunks(), false);
+        w.state.batch_end =
+            run_.precision.enabled ? first_batch_end(run_.precision, w.plan) : w.plan.samples;
+        w.owned = empty_tally(run_, *w.study);
+      }
+      work_.push_back(std::move(w));
+    }
+  }
+
+  Execution run() {
+    if (!options_.resume_path.empty()) resume();
+    Execution e;
+    for (const auto& w : work_)
+      if (w.study) e.chunks_total += w.range.end - w.range.begin;
+    for (std::size_t i = 0; i < work_.size(); ++i) {
+      if (!work_[i].study) {
+        if (group_.is_root())
+          analysis_[i] = points_[i].analysis->analyse(options_.threads, progress_of(i));
+        if (stop_agreed()) return interrupted(e);
+        continue;
+      }
+      if (!sample_point(i)) return interrupted(e);
+    }
+    if (group_.is_root()) e.points = outcomes();
+    return e;
+  }
+
+ private:
+  std::function<void(std::uint64_t)> progress_of(std::size_t i) const {
+    if (!options_.progress) return {};
+    return [this, i](std::uint64_t done) { options_.progress(i, done); };
+  }
+
+  // Rank 0 reads the checkpoint; every process learns which chunks are done and where each
+  // point's batches stand. A refused checkpoint is refused on every process.
+  void resume() {
+    Bytes message;
+    std::string error;
+    if (group_.is_root()) {
+      try {
+        std::vector<std::optional<TallyLayout>> layouts;
+        std::vector<std::uint64_t> chunk_sizes;
+        for (const auto& w : work_) {
+          layouts.push_back(w.study ? std::optional(w.owned.layout()) : std::nullopt);
+          chunk_sizes.push_back(w.study ? w.plan.chunk_size : 0);
+        }
+        auto loaded =
+            read_checkpoint(options_.resume_path, run_, options_.part, layouts, chunk_sizes);
+        for (std::size_t i = 0; i < work_.size(); ++i)
+          if (work_[i].study) {
+            for (const auto& entry : loaded[i].tally->chunks())
+              if (!work_[i].range.contains(entry.first))
+                throw InputError(
+                    fmt::format("checkpoint '{}' is corrupt: point {} holds chunk {} "
+                                "outside part {}",
+                                options_.resume_path, i, entry.first, to_string(options_.part)));
+            work_[i].owned = std::move(*loaded[i].tally);
+            work_[i].state = loaded[i].state;
+          }
+      } catch (const InputError& ex) {
+        error = ex.what();
+      }
+      message.push_back(std::byte{error.empty() ? std::uint8_t{0} : std::uint8_t{1}});
+      if (error.empty()) {
+        for (const auto& w : work_) {
+          if (!w.study) continue;
+          put_u64(message, w.state.batch_end);
+          put_u64(message, w.state.batches);
+          put_u64(message, w.state.finished ? 1 : 0);
+          put_u64(message, w.owned.chunks().size());
+          for (const auto& entry : w.owned.chunks()) put_u64(message, entry.first);
+        }
+      } else {
+        const auto* p = reinterpret_cast<const std::byte*>(error.data());
+        message.insert(message.end(), p, p + error.size());
+      }
+    }
+    message = group_.broadcast_from_root(std::move(message));
+    if (message.empty()) throw RuntimeFailure("no checkpoint message from rank 0");
+    if (message[0] != std::byte{0})
+      throw InputError(
+          std::string(reinterpret_cast<const char*>(message.data() + 1), message.size() - 1));
+    std::size_t at = 1;
+    for (auto& w : work_) {
+      if (!w.study) continue;
+      w.state.batch_end = get_u64(message, at);
+      w.state.batches = get_u64(message, at);
+      w.state.finished = get_u64(message, at) != 0;
+      const std::uint64_t count = get_u64(message, at);
+      for (std::uint64_t k = 0; k < count; ++k) w.done.at(get_u64(message, at)) = true;
+    }
+  }
+
+  // Samples point i batch by batch; false when a stop was agreed (a checkpoint is written).
+  bool sample_point(std::size_t i) {
+    PointWork& w = work_[i];
+    while (!w.state.finished) {
+      const std::uint64_t end_chunk =
+          std::min(w.range.end, (w.state.batch_end + w.plan.chunk_size - 1) / w.plan.chunk_size);
+      std::vector<std::uint64_t> pending;
+      for (std::uint64_t c = w.range.begin; c < end_chunk; ++c)
+        if (!w.done[c]) pending.push_back(c);
+      if (!sample_batch(i, pending)) return false;
+      ++w.state.batches;
+      decide_next_batch(w);
+    }
+    return true;
+  }
+
+  bool sample_batch(std::size_t i, const std::vector<std::uint64_t>& pending) {
+    PointWork& w = work_[i];
+    const int size = group_.size();
+    const auto mine = process_share(pending, group_.rank(), size);
+    const std::size_t rounds = process_share(pending, 0, size).size();  // the longest share
+    Tally local = empty_tally(run_, *w.study);
+    std::uint64_t done_before = 0;  // samples of this part's chunks done before the batch
+    for (std::uint64_t c = w.range.begin; c < w.range.end; ++c)
+      if (w.done[c]) done_before += w.plan.count(c);
+    std::uint64_t done_in_batch = 0;
+    for (std::size_t k = 0; k < rounds; ++k) {
+      if (k < mine.size()) {
+        sample_chunks(*w.study, w.plan, {mine[k]}, options_.threads, local);
+        ++sampled_;
+      }
+      if (options_.after_round) options_.after_round(sampled_);
+      // Every process has sampled the first k+1 chunks of its share.
+      for (int r = 0; r < size; ++r) {
+        const auto share = process_share(pending, r, size);
+        if (k < share.size()) done_in_batch += w.plan.count(share[k]);
+      }
+      if (group_.is_root() && options_.progress) options_.progress(i, done_before + done_in_batch);
+      const std::uint32_t flags = agree_flags();
+      if (flags != 0) {
+        collect(w, local);
+        for (int r = 0; r < size; ++r) {
+          const auto share = process_share(pending, r, size);
+          for (std::size_t j = 0; j <= k && j < share.size(); ++j) w.done[share[j]] = true;
+        }
+        if (flags & kStop) return false;  // the caller writes the checkpoint
+        write_checkpoint_now();
+      }
+    }
+    collect(w, local);
+    for (const std::uint64_t c : pending) w.done[c] = true;
+    return true;
+  }
+
+  // Without targets one batch is the whole point; with them rank 0 measures and decides.
+  void decide_next_batch(PointWork& w) {
+    if (!run_.precision.enabled) {
+      w.state.finished = true;
+      return;
+    }
+    Bytes decision;
+    if (group_.is_root()) {
+      w.status = assess_precision(w.owned, run_.precision, run_.confidence);
+      const auto next = next_batch_end(w.status, run_.precision, w.plan);
+      put_u64(decision, next ? *next : 0);
+    }
+    decision = group_.broadcast_from_root(std::move(decision));
+    std::size_t at = 0;
+    const std::uint64_t next = get_u64(decision, at);
+    if (next == 0)
+      w.state.finished = true;
+    else
+      w.state.batch_end = next;
+  }
+
+  std::uint32_t agree_flags() {
+    std::uint32_t flags = 0;
+    if (options_.stop_requested && options_.stop_requested()) flags |= kStop;
+    if (group_.is_root() && !options_.checkpoint_path.empty() &&
+        std::chrono::duration<double>(Clock::now() - last_checkpoint_).count() >=
+            options_.checkpoint_interval_s)
+      flags |= kCheckpoint;
+    return group_.any_bits(flags);
+  }
+
+  // Between points: a stop only (nothing is being sampled).
+  bool stop_agreed() {
+    const bool stop = options_.stop_requested && options_.stop_requested();
+    return (group_.any_bits(stop ? kStop : 0) & kStop) != 0;
+  }
+
+  // Moves every process's chunks of this point to rank 0.
+  void collect(PointWork& w, Tally& local) {
+    if (group_.size() == 1) {
+      w.owned.merge(local);
+    } else {
+      const std::vector<Bytes> all = group_.gather_to_root(encode_tally(local));
+      if (group_.is_root()) {
+        w.owned.merge(local);
+        for (std::size_t r = 1; r < all.size(); ++r) merge_encoded_tally(w.owned, all[r]);
+      }
+    }
+    local = empty_tally(run_, *w.study);
+  }
+
+  void write_checkpoint_now() {
+    last_checkpoint_ = Clock::now();
+    if (!group_.is_root() || options_.checkpoint_path.empty()) return;
+    std::vector<CheckpointPoint> points;
+    for (const auto& w : work_)
+      points.push_back(w.study ? CheckpointPoint{w.state, &w.owned, w.plan.chunk_size}
+                               : CheckpointPoint{});
+    write_checkpoint(options_.checkpoint_path, run_, options_.part, points);
+  }
+
+  Execution interrupted(Execution e) {
+    write_checkpoint_now();
+    e.interrupted = true;
+    for (const auto& w : work_)
+      for (std::uint64_t c = w.range.begin; c < w.range.end && w.study; ++c)
+        e.chunks_done += w.done[c] ? 1 : 0;
+    return e;
+  }
+
+  std::vector<PointOutcome> outcomes() {
+    std::vector<PointOutcome> out;
+    const SummaryContext context{run_.confidence, points_.size()};
+    for (std::size_t i = 0; i < work_.size(); ++i) {
+      PointWork& w = work_[i];
+      PointOutcome o;
+      if (!w.study) {
+        o.summary = std::move(analysis_[i]);
+      } else {
+        o.summary = w.study->summarize(w.owned, context);
+        if (run_.precision.enabled)
+          put_precision(o.summary, assess_precision(w.owned, run_.precision, run_.confidence),
+                        run_.precision, w.state.batches);
+        o.chunk_size = w.plan.chunk_size;
+        o.state = w.state;
+        o.tally = std::move(w.owned);
+      }
+      out.push_back(std::move(o));
+    }
+    return out;
+  }
+
+  const RunSpec& run_;
+  const std::vector<PreparedPoint>& points_;
+  const ExecutionOptions& options_;
+  const ProcessGroup& group_;
+  std::vector<PointWork> work_;
+  std::map<std::size_t, Record> analysis_;
+  std::uint64_t sampled_ = 0;  // chunks this process sampled in this sitting
+  Clock::time_point last_checkpoint_;
+};
+
+}  // namespace
+
+Execution execute_run(const RunSpec& run, const std::vector<PreparedPoint>& points,
+                      const ExecutionOptions& options, const ProcessGroup& group) {
+  return Executor(run, points, options, group).run();
+}
+
+void checkpoint_outcomes(const std::string& path, const RunSpec& run, const PartSpec& part,
+                         const std::vector<PointOutcome>& outcomes) {
+  std::vector<CheckpointPoint> points;
+  for (const auto& o : outcomes)
+    points.push_back(o.tally ? CheckpointPoint{o.state, &*o.tally, o.chunk_size}
+                             : CheckpointPoint{});
+  write_checkpoint(path, run, part, points);
+}
+
+}  // namespace collnoise
