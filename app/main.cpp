@@ -15,7 +15,9 @@ using namespace collnoise;
 void add_run_options(CLI::App& cmd, RunOptions& run) {
   cmd.add_option("RUNFILE", run.run_file, "run file (TOML)")->required();
   cmd.add_option("--out", run.out, "result file (default: <name>.h5, <name>.part<i>of<n>.h5)");
-  cmd.add_option("--threads", run.threads, "threads per process (default: all cores)")
+  cmd.add_option(
+         "--threads", run.threads,
+         "threads per process (default: the cores, shared among the processes on a machine)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--seed", run.seed, "override the run file's seed");
   cmd.add_option("--part", run.part, "i/n: sample only part i of n (job arrays; merge after)");
@@ -69,6 +71,11 @@ int main(int argc, char** argv) {
     return code == 0 ? exit_code::kSuccess : exit_code::kBadInput;
   }
   try {
+    if (ProcessSession::launched_without_mpi_support())
+      throw InputError(
+          "started as one of several MPI processes, but this collnoise was built without MPI: "
+          "every process would run the whole run; rebuild with libopenmpi-dev installed "
+          "(COLLNOISE_MPI=ON), or run one process");
     if (*run_cmd) return run_command(run);
     if (*merge_cmd) return merge_command(merge);
     return summary_command(summary_path, json);

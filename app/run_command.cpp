@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 #include <omp.h>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -115,7 +116,9 @@ int run_command(const RunOptions& options) {
                                ? std::string()
                                : (options.checkpoint.empty() ? out + ".ckpt" : options.checkpoint);
   check_outputs(options, out, ckpt, group);
-  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  // By default the processes on one machine share its cores.
+  const int threads = options.threads > 0 ? options.threads
+                                          : std::max(1, omp_get_max_threads() / group.local_size());
 
   std::vector<std::uint64_t> work;
   for (const auto& p : points) work.push_back(p.sampled ? run.samples : p.analysis->work_units());

@@ -15,6 +15,13 @@ ProcessGroup& mutable_world() {
   return world;
 }
 
+// The world size an MPI launcher (Open MPI, MPICH/Hydra, Slurm with PMI) announces, 0 if none.
+int launcher_world_size() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+    if (const char* v = std::getenv(var)) return std::atoi(v);
+  return 0;
+}
+
 #ifdef COLLNOISE_WITH_MPI
 void check(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
@@ -29,9 +36,7 @@ bool mpi_active() {
 
 // Started by mpirun (Open MPI, MPICH/Hydra) or srun with PMI: an MPI job.
 bool launched_by_mpi() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
-    if (std::getenv(var)) return true;
-  return false;
+  return launcher_world_size() > 0 || std::getenv("PMIX_RANK");
 }
 #endif
 
@@ -124,12 +129,25 @@ ProcessSession::ProcessSession([[maybe_unused]] int& argc, [[maybe_unused]] char
   ProcessGroup& world = mutable_world();
   MPI_Comm_rank(MPI_COMM_WORLD, &world.rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &world.size_);
+  MPI_Comm node;
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+        "Comm_split_type");
+  MPI_Comm_size(node, &world.local_size_);
+  MPI_Comm_free(&node);
 #endif
 }
 
 ProcessSession::~ProcessSession() {
 #ifdef COLLNOISE_WITH_MPI
   if (initialised_ && mpi_active()) MPI_Finalize();
+#endif
+}
+
+bool ProcessSession::launched_without_mpi_support() {
+#ifdef COLLNOISE_WITH_MPI
+  return false;
+#else
+  return launcher_world_size() > 1;
 #endif
 }
 

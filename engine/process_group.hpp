@@ -20,6 +20,8 @@ class ProcessGroup {
 
   int rank() const { return rank_; }
   int size() const { return size_; }
+  /// Processes of this run on this machine (they share its cores).
+  int local_size() const { return local_size_; }
   bool is_root() const { return rank_ == 0; }
 
   /// Bitwise OR of every process's `bits` (a collective: every process must call it).
@@ -36,6 +38,7 @@ class ProcessGroup {
   friend class ProcessSession;
   int rank_ = 0;
   int size_ = 1;
+  int local_size_ = 1;
 };
 
 /// Initialises MPI for the lifetime of the command when it was built in and the process was
@@ -51,6 +54,9 @@ class ProcessSession {
   static bool mpi_built();
   /// "Open MPI 4.1.4" or "none".
   static std::string mpi_library();
+  /// Started as one of several MPI processes by a build without MPI: each process would run the
+  /// whole run and write the same file, so the command refuses (the message says why).
+  static bool launched_without_mpi_support();
 
  private:
   bool initialised_ = false;

@@ -39,5 +39,10 @@ template TimedTreeResult simulate_timed_tree(const TimedTreeSetup&, ListedCpu&, 
 template TimedTreeResult simulate_timed_tree(const TimedTreeSetup&, PatternCpu&, int);
 template TimedTreeResult simulate_timed_tree(const TimedTreeSetup&, PoissonCpu&, int);
 template TimedTreeResult simulate_timed_tree(const TimedTreeSetup&, StageCpu&, int);
+// The quiet variants (undelayed overheads): with_cpu can hand them over.
+template TimedTreeResult simulate_timed_tree(const TimedTreeSetup&, QuietOps<QuietCpu>&, int);
+template TimedTreeResult simulate_timed_tree(const TimedTreeSetup&, QuietOps<PatternCpu>&, int);
+template TimedTreeResult simulate_timed_tree(const TimedTreeSetup&, QuietOps<PoissonCpu>&, int);
+template TimedTreeResult simulate_timed_tree(const TimedTreeSetup&, QuietOps<StageCpu>&, int);
 
 }  // namespace collnoise
