@@ -4,8 +4,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
+#include <span>
 
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
@@ -78,8 +78,8 @@ void check_outputs(const RunOptions& options, const std::string& out, const std:
       error = e.what();
     }
   }
-  Bytes message(error.size());
-  std::memcpy(message.data(), error.data(), error.size());
+  const auto error_bytes = std::as_bytes(std::span(error));
+  Bytes message(error_bytes.begin(), error_bytes.end());
   message = group.broadcast_from_root(std::move(message));
   if (!message.empty())
     throw InputError(std::string(reinterpret_cast<const char*>(message.data()), message.size()));

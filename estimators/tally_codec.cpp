@@ -44,7 +44,8 @@ class Reader {
     const auto n = get<std::uint64_t>();
     if (n > bytes_.size() / sizeof(T)) fail();
     std::vector<T> values(n);
-    std::memcpy(values.data(), take(n * sizeof(T)), n * sizeof(T));
+    const std::byte* from = take(n * sizeof(T));
+    if (n > 0) std::memcpy(values.data(), from, n * sizeof(T));  // memcpy(nullptr, _, 0) is UB
     return values;
   }
   bool done() const { return at_ == bytes_.size(); }
