@@ -90,7 +90,7 @@ std::vector<Tally> merge_tallies(const RunSpec& run, const std::vector<PreparedP
         if (const auto [at, fresh] = origin[i].emplace(entry.first, part.path); !fresh)
           throw InputError(fmt::format("'{}' and '{}' overlap: both hold chunk {} of point {}",
                                        at->second, part.path, entry.first, i));
-      merged[i].merge(*tallies[i]);
+      merged[i].merge(std::move(*tallies[i]));
     }
   }
   for (std::size_t i = 0; i < points.size(); ++i) {

@@ -20,13 +20,13 @@ void Progress::update(std::size_t point, std::uint64_t done_in_point) {
   if (now - last_ < std::chrono::milliseconds(250)) return;
   last_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const auto before = std::accumulate(work_.begin(), work_.begin() + static_cast<std::ptrdiff_t>(point),
-                                      std::uint64_t{0});
+  const auto before = std::accumulate(
+      work_.begin(), work_.begin() + static_cast<std::ptrdiff_t>(point), std::uint64_t{0});
   const double done = static_cast<double>(before + done_in_point);
   const double rate = done / std::max(elapsed, 1e-9);
   const double eta = rate > 0 ? (static_cast<double>(total_) - done) / rate : 0.0;
-  fmt::print(stderr, "\r  point {}/{}  {:.3g} samples/s  ETA {:.0f} s   ", point + 1,
-             work_.size(), rate, eta);
+  fmt::print(stderr, "\r  point {}/{}  {:.3g} samples/s  ETA {:.0f} s   ", point + 1, work_.size(),
+             rate, eta);
   std::fflush(stderr);
 }
 

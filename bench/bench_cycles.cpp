@@ -49,11 +49,21 @@ void run(benchmark::State& state, CycleAlgorithm algorithm, bool quiet) {
                           static_cast<std::int64_t>(setup.ranks * setup.cycles * log2_n));
 }
 
-void fast_conventional(benchmark::State& s) { run<false>(s, CycleAlgorithm::kButterfly, false); }
-void fast_redundant(benchmark::State& s) { run<false>(s, CycleAlgorithm::kRedundantButterfly, false); }
-void fast_quiet(benchmark::State& s) { run<false>(s, CycleAlgorithm::kButterfly, true); }
-void fast_dissemination(benchmark::State& s) { run<false>(s, CycleAlgorithm::kDissemination, false); }
-void reference_conventional(benchmark::State& s) { run<true>(s, CycleAlgorithm::kButterfly, false); }
+void fast_conventional(benchmark::State& s) {
+  run<false>(s, CycleAlgorithm::kButterfly, false);
+}
+void fast_redundant(benchmark::State& s) {
+  run<false>(s, CycleAlgorithm::kRedundantButterfly, false);
+}
+void fast_quiet(benchmark::State& s) {
+  run<false>(s, CycleAlgorithm::kButterfly, true);
+}
+void fast_dissemination(benchmark::State& s) {
+  run<false>(s, CycleAlgorithm::kDissemination, false);
+}
+void reference_conventional(benchmark::State& s) {
+  run<true>(s, CycleAlgorithm::kButterfly, false);
+}
 void reference_redundant(benchmark::State& s) {
   run<true>(s, CycleAlgorithm::kRedundantButterfly, false);
 }
@@ -64,10 +74,30 @@ BENCHMARK(reference_redundant)->Args({12, 1})->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(fast_conventional)->Args({12, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(fast_redundant)->Args({12, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 // 2^23 ranks, one and two threads.
-BENCHMARK(fast_quiet)->Args({23, 1})->Args({23, 2})->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
-BENCHMARK(fast_conventional)->Args({23, 1})->Args({23, 2})->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
-BENCHMARK(fast_redundant)->Args({23, 1})->Args({23, 2})->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
-BENCHMARK(fast_dissemination)->Args({23, 1})->Args({23, 2})->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(fast_quiet)
+    ->Args({23, 1})
+    ->Args({23, 2})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
+BENCHMARK(fast_conventional)
+    ->Args({23, 1})
+    ->Args({23, 2})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
+BENCHMARK(fast_redundant)
+    ->Args({23, 1})
+    ->Args({23, 2})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
+BENCHMARK(fast_dissemination)
+    ->Args({23, 1})
+    ->Args({23, 2})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -12,7 +12,8 @@ namespace collnoise {
 DetourPattern::DetourPattern(std::vector<Detour> detours, double span, const std::string& what)
     : span_(span), free_(0.0) {
   if (!(span > 0.0) || !std::isfinite(span))
-    throw InputError(fmt::format("{}: the pattern's period must be > 0 seconds, got {}", what, span));
+    throw InputError(
+        fmt::format("{}: the pattern's period must be > 0 seconds, got {}", what, span));
   // Fold every detour into [0, span): a detour longer than the period covers it all.
   std::vector<Detour> folded;
   for (const auto& d : detours) {
@@ -42,11 +43,10 @@ DetourPattern::DetourPattern(std::vector<Detour> detours, double span, const std
   double busy_total = 0.0;
   for (const auto& d : busy_) busy_total += d.end - d.start;
   free_ = span_ - busy_total;
-  if (busy_.empty())
-    throw InputError(fmt::format("{}: the pattern has no detour", what));
+  if (busy_.empty()) throw InputError(fmt::format("{}: the pattern has no detour", what));
   if (!(free_ > 0.0))
-    throw InputError(fmt::format(
-        "{}: detours cover the whole period: the CPU would never be free", what));
+    throw InputError(
+        fmt::format("{}: detours cover the whole period: the CPU would never be free", what));
 }
 
 Detour DetourPattern::detour(std::int64_t g, double offset) const {

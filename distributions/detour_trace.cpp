@@ -64,8 +64,7 @@ DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit
     last_end = std::max(last_end, e);
     last_start = std::max(last_start, s);
   }
-  if (detours.empty())
-    throw InputError(fmt::format("detour trace '{}' has no detours", path));
+  if (detours.empty()) throw InputError(fmt::format("detour trace '{}' has no detours", path));
   const double span = span_seconds ? *span_seconds : last_end;
   // A detour may run past the span (it wraps to the start), but must begin inside it.
   if (span_seconds && !(*span_seconds > last_start))

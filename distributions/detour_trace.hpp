@@ -13,8 +13,8 @@ namespace collnoise {
 double trace_unit_seconds(const std::string& unit);
 
 /// Reads a trace into a pattern that repeats at `span_seconds` (detours past it wrap to the
-/// start), or by default at the end of the trace's last detour. InputError with file and line for an unreadable file, a malformed line,
-/// a negative start or duration, or a trace without detours.
+/// start), or by default at the end of the trace's last detour. InputError with file and line for
+/// an unreadable file, a malformed line, a negative start or duration, or a trace without detours.
 DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit,
                                 std::optional<double> span_seconds = std::nullopt);
 

@@ -12,7 +12,8 @@ namespace collnoise {
 PoissonDetours::PoissonDetours(double rate, double mean, std::shared_ptr<const NoiseLaw> duration)
     : rate_(rate), mean_(mean), duration_(std::move(duration)) {
   if (!(rate > 0.0) || !std::isfinite(rate))
-    throw InputError(fmt::format("noise.rate = {} is invalid: detours per second must be > 0", rate));
+    throw InputError(
+        fmt::format("noise.rate = {} is invalid: detours per second must be > 0", rate));
   if (!(mean > 0.0) || !std::isfinite(mean))
     throw InputError(
         fmt::format("noise.duration.mean = {} is invalid: the mean detour must be > 0 s", mean));

@@ -9,7 +9,8 @@ namespace collnoise {
 
 PatternNoise periodic_noise(double period, double duration) {
   if (!(period > 0.0) || !std::isfinite(period))
-    throw InputError(fmt::format("noise.P = {} is invalid: the period must be > 0 seconds", period));
+    throw InputError(
+        fmt::format("noise.P = {} is invalid: the period must be > 0 seconds", period));
   if (!(duration > 0.0) || !(duration < period))
     throw InputError(fmt::format(
         "noise.D = {} is invalid: the detour must last > 0 seconds and less than noise.P = {}",

@@ -35,7 +35,8 @@ class PatternCpu {
  public:
   PatternCpu(const DetourPattern& pattern, std::uint64_t replication_key, std::size_t ranks)
       : pattern_(&pattern),
-        key_(hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kNoiseOffset))),
+        key_(
+            hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kNoiseOffset))),
         next_start_(ranks, -std::numeric_limits<float>::infinity()) {}
 
   /// Rank's pattern offset: seconds in [0, span), the first uniform of its own stream. Asked for
@@ -84,7 +85,8 @@ class StageCpu {
  public:
   StageCpu(const StageNoise& noise, std::uint64_t replication_key)
       : noise_(&noise),
-        key_(hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kStageDelay))) {}
+        key_(hash_combine(replication_key,
+                          static_cast<std::uint64_t>(StreamPurpose::kStageDelay))) {}
 
   /// The stage delay of (cycle, rank), seconds.
   double delay(std::size_t rank, std::uint64_t cycle) const {

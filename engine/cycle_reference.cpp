@@ -39,7 +39,7 @@ struct RankState {
   int round = 0;
   std::vector<char> sent;  // ordinary sends issued in this cycle, by round
   std::deque<Send> sends;
-  std::vector<Message> buffer;      // messages of unfinished cycles, arrived or on the way
+  std::vector<Message> buffer;       // messages of unfinished cycles, arrived or on the way
   std::deque<double> owed_receives;  // arrivals to pay for after finishing
   Op op = Op::kIdle;
   Message receiving;
@@ -236,13 +236,20 @@ CycleResult simulate_cycles_reference(const CycleSetup& setup, Cpu& cpu,
 }
 
 template CycleResult simulate_cycles_reference(const CycleSetup&, QuietCpu&, const CycleRecording&);
-template CycleResult simulate_cycles_reference(const CycleSetup&, ListedCpu&, const CycleRecording&);
-template CycleResult simulate_cycles_reference(const CycleSetup&, PatternCpu&, const CycleRecording&);
-template CycleResult simulate_cycles_reference(const CycleSetup&, PoissonCpu&, const CycleRecording&);
+template CycleResult simulate_cycles_reference(const CycleSetup&, ListedCpu&,
+                                               const CycleRecording&);
+template CycleResult simulate_cycles_reference(const CycleSetup&, PatternCpu&,
+                                               const CycleRecording&);
+template CycleResult simulate_cycles_reference(const CycleSetup&, PoissonCpu&,
+                                               const CycleRecording&);
 template CycleResult simulate_cycles_reference(const CycleSetup&, StageCpu&, const CycleRecording&);
-template CycleResult simulate_cycles_reference(const CycleSetup&, QuietOps<QuietCpu>&, const CycleRecording&);
-template CycleResult simulate_cycles_reference(const CycleSetup&, QuietOps<PatternCpu>&, const CycleRecording&);
-template CycleResult simulate_cycles_reference(const CycleSetup&, QuietOps<PoissonCpu>&, const CycleRecording&);
-template CycleResult simulate_cycles_reference(const CycleSetup&, QuietOps<StageCpu>&, const CycleRecording&);
+template CycleResult simulate_cycles_reference(const CycleSetup&, QuietOps<QuietCpu>&,
+                                               const CycleRecording&);
+template CycleResult simulate_cycles_reference(const CycleSetup&, QuietOps<PatternCpu>&,
+                                               const CycleRecording&);
+template CycleResult simulate_cycles_reference(const CycleSetup&, QuietOps<PoissonCpu>&,
+                                               const CycleRecording&);
+template CycleResult simulate_cycles_reference(const CycleSetup&, QuietOps<StageCpu>&,
+                                               const CycleRecording&);
 
 }  // namespace collnoise

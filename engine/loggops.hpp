@@ -13,12 +13,12 @@
 namespace collnoise {
 
 struct LogGops {
-  double L = 1.0e-6;               ///< latency, seconds
-  double o = 1.0e-9;               ///< CPU overhead per message, seconds
-  double g = 0.0;                  ///< NIC gap per message, seconds
-  double G = 1.0e-9;               ///< NIC gap per byte, seconds
-  double O = 0.0;                  ///< CPU overhead per byte, seconds
-  std::uint64_t message_bytes = 8; ///< s >= 1
+  double L = 1.0e-6;                ///< latency, seconds
+  double o = 1.0e-9;                ///< CPU overhead per message, seconds
+  double g = 0.0;                   ///< NIC gap per message, seconds
+  double G = 1.0e-9;                ///< NIC gap per byte, seconds
+  double O = 0.0;                   ///< CPU overhead per byte, seconds
+  std::uint64_t message_bytes = 8;  ///< s >= 1
 
   double extra_bytes() const { return static_cast<double>(message_bytes - 1); }
   /// CPU time of a send or a receive, seconds.

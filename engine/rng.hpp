@@ -12,16 +12,15 @@ namespace collnoise {
 /// The named purposes of streams; one value per kind of draw, so that two purposes never share
 /// a stream. Keep values stable: they are part of the known-answer tests.
 enum class StreamPurpose : std::uint64_t {
-  kTreePerRank = 1,   ///< per-rank tree barrier: indices (phase, block of ranks)
-  kTreePerLevel = 2,  ///< per-level tree barrier: index (phase)
-  kNoiseOffset = 3,   ///< time-based noise: a rank's pattern offset, indices (replication, rank)
+  kTreePerRank = 1,     ///< per-rank tree barrier: indices (phase, block of ranks)
+  kTreePerLevel = 2,    ///< per-level tree barrier: index (phase)
+  kNoiseOffset = 3,     ///< time-based noise: a rank's pattern offset, indices (replication, rank)
   kPoissonDetours = 4,  ///< Poisson detours: indices (replication, rank)
   kStageDelay = 5,      ///< per-stage delay of a compute stage: indices (replication, cycle, rank)
   kNetworkSample = 6,   ///< network noise: allocation, mapping and derangement of one sample
   kImbalance = 7,       ///< isoefficiency Monte Carlo: indices (sample, block)
   kReplication = 8,     ///< one replication of a time-dependent run: index (replication)
 };
-
 
 /// splitmix64 finaliser: a bijective 64-bit mix with full avalanche.
 constexpr std::uint64_t splitmix64(std::uint64_t x) noexcept {

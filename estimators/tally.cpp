@@ -46,13 +46,23 @@ void Tally::merge_order_free(const Tally& other) {
   for (std::size_t m = 0; m < tops_.size(); ++m) tops_[m].merge(other.tops_[m]);
 }
 
-void Tally::merge(const Tally& other) {
-  // Refuse before touching anything, so a failed merge leaves this tally as it was.
+void Tally::refuse_overlap(const Tally& other) const {
   for (const auto& entry : other.chunks_)
     if (chunks_.contains(entry.first))
       throw RuntimeFailure(fmt::format("chunk {} was tallied twice", entry.first));
+}
+
+void Tally::merge(const Tally& other) {
+  // Refuse before touching anything, so a failed merge leaves this tally as it was.
+  refuse_overlap(other);
   merge_order_free(other);
   for (const auto& [index, chunk] : other.chunks_) insert_chunk(index, chunk);
+}
+
+void Tally::merge(Tally&& other) {
+  refuse_overlap(other);
+  merge_order_free(other);
+  chunks_.merge(other.chunks_);
 }
 
 std::vector<Histogram*> Tally::extra_histograms() {

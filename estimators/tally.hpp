@@ -25,7 +25,7 @@ struct NamedHistogram {
   std::string name;
   std::optional<std::size_t> metric;  ///< the metric it counts; none for extras
   Histogram histogram;
-  std::string unit = "seconds";       ///< of the counted values ("1" for ratios)
+  std::string unit = "seconds";  ///< of the counted values ("1" for ratios)
 };
 
 /// What a point tallies: metric names, co-moment pairs, histograms, top-value capacities.
@@ -57,6 +57,8 @@ class Tally {
   /// Union with another tally of the same layout: its chunks (none may overlap: RuntimeFailure),
   /// histograms and top values.
   void merge(const Tally& other);
+  /// The same, taking the other tally's chunks instead of copying them (raw samples can be GiB).
+  void merge(Tally&& other);
   /// Adds only the other tally's histograms and top values.
   void merge_order_free(const Tally& other);
 
@@ -82,6 +84,8 @@ class Tally {
   const Histogram* histogram_named(const std::string& name) const;
 
  private:
+  void refuse_overlap(const Tally& other) const;
+
   TallyLayout layout_;
   std::map<std::uint64_t, ChunkTally> chunks_;
   std::vector<NamedHistogram> histograms_;

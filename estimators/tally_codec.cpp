@@ -110,7 +110,7 @@ void merge_encoded_tally(Tally& into, std::span<const std::byte> bytes) {
   for (auto& top : other.tops())
     for (double x : r.get_all<double>()) top.add(x);
   if (!r.done()) throw RuntimeFailure("an encoded tally has trailing bytes");
-  into.merge(other);
+  into.merge(std::move(other));
 }
 
 }  // namespace collnoise

@@ -322,23 +322,28 @@ std::optional<Field> Group::attribute(const std::string& name) const {
 
 namespace {
 
-template <class T>
-void write_array(hid_t owner, const std::string& name, hid_t type, std::span<const T> values,
-                 bool compress, std::size_t columns) {
-  // One dimension, or rows x columns (row-major) when columns > 0.
+// A dataset of dims[0] values, or rows x columns (row-major) when columns > 0.
+Handle create_dataset(hid_t owner, const std::string& name, hid_t type, const hsize_t dims[2],
+                      bool compress, std::size_t columns) {
   const int rank = columns > 0 ? 2 : 1;
-  const hsize_t dims[2] = {columns > 0 ? values.size() / columns : values.size(), columns};
   Handle space = make(H5Screate_simple(rank, dims, nullptr), kSpace, "create space for " + name);
   Handle plist = make(H5Pcreate(H5P_DATASET_CREATE), kPlist, "dataset plist");
-  if (compress && !values.empty()) {
+  if (compress && dims[0] > 0) {
     const hsize_t chunk[2] = {std::min<hsize_t>(dims[0], columns > 0 ? 4096 : 1 << 16), columns};
     check_status(H5Pset_chunk(plist.id(), rank, chunk), "chunk " + name);
     check_status(H5Pset_shuffle(plist.id()), "shuffle " + name);
     check_status(H5Pset_deflate(plist.id(), 4), "deflate " + name);
   }
-  Handle ds =
-      make(H5Dcreate2(owner, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
-           kDataset, "create dataset " + name);
+  return make(
+      H5Dcreate2(owner, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
+      kDataset, "create dataset " + name);
+}
+
+template <class T>
+void write_array(hid_t owner, const std::string& name, hid_t type, std::span<const T> values,
+                 bool compress, std::size_t columns) {
+  const hsize_t dims[2] = {columns > 0 ? values.size() / columns : values.size(), columns};
+  Handle ds = create_dataset(owner, name, type, dims, compress, columns);
   if (!values.empty())
     check_status(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "write dataset " + name);
@@ -367,6 +372,29 @@ void Group::write_counts(const std::string& name, std::span<const std::uint64_t>
                          std::size_t columns) const {
   write_array(id(), name, H5T_NATIVE_UINT64, values, false, columns);
 }
+void Group::write_concatenated(const std::string& name,
+                               std::span<const std::span<const double>> pieces) const {
+  hsize_t total = 0;
+  for (const auto& piece : pieces) total += piece.size();
+  const hsize_t dims[2] = {total, 0};
+  Handle ds = create_dataset(id(), name, H5T_NATIVE_DOUBLE, dims, true, 0);
+  Handle file_space = make(H5Dget_space(ds.id()), kSpace, "space of " + name);
+  hsize_t at = 0;
+  for (const auto& piece : pieces) {
+    if (piece.empty()) continue;
+    const hsize_t count = piece.size();
+    check_status(
+        H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &at, nullptr, &count, nullptr),
+        "select a piece of " + name);
+    Handle memory_space =
+        make(H5Screate_simple(1, &count, nullptr), kSpace, "space of a piece of " + name);
+    check_status(H5Dwrite(ds.id(), H5T_NATIVE_DOUBLE, memory_space.id(), file_space.id(),
+                          H5P_DEFAULT, piece.data()),
+                 "write a piece of " + name);
+    at += count;
+  }
+}
+
 std::vector<double> Group::read_doubles(const std::string& name) const {
   return read_array<double>(id(), name, H5T_NATIVE_DOUBLE);
 }

@@ -49,10 +49,14 @@ class Group {
 
   /// A dataset of the values: one-dimensional, or rows x `columns` (row-major) when columns > 0;
   /// `compress` chunks it and applies shuffle + deflate.
-  void write_doubles(const std::string& name, std::span<const double> values,
-                     bool compress = false, std::size_t columns = 0) const;
+  void write_doubles(const std::string& name, std::span<const double> values, bool compress = false,
+                     std::size_t columns = 0) const;
   void write_counts(const std::string& name, std::span<const std::uint64_t> values,
                     std::size_t columns = 0) const;
+  /// One compressed one-dimensional dataset of the pieces end to end, written piece by piece so
+  /// that large data (raw samples) is never copied into one buffer first.
+  void write_concatenated(const std::string& name,
+                          std::span<const std::span<const double>> pieces) const;
   /// A dataset's values, flattened row-major.
   std::vector<double> read_doubles(const std::string& name) const;
   std::vector<std::uint64_t> read_counts(const std::string& name) const;

@@ -61,13 +61,17 @@ std::vector<Column> estimate_columns(const Record& summary) {
             {"full_tree", "nhalf_full_tree"},       {"E[T](N/2)_hi", "check_below_ci_high"},
             {"E[T](2N)_lo", "check_above_ci_low"},  {"check", "check_passed"}};
   if (summary.find("conventional_mean"))
-    return {{"reps", "conventional_samples"}, {"quiet[s]", "quiet_mean"},
-            {"conv[s]", "conventional_mean"}, {"red[s]", "redundant_mean"},
-            {"ratio", "recovery_ratio"},       {"ratio_lo", "recovery_ratio_ci_low"},
-            {"ratio_hi", "recovery_ratio_ci_high"}, {"noiseless[s]", "noiseless_closed_form"}};
+    return {{"reps", "conventional_samples"},
+            {"quiet[s]", "quiet_mean"},
+            {"conv[s]", "conventional_mean"},
+            {"red[s]", "redundant_mean"},
+            {"ratio", "recovery_ratio"},
+            {"ratio_lo", "recovery_ratio_ci_low"},
+            {"ratio_hi", "recovery_ratio_ci_high"},
+            {"noiseless[s]", "noiseless_closed_form"}};
   if (summary.find("slowdown_mean"))
-    return {{"samples", "samples"},         {"endpoints", "endpoints"},
-            {"slowdown", "slowdown_mean"},  {"ci_low", "slowdown_ci_low"},
+    return {{"samples", "samples"},          {"endpoints", "endpoints"},
+            {"slowdown", "slowdown_mean"},   {"ci_low", "slowdown_ci_low"},
             {"ci_high", "slowdown_ci_high"}, {"quiet_cost", "cost_quiet_mean"}};
   if (summary.find("growth_exponent"))
     return {{"scalable", "scalable"},
@@ -76,11 +80,14 @@ std::vector<Column> estimate_columns(const Record& summary) {
             {"ci_high", "growth_exponent_ci_high"},
             {"predicted", "predicted_exponent"}};
   if (summary.find("exact_mean"))
-    return {{"samples", "samples"}, {"mean[s]", "mean"},   {"ci_low", "ci_low"},
-            {"ci_high", "ci_high"}, {"exact[s]", "exact_mean"}, {"z", "z_score"},
+    return {{"samples", "samples"},  {"mean[s]", "mean"},        {"ci_low", "ci_low"},
+            {"ci_high", "ci_high"},  {"exact[s]", "exact_mean"}, {"z", "z_score"},
             {"in_ci", "exact_in_ci"}};
-  return {{"samples", "samples"}, {"mean[s]", "mean"}, {"ci_low", "ci_low"},
-          {"ci_high", "ci_high"}, {"noiseless[s]", "noiseless_time"}};
+  return {{"samples", "samples"},
+          {"mean[s]", "mean"},
+          {"ci_low", "ci_low"},
+          {"ci_high", "ci_high"},
+          {"noiseless[s]", "noiseless_time"}};
 }
 
 }  // namespace

@@ -58,7 +58,8 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
   group.write_record(info);
 
   std::vector<std::uint64_t> index, count, pair_count;
-  std::vector<double> mean, m2, min, max, pair_mean_x, pair_mean_y, pair_c, raw;
+  std::vector<double> mean, m2, min, max, pair_mean_x, pair_mean_y, pair_c;
+  std::vector<std::span<const double>> raw;
   for (const auto& [c, chunk] : tally.chunks()) {
     index.push_back(c);
     for (const auto& a : chunk.metrics) {
@@ -74,7 +75,7 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
       pair_mean_y.push_back(p.mean_y);
       pair_c.push_back(p.c);
     }
-    raw.insert(raw.end(), chunk.raw.begin(), chunk.raw.end());
+    raw.emplace_back(chunk.raw);
   }
   const auto chunks = group.create_group("chunks");
   chunks.write_counts("index", index);
@@ -89,7 +90,7 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
     chunks.write_doubles("pair_mean_y", pair_mean_y, false, pairs);
     chunks.write_doubles("pair_c", pair_c, false, pairs);
   }
-  if (layout.keep_raw) group.write_doubles("raw", raw, true);
+  if (layout.keep_raw) group.write_concatenated("raw", raw);
 
   const auto totals = group.create_group("totals");
   for (std::size_t m = 0; m < width; ++m) {
@@ -143,7 +144,8 @@ Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::s
       min.size() != n * width || max.size() != n * width || pair_count.size() != n * pairs ||
       pair_c.size() != n * pairs)
     throw InputError(fmt::format("{}: the tally's chunk arrays are inconsistent", where));
-  const std::vector<double> raw = layout.keep_raw ? group.read_doubles("raw") : std::vector<double>{};
+  const std::vector<double> raw =
+      layout.keep_raw ? group.read_doubles("raw") : std::vector<double>{};
   std::size_t raw_at = 0;
   for (std::size_t i = 0; i < n; ++i) {
     ChunkTally chunk;
@@ -177,11 +179,11 @@ Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::s
     const auto overflow = h.attribute("overflow");
     if (!underflow || !overflow || !std::holds_alternative<std::uint64_t>(*underflow) ||
         !std::holds_alternative<std::uint64_t>(*overflow))
-      throw InputError(fmt::format("{}: histogram '{}' lacks its under/overflow", where, named.name));
-    named.histogram = Histogram::from_parts(edges, h.read_counts("counts"),
-                                            std::get<std::uint64_t>(*underflow),
-                                            std::get<std::uint64_t>(*overflow),
-                                            named.histogram.spacing());
+      throw InputError(
+          fmt::format("{}: histogram '{}' lacks its under/overflow", where, named.name));
+    named.histogram =
+        Histogram::from_parts(edges, h.read_counts("counts"), std::get<std::uint64_t>(*underflow),
+                              std::get<std::uint64_t>(*overflow), named.histogram.spacing());
   }
   const auto tops = group.open_group("top_values");
   for (std::size_t m = 0; m < width; ++m) {

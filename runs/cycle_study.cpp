@@ -1,8 +1,8 @@
 #include "runs/cycle_study.hpp"
 
 #include <fmt/format.h>
-#include <boost/math/distributions/students_t.hpp>
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 
 #include "engine/cycle_engine.hpp"
@@ -45,8 +45,7 @@ struct CycleStudy::Replication {
   std::vector<CycleResult> cases;  // in case_names() order
 };
 
-CycleStudy::CycleStudy(CycleSetup setup, CpuNoiseSpec noise, bool use_reference,
-                       double tail_index)
+CycleStudy::CycleStudy(CycleSetup setup, CpuNoiseSpec noise, bool use_reference, double tail_index)
     : setup_(std::move(setup)),
       noise_(std::move(noise)),
       use_reference_(use_reference),
@@ -84,8 +83,8 @@ TallyLayout CycleStudy::layout(std::size_t histogram_bins, const std::string&) c
   const double lo = std::max(noiseless_, 1e-9);
   const double hi = 10.0 * lo + static_cast<double>(setup_.cycles) * 10.0 * delay_scale(noise_);
   for (const auto& c : cases)
-    layout.histograms.push_back({"finish_time_" + c, std::nullopt,
-                                 Histogram(lo, hi, histogram_bins, BinSpacing::kLog)});
+    layout.histograms.push_back(
+        {"finish_time_" + c, std::nullopt, Histogram(lo, hi, histogram_bins, BinSpacing::kLog)});
   return layout;
 }
 
@@ -176,7 +175,8 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
     if (c == 0) warnings = ci.warnings;
   }
   if (!has_redundant())
-    for (const char* field : {"samples", "mean", "ci_low", "ci_high", "ci_method", "standard_error"})
+    for (const char* field :
+         {"samples", "mean", "ci_low", "ci_high", "ci_method", "standard_error"})
       s.set(fmt::format("redundant_{}", field),
             Field(Null{"the dissemination barrier has no redundant variant"}));
   s.set("confidence", Field(level));
@@ -207,8 +207,8 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
             y.mean, noise_.stage ? " (per-stage noise acts on compute stages only)" : ""));
       } else {
         const double r = x.mean / y.mean;
-        const double var =
-            (x.variance() - 2.0 * r * xy.covariance() + r * r * y.variance()) / (n * y.mean * y.mean);
+        const double var = (x.variance() - 2.0 * r * xy.covariance() + r * r * y.variance()) /
+                           (n * y.mean * y.mean);
         const double half = t * std::sqrt(std::max(var, 0.0));
         s.set("recovery_ratio", Field(r));
         s.set("recovery_ratio_ci_low", Field(r - half));
@@ -219,15 +219,16 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
     s.set("adoptions_per_rank_cycle", Field(tally.total(5).mean));
   }
   const auto closed = noiseless_closed_form(setup_);
-  const std::string nic_bound = "the NIC gap exceeds a round trip or the redundant messages do "
-                                "not fit in a round's wait: no closed form";
-  s.set("noiseless_closed_form",
-        closed ? Field(*closed) : Field(Null{nic_bound}));
+  const std::string nic_bound =
+      "the NIC gap exceeds a round trip or the redundant messages do "
+      "not fit in a round's wait: no closed form";
+  s.set("noiseless_closed_form", closed ? Field(*closed) : Field(Null{nic_bound}));
   if (has_redundant()) {
     CycleSetup red = setup_;
     red.algorithm = CycleAlgorithm::kRedundantButterfly;
     const auto closed_red = noiseless_closed_form(red);
-    s.set("noiseless_closed_form_redundant", closed_red ? Field(*closed_red) : Field(Null{nic_bound}));
+    s.set("noiseless_closed_form_redundant",
+          closed_red ? Field(*closed_red) : Field(Null{nic_bound}));
   } else {
     s.set("noiseless_closed_form_redundant",
           Field(Null{"the dissemination barrier has no redundant variant"}));

@@ -30,8 +30,7 @@ class CycleStudy final : public SampledStudy {
   bool has_redundant() const { return setup_.algorithm == CycleAlgorithm::kButterfly; }
   std::size_t width() const;  ///< metrics per sample
   std::vector<std::string> case_names() const;
-  Replication replicate(std::uint64_t index, int threads,
-                        std::span<Histogram* const> finish) const;
+  Replication replicate(std::uint64_t index, int threads, std::span<Histogram* const> finish) const;
   CycleResult run_case(CycleAlgorithm algorithm, bool quiet, std::uint64_t key, int threads,
                        Histogram* finish) const;
 

@@ -23,7 +23,8 @@ std::vector<std::uint32_t> numbers_of(const std::string& list, const std::string
   std::size_t at = 0;
   while (at < list.size()) {
     const std::size_t comma = list.find(',', at);
-    const std::string item = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    const std::string item =
+        list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
     try {
       std::size_t used = 0;
       const unsigned long v = std::stoul(item, &used);
@@ -54,18 +55,19 @@ std::shared_ptr<const Topology> parse_topology(const std::string& text) {
     auto mm = numbers_of(m[2], text);
     auto ww = numbers_of(m[3], text);
     if (mm.size() != h || ww.size() != h)
-      throw InputError(fmt::format("{} = \"{}\": XGFT(h; m_1..m_h; w_1..w_h) needs h = {} values "
-                                   "of m and of w",
-                                   kKey, text, h));
+      throw InputError(
+          fmt::format("{} = \"{}\": XGFT(h; m_1..m_h; w_1..w_h) needs h = {} values "
+                      "of m and of w",
+                      kKey, text, h));
     return std::make_shared<const Xgft>(std::move(mm), std::move(ww), kKey);
   }
   if (std::regex_match(lower, m, torus) || std::regex_match(lower, m, cube))
     return std::make_shared<const Torus>(static_cast<std::uint32_t>(std::stoul(m[1])),
                                          static_cast<std::uint32_t>(std::stoul(m[2])), kKey);
-  throw InputError(fmt::format(
-      "{} = \"{}\" is not a topology: use \"xgft(h; m_1,...,m_h; w_1,...,w_h)\", "
-      "\"torus(k, n)\" or \"k-ary n-cube\"",
-      kKey, text));
+  throw InputError(
+      fmt::format("{} = \"{}\" is not a topology: use \"xgft(h; m_1,...,m_h; w_1,...,w_h)\", "
+                  "\"torus(k, n)\" or \"k-ary n-cube\"",
+                  kKey, text));
 }
 
 NetworkStudy::NetworkStudy(CongestionModel model) : model_(std::move(model)) {}
@@ -92,8 +94,7 @@ void NetworkStudy::simulate(std::uint64_t first, std::span<double> rows,
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (count > 1)
   for (std::int64_t k = 0; k < count; ++k) {
     const auto index = first + static_cast<std::uint64_t>(k);
-    const NetworkSample s =
-        model_.sample(stream_key(key_, StreamPurpose::kNetworkSample, index));
+    const NetworkSample s = model_.sample(stream_key(key_, StreamPurpose::kNetworkSample, index));
     double* row = rows.data() + static_cast<std::size_t>(k) * kWidth;
     row[0] = s.perturbed / s.quiet;
     row[1] = s.perturbed;

@@ -100,7 +100,8 @@ Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
   const RankCount twice = exact.n * 2;
   const Check below = simulate(settings_, chunk_size_, model, half, hash_combine(key_, 1), threads);
   if (progress) progress(settings_.check_samples);
-  const Check above = simulate(settings_, chunk_size_, model, twice, hash_combine(key_, 2), threads);
+  const Check above =
+      simulate(settings_, chunk_size_, model, twice, hash_combine(key_, 2), threads);
   if (progress) progress(2 * settings_.check_samples);
   set_count(s, "check_N_half", half);
   set_count(s, "check_N_double", twice);

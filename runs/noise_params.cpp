@@ -38,8 +38,8 @@ LawSpec component_spec(const ParamMap& table, std::size_t index) {
   ParamReader reader(std::move(prefixed));
   spec.law = reader.text(spec.where + ".law");
   if (!contains(law_names(), spec.law))
-    throw InputError(fmt::format("{}.law = \"{}\" is not a known noise law (known: {})",
-                                 spec.where, spec.law, fmt::join(law_names(), ", ")));
+    throw InputError(fmt::format("{}.law = \"{}\" is not a known noise law (known: {})", spec.where,
+                                 spec.law, fmt::join(law_names(), ", ")));
   if (spec.law == "mixture")
     throw InputError(fmt::format("{}.law = \"mixture\": mixtures cannot nest", spec.where));
   read_shape(reader, spec.where, spec, true);
@@ -134,8 +134,7 @@ NoiseSetup read_noise(ParamReader& reader, const std::vector<ParamMap>& componen
       spec.components.push_back(component_spec(components[i], i));
     reader.derive("noise.components", describe_components(spec.components));
   } else if (!components.empty()) {
-    throw InputError(
-        fmt::format("noise.components is not a parameter of the {} law", spec.law));
+    throw InputError(fmt::format("noise.components is not a parameter of the {} law", spec.law));
   }
   setup.stage = std::move(spec);
   return setup;

@@ -13,9 +13,9 @@
 namespace collnoise {
 
 struct NoiseSetup {
-  std::string law;                  ///< as in the run file
-  std::optional<LawSpec> stage;     ///< per-stage law (build with make_stage_noise)
-  std::optional<TimeNoiseLaw> time; ///< time-based law
+  std::string law;                   ///< as in the run file
+  std::optional<LawSpec> stage;      ///< per-stage law (build with make_stage_noise)
+  std::optional<TimeNoiseLaw> time;  ///< time-based law
 };
 
 /// Names of the time-based laws.

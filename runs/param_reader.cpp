@@ -73,9 +73,9 @@ double ParamReader::nonnegative(const std::string& key, std::optional<double> fa
   if (!given_.contains(key) && !fallback) throw InputError(fmt::format("{} is missing", key));
   const double x = fallback ? number_or(key, *fallback) : number(key);
   if (strictly_positive ? !(x > 0.0) : !(x >= 0.0))
-    throw InputError(fmt::format("{} = {} is invalid: it must be {} 0{}", key, x,
-                                 strictly_positive ? ">" : ">=",
-                                 *unit ? fmt::format(" {}", unit) : std::string()));
+    throw InputError(fmt::format(
+        "{} = {} is invalid: it must be {} 0{}", key, x,
+        strictly_positive ? ">" : ">=", *unit ? fmt::format(" {}", unit) : std::string()));
   return x;
 }
 
@@ -184,9 +184,9 @@ void ParamReader::reject_unread(const std::string& context) const {
       for (const auto& k : read_)
         if (k.starts_with(table)) known.push_back(k);
       throw InputError(fmt::format("{} is not a parameter of {}{}", key, context,
-                                   known.empty() ? std::string()
-                                                 : fmt::format(" (known here: {})",
-                                                               fmt::join(known, ", "))));
+                                   known.empty()
+                                       ? std::string()
+                                       : fmt::format(" (known here: {})", fmt::join(known, ", "))));
     }
 }
 

@@ -247,11 +247,11 @@ class Executor {
   // Moves every process's chunks of this point to rank 0.
   void collect(PointWork& w, Tally& local) {
     if (group_.size() == 1) {
-      w.owned.merge(local);
+      w.owned.merge(std::move(local));
     } else {
       const std::vector<Bytes> all = group_.gather_to_root(encode_tally(local));
       if (group_.is_root()) {
-        w.owned.merge(local);
+        w.owned.merge(std::move(local));
         for (std::size_t r = 1; r < all.size(); ++r) merge_encoded_tally(w.owned, all[r]);
       }
     }

@@ -85,8 +85,7 @@ ParamValue to_param(const std::string& origin, const std::string& key, const tom
       else if (auto d = item.as_floating_point())
         list.push_back(d->get());
       else
-        throw InputError(
-            fmt::format("{}: {} must be a list of numbers", where(origin, node), key));
+        throw InputError(fmt::format("{}: {} must be a list of numbers", where(origin, node), key));
     }
     return list;
   }
@@ -102,8 +101,8 @@ std::vector<ParamMap> component_tables(const std::string& origin, const toml::no
   for (auto&& c : *arr) {
     const auto* t = c.as_table();
     if (!t)
-      throw InputError(fmt::format("{}: noise.components[{}] must be a table", where(origin, c),
-                                   tables.size()));
+      throw InputError(
+          fmt::format("{}: noise.components[{}] must be a table", where(origin, c), tables.size()));
     NodeMap flat;
     flatten(*t, "", flat);
     ParamMap table;
@@ -151,17 +150,17 @@ void read_settings(RunSpec& run, const NodeMap& all, const std::string& origin,
   else if (kind == "isoefficiency")
     run.kind = RunKind::kIsoefficiency;
   else
-    throw InputError(fmt::format(
-        "{}: kind = \"{}\" is invalid: use \"sample\", \"nhalf\" or \"isoefficiency\"", origin,
-        kind));
+    throw InputError(
+        fmt::format("{}: kind = \"{}\" is invalid: use \"sample\", \"nhalf\" or \"isoefficiency\"",
+                    origin, kind));
   if (!all.contains("seed") && !seed_override)
     throw InputError(fmt::format("{}: seed is missing", origin));
   run.seed = seed_override ? *seed_override : setting<std::uint64_t>(all, "seed", 0, origin);
   if (all.contains("samples") && all.contains("replications"))
     throw InputError(fmt::format(
         "{}: give samples or replications (they are the same setting), not both", origin));
-  run.samples = setting<std::uint64_t>(all, all.contains("replications") ? "replications" : "samples",
-                                       0, origin);
+  run.samples = setting<std::uint64_t>(
+      all, all.contains("replications") ? "replications" : "samples", 0, origin);
   run.confidence = setting<double>(all, "confidence", 0.95, origin);
   if (!(run.confidence > 0.0 && run.confidence < 1.0))
     throw InputError(fmt::format("{}: confidence = {} must lie in (0, 1)", origin, run.confidence));

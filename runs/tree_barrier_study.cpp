@@ -47,15 +47,13 @@ TreeBarrierStudy::TreeBarrierStudy(TreeBarrierModel model, TreeSampling sampling
   TreeBarrierSampler(model_, sampling_, 0);
 }
 
-TallyLayout TreeBarrierStudy::layout(std::size_t histogram_bins,
-                                     const std::string& spacing) const {
+TallyLayout TreeBarrierStudy::layout(std::size_t histogram_bins, const std::string& spacing) const {
   TallyLayout layout;
   layout.metrics = {"phase_time"};
   layout.top_capacity = {kTopCapacity};
-  layout.histograms.push_back(
-      {"phase_time", 0,
-       make_histogram(theory_, phase_time_distribution(model_), tail_index_, histogram_bins,
-                      spacing)});
+  layout.histograms.push_back({"phase_time", 0,
+                               make_histogram(theory_, phase_time_distribution(model_), tail_index_,
+                                              histogram_bins, spacing)});
   return layout;
 }
 

@@ -39,7 +39,8 @@ TEST_CASE("XGFT layouts of the paper's Table 1: endpoints, switches, links, diam
     CHECK(t.diameter() == 2 * static_cast<int>(row.m.size()));
     // Cables between levels l and l+1: one per up-port of every level-l node.
     std::uint64_t cables = 0;
-    for (int l = 0; l < t.height(); ++l) cables += t.nodes_at(l) * row.w[static_cast<std::size_t>(l)];
+    for (int l = 0; l < t.height(); ++l)
+      cables += t.nodes_at(l) * row.w[static_cast<std::size_t>(l)];
     CHECK(t.links() == 2 * cables);
     // Every route is a valid, loop-free sequence of distinct links within the diameter.
     for (std::uint64_t s : {std::uint64_t{0}, std::uint64_t{7}, row.endpoints - 1})
@@ -146,7 +147,8 @@ TEST_CASE("congestion worked by hand: application traffic alone on a ring of fou
   auto ring = std::make_shared<const Torus>(4, 1, "t");
   NetworkAllocation a;
   a.process_endpoint = {0, 1, 2, 3};
-  const auto bfly = CongestionModel(ring, NetworkPattern::kButterfly, 0.0, std::nullopt).evaluate(a, {});
+  const auto bfly =
+      CongestionModel(ring, NetworkPattern::kButterfly, 0.0, std::nullopt).evaluate(a, {});
   CHECK(bfly.quiet == 3.0);
   CHECK(bfly.perturbed == 3.0);
   const auto bcast =
@@ -180,8 +182,9 @@ TEST_CASE("allocations: disjoint roles, a derangement, reproducible; bad rho is 
   }
   CHECK_THROWS_WITH(CongestionModel(fat, NetworkPattern::kBinomialBroadcast, 1.0, std::nullopt),
                     Contains("network.rho"));
-  CHECK_THROWS_WITH(CongestionModel(fat, NetworkPattern::kBinomialBroadcast, 1.0 / 144, std::nullopt),
-                    Contains("single background endpoint"));
+  CHECK_THROWS_WITH(
+      CongestionModel(fat, NetworkPattern::kBinomialBroadcast, 1.0 / 144, std::nullopt),
+      Contains("single background endpoint"));
   const CongestionModel butterfly(fat, NetworkPattern::kButterfly, 0.5, std::nullopt);
   CHECK(butterfly.active_processes() == 64);  // 72 processes: 8 stay idle
   CHECK(butterfly.rounds() == 6);

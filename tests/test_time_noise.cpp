@@ -27,13 +27,13 @@ TEST_CASE("periodic noise: advance by hand") {
   // P = 10 s, D = 2 s, offset 3: detours [3 + 10k, 5 + 10k), free time 8 s a period.
   const auto noise = periodic_noise(10.0, 2.0);
   const DetourPattern& p = *noise.pattern;
-  CHECK(p.advance(3.0, 0.0, 1.0) == 1.0);    // free all along
-  CHECK(p.advance(3.0, 0.0, 3.0) == 3.0);    // ends as the detour starts
-  CHECK(p.advance(3.0, 0.0, 4.0) == 6.0);    // 3 s, suspended over [3, 5), 1 s more
-  CHECK(p.advance(3.0, 4.0, 0.0) == 4.0);    // zero work, even inside a detour
-  CHECK(p.advance(3.0, 4.0, 1.0) == 6.0);    // starts inside: resumes at 5
-  CHECK(p.advance(3.0, 3.0, 1.0) == 6.0);    // detours are half-open: [3, 5) holds 3
-  CHECK(p.advance(3.0, 5.0, 1.0) == 6.0);    // ... and not 5
+  CHECK(p.advance(3.0, 0.0, 1.0) == 1.0);  // free all along
+  CHECK(p.advance(3.0, 0.0, 3.0) == 3.0);  // ends as the detour starts
+  CHECK(p.advance(3.0, 0.0, 4.0) == 6.0);  // 3 s, suspended over [3, 5), 1 s more
+  CHECK(p.advance(3.0, 4.0, 0.0) == 4.0);  // zero work, even inside a detour
+  CHECK(p.advance(3.0, 4.0, 1.0) == 6.0);  // starts inside: resumes at 5
+  CHECK(p.advance(3.0, 3.0, 1.0) == 6.0);  // detours are half-open: [3, 5) holds 3
+  CHECK(p.advance(3.0, 5.0, 1.0) == 6.0);  // ... and not 5
   // 20 s of work from 0: [0,3) 3 s, [5,13) 8 s, [15,23) 8 s, [25,26) 1 s.
   CHECK(p.advance(3.0, 0.0, 20.0) == 26.0);
   // A thousand periods later, still exact (the whole-period skip).

@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
 
 #include "distributions/registry.hpp"
-#include "estimators/tree_theory.hpp"
 #include "engine/timed_tree_barrier.hpp"
+#include "estimators/tree_theory.hpp"
 #include "tests/test_models.hpp"
 
 using namespace collnoise;

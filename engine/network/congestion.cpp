@@ -39,9 +39,10 @@ CongestionModel::CongestionModel(std::shared_ptr<const Topology> topology, Netwo
     : topology_(std::move(topology)), pattern_(pattern), os_noise_(std::move(os_noise)) {
   const std::uint64_t e = topology_->endpoints();
   if (!(rho >= 0.0 && rho < 1.0))
-    throw InputError(fmt::format("network.rho = {} is invalid: the background fraction must lie "
-                                 "in [0, 1)",
-                                 rho));
+    throw InputError(
+        fmt::format("network.rho = {} is invalid: the background fraction must lie "
+                    "in [0, 1)",
+                    rho));
   perturbing_ = static_cast<std::uint64_t>(std::llround(rho * static_cast<double>(e)));
   if (perturbing_ == 1)
     throw InputError(fmt::format(
@@ -51,8 +52,8 @@ CongestionModel::CongestionModel(std::shared_ptr<const Topology> topology, Netwo
   processes_ = e - perturbing_;
   if (active_processes() < 2)
     throw InputError(fmt::format(
-        "network.rho = {} leaves {} application process(es) on {}: the collective needs two",
-        rho, processes_, topology_->describe()));
+        "network.rho = {} leaves {} application process(es) on {}: the collective needs two", rho,
+        processes_, topology_->describe()));
 }
 
 std::uint64_t CongestionModel::active_processes() const {
@@ -91,7 +92,8 @@ NetworkAllocation CongestionModel::draw_allocation(std::uint64_t key) const {
   std::iota(endpoint.begin(), endpoint.end(), 0u);
   shuffle(endpoint, stream);
   NetworkAllocation a;
-  a.process_endpoint.assign(endpoint.begin() + static_cast<std::ptrdiff_t>(perturbing_), endpoint.end());
+  a.process_endpoint.assign(endpoint.begin() + static_cast<std::ptrdiff_t>(perturbing_),
+                            endpoint.end());
   if (perturbing_ > 0) {
     // A uniform derangement: uniform permutations until one has no fixed point (about e tries).
     std::vector<std::uint32_t> target(perturbing_);
@@ -179,7 +181,8 @@ NetworkSample CongestionModel::evaluate(const NetworkAllocation& allocation,
       for (std::size_t k = 0; k < w.path_length[m]; ++k) --w.app_load[w.paths[m * diameter + k]];
   }
   const auto finish = [&](const std::vector<double>& t) {
-    return pattern_ == NetworkPattern::kBinomialReduce ? t[0] : *std::max_element(t.begin(), t.end());
+    return pattern_ == NetworkPattern::kBinomialReduce ? t[0]
+                                                       : *std::max_element(t.begin(), t.end());
   };
   return {finish(w.quiet), finish(w.perturbed), finish(w.clean)};
 }

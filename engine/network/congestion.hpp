@@ -38,7 +38,7 @@ struct NetworkSample {
 
 /// One sample's allocation, drawn from its stream: who perturbs, where each process runs.
 struct NetworkAllocation {
-  std::vector<std::uint32_t> process_endpoint;                    ///< process -> endpoint
+  std::vector<std::uint32_t> process_endpoint;                      ///< process -> endpoint
   std::vector<std::pair<std::uint32_t, std::uint32_t>> background;  ///< (src, dst) endpoints
 };
 

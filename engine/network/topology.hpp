@@ -28,8 +28,7 @@ class Topology {
   virtual int diameter() const = 0;
   /// Writes the links of the route from endpoint src to endpoint dst into `path` (at least
   /// diameter() long) and returns how many. No allocation: the hot loop calls this per message.
-  virtual std::size_t route(std::uint64_t src, std::uint64_t dst,
-                            std::span<LinkId> path) const = 0;
+  virtual std::size_t route(std::uint64_t src, std::uint64_t dst, std::span<LinkId> path) const = 0;
 };
 
 }  // namespace collnoise

@@ -9,8 +9,8 @@ namespace collnoise {
 Torus::Torus(std::uint32_t k, std::uint32_t n, const std::string& what)
     : k_(k), n_(n), endpoints_(1) {
   if (k < 2 || n < 1)
-    throw InputError(fmt::format("{}: a k-ary n-cube needs k >= 2 and n >= 1, got k = {}, n = {}",
-                                 what, k, n));
+    throw InputError(
+        fmt::format("{}: a k-ary n-cube needs k >= 2 and n >= 1, got k = {}, n = {}", what, k, n));
   for (std::uint32_t i = 0; i < n; ++i) {
     endpoints_ *= k;
     if (endpoints_ > (std::uint64_t{1} << 30))
@@ -46,7 +46,8 @@ std::size_t Torus::route(std::uint64_t src, std::uint64_t dst, std::span<LinkId>
       // For k = 2 both directions share the one cable: record it as the positive link.
       path[hops++] = link(here, dim, negative && k_ > 2);
       const std::uint32_t next = negative ? (digit + k_ - 1) % k_ : (digit + 1) % k_;
-      here = here - static_cast<std::uint64_t>(digit) * place + static_cast<std::uint64_t>(next) * place;
+      here = here - static_cast<std::uint64_t>(digit) * place +
+             static_cast<std::uint64_t>(next) * place;
       digit = next;
     }
   }

@@ -9,22 +9,25 @@ namespace collnoise {
 Xgft::Xgft(std::vector<std::uint32_t> m, std::vector<std::uint32_t> w, const std::string& what)
     : h_(static_cast<int>(m.size())), m_(std::move(m)), w_(std::move(w)) {
   if (h_ < 1 || h_ > kMaxHeight)
-    throw InputError(fmt::format("{}: an XGFT needs a height of 1 to {}, got {}", what,
-                                 kMaxHeight, h_));
+    throw InputError(
+        fmt::format("{}: an XGFT needs a height of 1 to {}, got {}", what, kMaxHeight, h_));
   if (w_.size() != m_.size())
-    throw InputError(fmt::format("{}: XGFT(h; m_1..m_h; w_1..w_h) needs h values of m and of w, "
-                                 "got {} and {}",
-                                 what, m_.size(), w_.size()));
+    throw InputError(
+        fmt::format("{}: XGFT(h; m_1..m_h; w_1..w_h) needs h values of m and of w, "
+                    "got {} and {}",
+                    what, m_.size(), w_.size()));
   for (int j = 0; j < h_; ++j)
     if (m_[static_cast<std::size_t>(j)] < 1 || w_[static_cast<std::size_t>(j)] < 1)
       throw InputError(fmt::format("{}: XGFT arities must be >= 1 (m_{} = {}, w_{} = {})", what,
                                    j + 1, m_[static_cast<std::size_t>(j)], j + 1,
                                    w_[static_cast<std::size_t>(j)]));
   w_product_.assign(1, 1);
-  for (int l = 0; l < h_; ++l) w_product_.push_back(w_product_.back() * w_[static_cast<std::size_t>(l)]);
+  for (int l = 0; l < h_; ++l)
+    w_product_.push_back(w_product_.back() * w_[static_cast<std::size_t>(l)]);
   for (int l = 0; l <= h_; ++l) {
     long double n = 1;
-    for (int j = 0; j < h_; ++j) n *= j < l ? w_[static_cast<std::size_t>(j)] : m_[static_cast<std::size_t>(j)];
+    for (int j = 0; j < h_; ++j)
+      n *= j < l ? w_[static_cast<std::size_t>(j)] : m_[static_cast<std::size_t>(j)];
     if (n > 1e9L)
       throw InputError(fmt::format("{}: the XGFT is too large (over 1e9 nodes a level)", what));
     nodes_.push_back(static_cast<std::uint64_t>(n));
@@ -57,7 +60,8 @@ int Xgft::diameter() const {
 std::uint64_t Xgft::index_at(int level, const Digits& d) const {
   std::uint64_t index = 0;
   for (int j = h_ - 1; j >= 0; --j) {
-    const std::uint32_t radix = j < level ? w_[static_cast<std::size_t>(j)] : m_[static_cast<std::size_t>(j)];
+    const std::uint32_t radix =
+        j < level ? w_[static_cast<std::size_t>(j)] : m_[static_cast<std::size_t>(j)];
     index = index * radix + d[static_cast<std::size_t>(j)];
   }
   return index;
@@ -90,8 +94,10 @@ std::size_t Xgft::route(std::uint64_t src, std::uint64_t dst, std::span<LinkId> 
   }
   for (int j = h_ - 1; j >= 0; --j) {
     const auto radix = m_[static_cast<std::size_t>(j)];
-    s_suffix[static_cast<std::size_t>(j)] = s_suffix[static_cast<std::size_t>(j) + 1] * radix + s[static_cast<std::size_t>(j)];
-    d_suffix[static_cast<std::size_t>(j)] = d_suffix[static_cast<std::size_t>(j) + 1] * radix + d[static_cast<std::size_t>(j)];
+    s_suffix[static_cast<std::size_t>(j)] =
+        s_suffix[static_cast<std::size_t>(j) + 1] * radix + s[static_cast<std::size_t>(j)];
+    d_suffix[static_cast<std::size_t>(j)] =
+        d_suffix[static_cast<std::size_t>(j) + 1] * radix + d[static_cast<std::size_t>(j)];
   }
   int top = 0;  // lowest level above which the labels agree
   for (int j = h_ - 1; j >= 0; --j)
@@ -101,7 +107,7 @@ std::size_t Xgft::route(std::uint64_t src, std::uint64_t dst, std::span<LinkId> 
     }
   std::array<std::uint64_t, kMaxHeight + 1> u_prefix{};  // U_l along the way up
   std::array<std::uint32_t, kMaxHeight> ports{};
-  auto quotient = static_cast<std::uint32_t>(dst);        // floor(dst / W_l)
+  auto quotient = static_cast<std::uint32_t>(dst);  // floor(dst / W_l)
   for (int l = 0; l < top; ++l) {  // up: digit l+1 becomes the chosen port (D-mod-K)
     const auto lu = static_cast<std::size_t>(l);
     const std::uint32_t port = quotient % w_[lu];
