@@ -20,8 +20,7 @@ std::vector<double> iota_from(double first, std::size_t n) {
 
 }  // namespace
 
-TEST_CASE("a dataset written piece by piece reads back as the pieces end to end",
-          "[outputs]") {
+TEST_CASE("a dataset written piece by piece reads back as the pieces end to end", "[outputs]") {
   // Pieces that cross HDF5's 65,536-value chunks, empty pieces between them, and no pieces.
   const std::vector<double> a = iota_from(0.0, 70000), b = iota_from(1e6, 3), c = {-1.5};
   const std::vector<std::span<const double>> pieces = {a, {}, b, {}, c};
