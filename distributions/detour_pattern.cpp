@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -114,9 +115,14 @@ double DetourPattern::walk(double offset, double t, double x, double& next_start
 }
 
 float DetourPattern::float_at_or_below(double x) {
-  float f = static_cast<float>(x);
-  if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-  return f;
+  const float f = static_cast<float>(x);
+  if (!(static_cast<double>(f) > x)) return f;
+  // One float step down (f is finite here: a cast rounds up only below FLT_MAX): the bits of a
+  // positive float fall by one, those of a negative one rise; from +0 to the smallest negative.
+  const auto bits = std::bit_cast<std::uint32_t>(f);
+  if (f > 0.0f) return std::bit_cast<float>(bits - 1);
+  if (f < 0.0f) return std::bit_cast<float>(bits + 1);
+  return -std::numeric_limits<float>::denorm_min();
 }
 
 double DetourPattern::advance_and_cache(double offset, double t, double x,

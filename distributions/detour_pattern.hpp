@@ -49,9 +49,9 @@ class DetourPattern {
     if (!(x > 0.0)) return t;
     // Times only grow, so no detour starts between t and the cached one. With lb <= the start,
     // fl(lb - t) <= fl(start - t) (rounding is monotone): the walk's own test would pass too,
-    // and its answer is the same t + x.
+    // and its answer is the same t + x. (x > 0 and x <= fl(lb - t) imply t < lb: no test.)
     const double lb = next_start;
-    if (t < lb && x <= lb - t) return t + x;
+    if (x <= lb - t) return t + x;
     return advance_and_cache(offset(), t, x, next_start);
   }
 

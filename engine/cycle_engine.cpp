@@ -193,7 +193,8 @@ class CycleEngine {
 
   // Receives, in arrival order, the queued drops that arrived by `usable` (ties: the drop, of an
   // earlier round, first), then the usable message itself; returns the round's completion time.
-  double complete_round(std::size_t i, RedundantRank& s, double usable, int thread) {
+  [[gnu::always_inline]] double complete_round(std::size_t i, RedundantRank& s, double usable,
+                                               int thread) {
     double t = s.t;
     while (s.drops.front() <= usable) {  // +infinity when empty
       t = receive(i, t, s.drops.front());
@@ -204,8 +205,8 @@ class CycleEngine {
 
   // The sends a completion at time f issues: the next round's ordinary message (its arrival goes
   // to out), then the redundant copy (whose arrival at the mate is returned).
-  double send_after_completion(std::size_t i, RedundantRank& s, double f, bool next,
-                               bool redundant) {
+  [[gnu::always_inline]] double send_after_completion(std::size_t i, RedundantRank& s, double f,
+                                                      bool next, bool redundant) {
     double t = f;
     double redundant_arrival = 0.0;
     if (next) {
@@ -235,7 +236,8 @@ class CycleEngine {
 
   // Round r >= 1 of mates (a, b) whose ordinary round-r messages arrive at in_a and in_b.
   // Returns 1 when one of them adopts the other's result.
-  int redundant_pair(int r, std::size_t a, std::size_t b, double in_a, double in_b, int thread) {
+  [[gnu::always_inline]] int redundant_pair(int r, std::size_t a, std::size_t b, double in_a,
+                                            double in_b, int thread) {
     const bool next = r + 1 < rounds_;
     // The earlier arrival completes by exchange for sure: the mate's redundant copy leaves only
     // after the mate's own (later) message has been received.
@@ -323,9 +325,11 @@ class CycleEngine {
 #pragma omp for schedule(static)
       for (Index b = 0; b < static_cast<Index>(n_ / block); ++b) {
         const std::size_t base = static_cast<std::size_t>(b) * block;
-        for (std::size_t i = base; i < base + block; ++i)
-          state_[i].t = cpu_.compute(i, cycle, state_[i].t, setup_.work);
-        for (std::size_t a = base; a < base + block; a += 2) redundant_round0(a, thread);
+        for (std::size_t a = base; a < base + block; a += 2) {  // compute, then round 0
+          state_[a].t = cpu_.compute(a, cycle, state_[a].t, setup_.work);
+          state_[a + 1].t = cpu_.compute(a + 1, cycle, state_[a + 1].t, setup_.work);
+          redundant_round0(a, thread);
+        }
         for (int r = 1; r < low; ++r)
           for (std::size_t q = 0; q < block / 4; ++q)
             adoptions += redundant_quad(r, base + quad_base(q, r), thread);

@@ -19,7 +19,7 @@ DropPool::Block& DropPool::block(std::uint32_t index) {
 }
 
 std::uint32_t DropPool::allocate(int thread) {
-  std::uint32_t& mine = free_[static_cast<std::size_t>(thread) % free_.size()];
+  std::uint32_t& mine = free_[static_cast<std::size_t>(thread)];  // thread < threads
   if (mine != 0) {
     const std::uint32_t index = mine;
     mine = block(index).next;
@@ -46,7 +46,7 @@ std::uint32_t DropPool::allocate(int thread) {
   if (!slot.load(std::memory_order_acquire)) {
     const std::lock_guard guard(grow_);
     if (!slot.load(std::memory_order_relaxed)) {
-      owned_.push_back(std::make_unique<Block[]>(std::size_t{1} << kChunkBits));
+      owned_.push_back(std::make_unique_for_overwrite<Block[]>(std::size_t{1} << kChunkBits));
       slot.store(owned_.back().get(), std::memory_order_release);
     }
   }
@@ -54,7 +54,7 @@ std::uint32_t DropPool::allocate(int thread) {
 }
 
 void DropPool::release(std::uint32_t index, int thread) {
-  std::uint32_t& mine = free_[static_cast<std::size_t>(thread) % free_.size()];
+  std::uint32_t& mine = free_[static_cast<std::size_t>(thread)];  // thread < threads
   block(index).next = mine;
   mine = index;
 }
@@ -72,7 +72,7 @@ void DropPool::rebalance() {
 
 void DropPool::push_overflow(std::size_t rank, double value, int thread) {
   std::uint32_t& head = head_[rank];
-  if (head == 0 || block(head).size == Block{}.values.size()) {
+  if (head == 0 || block(head).size == std::tuple_size_v<decltype(Block::values)>) {
     const std::uint32_t fresh = allocate(thread);
     Block& b = block(fresh);
     b.next = head;

@@ -35,7 +35,8 @@ class DropPool {
   /// at once; each call names the calling thread (its OpenMP number), whose free list it uses.
   DropPool(std::size_t ranks, int threads);
 
-  void insert_mate_copy(std::size_t rank, RankDrops& d, double arrival, int thread) {
+  [[gnu::always_inline]] void insert_mate_copy(std::size_t rank, RankDrops& d, double arrival,
+                                               int thread) {
     if (d.mate[0] == RankDrops::kEmpty) {
       d.mate[0] = arrival;
       return;
@@ -47,7 +48,8 @@ class DropPool {
     insert_late(rank, d, arrival, thread);  // out of order or a third: the general list
   }
 
-  void insert_late(std::size_t rank, RankDrops& d, double arrival, int thread) {
+  [[gnu::always_inline]] void insert_late(std::size_t rank, RankDrops& d, double arrival,
+                                          int thread) {
     if (d.late == RankDrops::kEmpty) {
       d.late = arrival;
       return;
@@ -58,7 +60,7 @@ class DropPool {
   }
 
   /// Removes the front. Precondition: not empty.
-  void pop_front(std::size_t rank, RankDrops& d, int thread) {
+  [[gnu::always_inline]] void pop_front(std::size_t rank, RankDrops& d, int thread) {
     if (d.mate[0] < d.late) {
       d.mate[0] = d.mate[1];
       d.mate[1] = RankDrops::kEmpty;
@@ -80,8 +82,8 @@ class DropPool {
   // 32 bytes: memory at 2^23 ranks is tight, and most chains hold one to three values.
   struct Block {
     std::array<double, 3> values;
-    std::uint32_t next = 0;  ///< 0 ends the chain (and the free lists)
-    std::uint8_t size = 0;
+    std::uint32_t next;  ///< 0 ends the chain (and the free lists)
+    std::uint8_t size;   // no initialisers: a chunk of blocks is touched only where used
   };
   static constexpr std::size_t kChunkBits = 16;
 

@@ -1,11 +1,15 @@
 // Time-based noise (MODELS.md §1b): advance() against hand-computed cases for each law, trace
 // parsing errors with file and line, and the per-rank drop lists of the redundant engine.
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <set>
+#include <vector>
 
+#include "distributions/detour_pattern.hpp"
 #include "distributions/detour_trace.hpp"
 #include "distributions/exponential.hpp"
 #include "distributions/time_noise.hpp"
@@ -142,5 +146,27 @@ TEST_CASE("drop lists keep every arrival and give them back in order") {
       pool.clear(r, lists[r], 0);
       expected[r].clear();
     }
+  }
+}
+
+TEST_CASE("the cached detour bound is the largest float not above the time") {
+  // Against nextafter, on values that round up, round down, and sit exactly on floats.
+  const auto reference = [](double x) {
+    float f = static_cast<float>(x);
+    if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+    return f;
+  };
+  std::vector<double> values = {0.0,        1.0,  -1.0,  1e-300,
+                                -1e-300,    0.1,  -0.1,  1.0 / 3.0,
+                                -1.0 / 3.0, 1e39, -1e39, 3.4028235677973366e38};
+  std::mt19937_64 bits(7);
+  for (int k = 0; k < 10000; ++k)
+    values.push_back(std::ldexp(static_cast<double>(bits() >> 11), -53 + (k % 40) - 20) *
+                     (k % 3 == 0 ? -1.0 : 1.0));
+  for (const double x : values) {
+    const float f = DetourPattern::float_at_or_below(x);
+    INFO("x = " << x);
+    CHECK(std::bit_cast<std::uint32_t>(f) == std::bit_cast<std::uint32_t>(reference(x)));
+    CHECK(static_cast<double>(f) <= x);
   }
 }
