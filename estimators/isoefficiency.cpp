@@ -1,39 +1,39 @@
 #include "estimators/isoefficiency.hpp"
 
+#include <array>
 #include <boost/math/distributions/students_t.hpp>
 #include <boost/math/tools/roots.hpp>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 namespace collnoise {
 
+namespace {
+
+// Run-file names, in enum order; to_string gives these, overhead_family also takes the paper's.
+constexpr std::array<std::pair<std::string_view, OverheadFamily>, 7> kFamilyNames{{
+    {"none", OverheadFamily::kNone},
+    {"constant", OverheadFamily::kConstant},
+    {"linear_m", OverheadFamily::kLinearM},
+    {"inverse_m", OverheadFamily::kInverseM},
+    {"proportional_w", OverheadFamily::kProportionalW},
+    {"inverse_w", OverheadFamily::kInverseW},
+    {"log2_m", OverheadFamily::kLog2M},
+}};
+
+}  // namespace
+
 std::optional<OverheadFamily> overhead_family(const std::string& name) {
-  if (name == "none") return OverheadFamily::kNone;
-  if (name == "constant") return OverheadFamily::kConstant;
-  if (name == "linear_m" || name == "proportional_m") return OverheadFamily::kLinearM;
-  if (name == "inverse_m") return OverheadFamily::kInverseM;
-  if (name == "proportional_w") return OverheadFamily::kProportionalW;
-  if (name == "inverse_w") return OverheadFamily::kInverseW;
-  if (name == "log2_m") return OverheadFamily::kLog2M;
+  if (name == "proportional_m") return OverheadFamily::kLinearM;  // Bosque et al.'s name
+  for (const auto& [known, family] : kFamilyNames)
+    if (name == known) return family;
   return std::nullopt;
 }
 
 std::string to_string(OverheadFamily family) {
-  switch (family) {
-    case OverheadFamily::kNone:
-      return "none";
-    case OverheadFamily::kConstant:
-      return "constant";
-    case OverheadFamily::kLinearM:
-      return "linear_m";
-    case OverheadFamily::kInverseM:
-      return "inverse_m";
-    case OverheadFamily::kProportionalW:
-      return "proportional_w";
-    case OverheadFamily::kInverseW:
-      return "inverse_w";
-    case OverheadFamily::kLog2M:
-      return "log2_m";
-  }
+  for (const auto& [name, known] : kFamilyNames)
+    if (family == known) return std::string(name);
   return "?";
 }
 

@@ -341,9 +341,9 @@ Handle create_dataset(hid_t owner, const std::string& name, hid_t type, const hs
 
 template <class T>
 void write_array(hid_t owner, const std::string& name, hid_t type, std::span<const T> values,
-                 bool compress, std::size_t columns) {
+                 std::size_t columns) {
   const hsize_t dims[2] = {columns > 0 ? values.size() / columns : values.size(), columns};
-  Handle ds = create_dataset(owner, name, type, dims, compress, columns);
+  Handle ds = create_dataset(owner, name, type, dims, false, columns);
   if (!values.empty())
     check_status(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "write dataset " + name);
@@ -364,13 +364,13 @@ std::vector<T> read_array(hid_t owner, const std::string& name, hid_t type) {
 
 }  // namespace
 
-void Group::write_doubles(const std::string& name, std::span<const double> values, bool compress,
+void Group::write_doubles(const std::string& name, std::span<const double> values,
                           std::size_t columns) const {
-  write_array(id(), name, H5T_NATIVE_DOUBLE, values, compress, columns);
+  write_array(id(), name, H5T_NATIVE_DOUBLE, values, columns);
 }
 void Group::write_counts(const std::string& name, std::span<const std::uint64_t> values,
                          std::size_t columns) const {
-  write_array(id(), name, H5T_NATIVE_UINT64, values, false, columns);
+  write_array(id(), name, H5T_NATIVE_UINT64, values, columns);
 }
 void Group::write_concatenated(const std::string& name,
                                std::span<const std::span<const double>> pieces) const {

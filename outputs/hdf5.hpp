@@ -47,9 +47,8 @@ class Group {
   Record read_record() const;
   std::optional<Field> attribute(const std::string& name) const;
 
-  /// A dataset of the values: one-dimensional, or rows x `columns` (row-major) when columns > 0;
-  /// `compress` chunks it and applies shuffle + deflate.
-  void write_doubles(const std::string& name, std::span<const double> values, bool compress = false,
+  /// A dataset of the values: one-dimensional, or rows x `columns` (row-major) when columns > 0.
+  void write_doubles(const std::string& name, std::span<const double> values,
                      std::size_t columns = 0) const;
   void write_counts(const std::string& name, std::span<const std::uint64_t> values,
                     std::size_t columns = 0) const;

@@ -211,11 +211,7 @@ def plot_network(result, settings, out):
         ax.set_xscale("log")
     ax.set_xlabel(x_key)
     ax.set_ylabel("slowdown (cost with / without background traffic)")
-    ax.set_title(settings.get("title", result.root.get("name")))
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return [save(fig, out, result, "slowdown")]
+    return [save_single(fig, ax, out, result, settings, "slowdown", legend_size=7)]
 
 
 def plot_efficiency_surface(result, settings, out):
@@ -267,11 +263,16 @@ def plot_isoefficiency(result, settings, out):
     ax.set_yscale("log")
     ax.set_xlabel("m (nodes)")
     ax.set_ylabel("W keeping the target efficiency (work units)")
+    return [save_single(fig, ax, out, result, settings, "isoefficiency", legend_size=6)]
+
+
+def save_single(fig, ax, out, result, settings, what, legend_size):
+    """Title, grid and legend of a one-panel figure, then save it."""
     ax.set_title(settings.get("title", result.root.get("name")))
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=6)
+    ax.legend(fontsize=legend_size)
     fig.tight_layout()
-    return [save(fig, out, result, "isoefficiency")]
+    return save(fig, out, result, what)
 
 
 def save(fig, out, result, what):

@@ -80,15 +80,15 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
   const auto chunks = group.create_group("chunks");
   chunks.write_counts("index", index);
   chunks.write_counts("count", count, width);
-  chunks.write_doubles("mean", mean, false, width);
-  chunks.write_doubles("m2", m2, false, width);
-  chunks.write_doubles("min", min, false, width);
-  chunks.write_doubles("max", max, false, width);
+  chunks.write_doubles("mean", mean, width);
+  chunks.write_doubles("m2", m2, width);
+  chunks.write_doubles("min", min, width);
+  chunks.write_doubles("max", max, width);
   if (pairs > 0) {
     chunks.write_counts("pair_count", pair_count, pairs);
-    chunks.write_doubles("pair_mean_x", pair_mean_x, false, pairs);
-    chunks.write_doubles("pair_mean_y", pair_mean_y, false, pairs);
-    chunks.write_doubles("pair_c", pair_c, false, pairs);
+    chunks.write_doubles("pair_mean_x", pair_mean_x, pairs);
+    chunks.write_doubles("pair_mean_y", pair_mean_y, pairs);
+    chunks.write_doubles("pair_c", pair_c, pairs);
   }
   if (layout.keep_raw) group.write_concatenated("raw", raw);
 
