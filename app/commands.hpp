@@ -19,6 +19,7 @@ struct RunOptions {
   std::string checkpoint;  ///< empty: <out>.ckpt
   bool no_checkpoint = false;
   double checkpoint_every_s = 600.0;
+  bool no_verify = false;  ///< read the checkpoint resumed from without checking its seal
   std::uint64_t interrupt_after_chunks = 0;  ///< testing: raise SIGINT after this many chunks
 };
 
@@ -27,11 +28,21 @@ struct MergeOptions {
   std::string out;
   bool force = false;
   bool quiet = false;
+  bool no_verify = false;
+};
+
+struct SummaryOptions {
+  std::string path;
+  bool json = false;
+  bool no_verify = false;
 };
 
 int run_command(const RunOptions& options);
 int merge_command(const MergeOptions& options);
-int summary_command(const std::string& path, bool json);
+int summary_command(const SummaryOptions& options);
+/// Checks the seals of files without reading them further: 0 when every file is whole, 2 when
+/// one is damaged or unreadable.
+int verify_command(const std::vector<std::string>& paths);
 
 /// The default output path of a run: "<name>.h5" in the current directory.
 std::string default_output_path(const std::string& run_name);

@@ -2,27 +2,28 @@
 
 #include <csignal>
 
+#include "engine/stop_request.hpp"
+
 namespace collnoise {
 namespace {
 
-volatile std::sig_atomic_t g_signal = 0;
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGUSR1};
 struct sigaction g_previous[3];
 
 extern "C" void on_signal(int number) {
-  if (g_signal != 0) {
+  if (stop_requested()) {
     // Asked twice: stop now, the default way (the last checkpoint stays valid).
     std::signal(number, SIG_DFL);
     std::raise(number);
     return;
   }
-  g_signal = number;
+  request_stop(number);
 }
 
 }  // namespace
 
 InterruptHandlers::InterruptHandlers() {
-  g_signal = 0;
+  clear_stop_request();
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
@@ -35,11 +36,11 @@ InterruptHandlers::~InterruptHandlers() {
 }
 
 bool InterruptHandlers::requested() {
-  return g_signal != 0;
+  return stop_requested();
 }
 
 int InterruptHandlers::signal_number() {
-  return g_signal;
+  return stop_signal();
 }
 
 }  // namespace collnoise

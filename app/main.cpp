@@ -1,32 +1,51 @@
 // collnoise: Monte Carlo engine for the impact of noise on collective operations.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <csignal>
+#include <limits>
 
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
+#include "app/messages.hpp"
 #include "collnoise_version.hpp"
 #include "engine/errors.hpp"
 #include "engine/process_group.hpp"
+#include "engine/stop_request.hpp"
+#include "outputs/hdf5.hpp"
 
 namespace {
 
 using namespace collnoise;
 
-void add_run_options(CLI::App& cmd, RunOptions& run) {
+// An unsigned 64-bit integer written in decimal, nothing else: CLI11 (through strtoull) would
+// take "-1" as 2^64 - 1 and wrap larger numbers silently.
+std::uint64_t parse_u64(const std::string& text, const char* option) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size())
+    throw InputError(fmt::format("{} {} is invalid: give an integer in [0, {}]", option, text,
+                                 std::numeric_limits<std::uint64_t>::max()));
+  return value;
+}
+
+void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
   cmd.add_option("RUNFILE", run.run_file, "run file (TOML)")->required();
   cmd.add_option("--out", run.out, "result file (default: <name>.h5, <name>.part<i>of<n>.h5)");
   cmd.add_option(
          "--threads", run.threads,
          "threads per process (default: the cores, shared among the processes on a machine)")
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--seed", run.seed, "override the run file's seed");
+      ->check(CLI::Range(0, 4096));
+  cmd.add_option("--seed", seed_text, "override the run file's seed, an integer in [0, 2^64)");
   cmd.add_option("--part", run.part, "i/n: sample only part i of n (job arrays; merge after)");
   cmd.add_option("--resume", run.resume, "continue from this checkpoint (same run file and seed)");
   cmd.add_option("--checkpoint", run.checkpoint, "checkpoint file (default: <out>.ckpt)");
   cmd.add_option("--checkpoint-every", run.checkpoint_every_s,
                  "seconds between checkpoints (default 600; also on SIGINT, SIGTERM, SIGUSR1)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1.0e7));
   cmd.add_flag("--no-checkpoint", run.no_checkpoint, "never write checkpoints");
+  cmd.add_flag("--no-verify", run.no_verify,
+               "read the checkpoint resumed from without checking its checksum");
   cmd.add_flag("--quiet", run.quiet, "no progress and no table");
   cmd.add_flag("--force", run.force, "overwrite an existing result file");
   // Testing only: interrupt the run the way a signal would, after this many chunks.
@@ -41,21 +60,28 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) makes writes fail with EFBIG, reported like a full disk,
+  // instead of killing the process with SIGXFSZ.
+  std::signal(SIGXFSZ, SIG_IGN);
   const ProcessSession session(argc, argv);
   const ProcessGroup& group = ProcessGroup::world();
   CLI::App app{"collnoise: how noise slows collective operations at scale"};
   app.set_version_flag("--version", version_text());
   app.require_subcommand(1);
+  bool verbose = false;
+  app.add_flag("--verbose", verbose, "HDF5's own error stack with every HDF5 failure");
 
   RunOptions run;
+  std::string seed_text;
   auto* run_cmd = app.add_subcommand("run", "run a run file and write its HDF5 result");
-  add_run_options(*run_cmd, run);
+  add_run_options(*run_cmd, run, seed_text);
 
-  std::string summary_path;
-  bool json = false;
+  SummaryOptions summary;
   auto* summary_cmd = app.add_subcommand("summary", "print the results of a result file");
-  summary_cmd->add_option("PATH", summary_path, "result file")->required();
-  summary_cmd->add_flag("--json", json, "JSON instead of a table");
+  summary_cmd->add_option("PATH", summary.path, "result file")->required();
+  summary_cmd->add_flag("--json", summary.json, "JSON instead of a table");
+  summary_cmd->add_flag("--no-verify", summary.no_verify,
+                        "read the file without checking its checksum");
 
   MergeOptions merge;
   auto* merge_cmd = app.add_subcommand("merge", "merge the parts of a job array into one result");
@@ -63,6 +89,13 @@ int main(int argc, char** argv) {
   merge_cmd->add_option("--out", merge.out, "merged result file")->required();
   merge_cmd->add_flag("--force", merge.force, "overwrite an existing result file");
   merge_cmd->add_flag("--quiet", merge.quiet, "no table");
+  merge_cmd->add_flag("--no-verify", merge.no_verify,
+                      "read the parts without checking their checksums");
+
+  std::vector<std::string> verify_paths;
+  auto* verify_cmd =
+      app.add_subcommand("verify", "check the checksums of result and checkpoint files");
+  verify_cmd->add_option("FILES", verify_paths, "files to check")->required();
 
   try {
     app.parse(argc, argv);
@@ -70,23 +103,41 @@ int main(int argc, char** argv) {
     const int code = group.is_root() ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 1);
     return code == 0 ? exit_code::kSuccess : exit_code::kBadInput;
   }
+  h5::set_verbose(verbose);
   try {
     if (ProcessSession::launched_without_mpi_support())
       throw InputError(
           "started as one of several MPI processes, but this collnoise was built without MPI: "
           "every process would run the whole run; rebuild with libopenmpi-dev installed "
           "(COLLNOISE_MPI=ON), or run one process");
-    if (*run_cmd) return run_command(run);
+    if (*run_cmd) {
+      if (!seed_text.empty()) run.seed = parse_u64(seed_text, "--seed");
+      return run_command(run);
+    }
     if (*merge_cmd) return merge_command(merge);
-    return summary_command(summary_path, json);
+    if (*verify_cmd) return verify_command(verify_paths);
+    return summary_command(summary);
   } catch (const InputError& e) {
     // Every process meets the same bad input (each reads the run file; rank 0's own checks are
     // shared), so all of them stop here; one says why.
-    if (group.is_root()) fmt::print(stderr, "collnoise: error: {}\n", e.what());
+    if (group.is_root()) fmt::print(stderr, "collnoise: error: {}\n", one_line(e.what()));
     return exit_code::kBadInput;
+  } catch (const StopRequested&) {
+    if (group.is_root())
+      fmt::print(stderr,
+                 "collnoise: interrupted by signal {} before anything could be kept: nothing was "
+                 "written\n",
+                 stop_signal());
+    return exit_code::kInterrupted;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "collnoise: failure{}: out of memory\n",
+               group.size() > 1 ? fmt::format(" on process {}", group.rank()) : "");
+    if (group.size() > 1) group.abort(exit_code::kRuntimeFailure);
+    return exit_code::kRuntimeFailure;
   } catch (const std::exception& e) {
     fmt::print(stderr, "collnoise: failure{}: {}\n",
-               group.size() > 1 ? fmt::format(" on process {}", group.rank()) : "", e.what());
+               group.size() > 1 ? fmt::format(" on process {}", group.rank()) : "",
+               one_line(e.what()));
     if (group.size() > 1) group.abort(exit_code::kRuntimeFailure);  // the others would wait
     return exit_code::kRuntimeFailure;
   }

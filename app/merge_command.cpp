@@ -8,6 +8,8 @@
 
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
+#include "app/messages.hpp"
+#include "app/output_guard.hpp"
 #include "engine/errors.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
@@ -34,10 +36,11 @@ struct PartFile {
   PartSpec part;
 };
 
-std::vector<PartFile> read_parts(const std::vector<std::string>& paths) {
+std::vector<PartFile> read_parts(const std::vector<std::string>& paths,
+                                 const h5::ReadOptions& read) {
   std::vector<PartFile> parts;
   for (const auto& path : paths) {
-    PartFile p{path, read_result_file(path).root, {}};
+    PartFile p{path, read_result_file(path, read).root, {}};
     p.part = parse_part(root_value<std::string>(p.root, "part", path));
     parts.push_back(std::move(p));
   }
@@ -75,7 +78,7 @@ void check_parts_belong_together(const std::vector<PartFile>& parts) {
 
 // The points' tallies, every chunk exactly once.
 std::vector<Tally> merge_tallies(const RunSpec& run, const std::vector<PreparedPoint>& points,
-                                 const std::vector<PartFile>& parts) {
+                                 const std::vector<PartFile>& parts, const h5::ReadOptions& read) {
   std::vector<std::optional<TallyLayout>> layouts;
   std::vector<Tally> merged;
   for (const auto& p : points) {
@@ -84,7 +87,7 @@ std::vector<Tally> merge_tallies(const RunSpec& run, const std::vector<PreparedP
   }
   std::vector<std::map<std::uint64_t, std::string>> origin(points.size());
   for (const auto& part : parts) {
-    auto tallies = read_result_tallies(part.path, layouts);
+    auto tallies = read_result_tallies(part.path, layouts, read);
     for (std::size_t i = 0; i < points.size(); ++i) {
       for (const auto& entry : tallies[i]->chunks())
         if (const auto [at, fresh] = origin[i].emplace(entry.first, part.path); !fresh)
@@ -107,9 +110,12 @@ std::vector<Tally> merge_tallies(const RunSpec& run, const std::vector<PreparedP
 }  // namespace
 
 int merge_command(const MergeOptions& options) {
-  if (std::filesystem::exists(options.out) && !options.force)
-    throw InputError(fmt::format("output '{}' exists: use --force to overwrite it", options.out));
-  const std::vector<PartFile> parts = read_parts(options.parts);
+  std::vector<RolePath> inputs;
+  for (const auto& p : options.parts) inputs.push_back({"the part", p});
+  const RolePath outputs[] = {{"--out", options.out}};
+  const OutputGuard guard(inputs, outputs, options.force, print_note);
+  const h5::ReadOptions read = read_options(!options.no_verify);
+  const std::vector<PartFile> parts = read_parts(options.parts, read);
   check_parts_belong_together(parts);
   const PartFile& first = parts.front();
   const RunSpec run =
@@ -119,8 +125,7 @@ int merge_command(const MergeOptions& options) {
   const std::vector<PreparedPoint> points = prepare_points(run);
   for (const auto& p : points)
     if (!p.sampled) throw InputError("only sampled runs come in parts");
-  check_writable(options.out);
-  std::vector<Tally> tallies = merge_tallies(run, points, parts);
+  std::vector<Tally> tallies = merge_tallies(run, points, parts, read);
 
   RunInfo info;
   info.kind = root_value<std::string>(first.root, "kind", first.path);

@@ -1,18 +1,25 @@
 #include <fmt/format.h>
 #include <omp.h>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <span>
 
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
 #include "app/interrupt.hpp"
+#include "app/messages.hpp"
+#include "app/output_guard.hpp"
 #include "app/progress.hpp"
 #include "engine/errors.hpp"
 #include "engine/process_group.hpp"
+#include "engine/stop_request.hpp"
+#include "outputs/atomic_file.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
@@ -62,18 +69,37 @@ void check_combination(const RunSpec& run, const std::vector<PreparedPoint>& poi
                               fmt::format("{}: point {}", run.path, i));
 }
 
-// Checks that only rank 0 can make (its file system view), shared so every process agrees.
-void check_outputs(const RunOptions& options, const std::string& out, const std::string& ckpt,
-                   const ProcessGroup& group) {
+// The files the run reads; the checkpoint it resumes from is listed apart, since the run's own
+// checkpoint may (and by default does) replace it.
+std::vector<RolePath> run_inputs(const RunOptions& options,
+                                 const std::vector<PreparedPoint>& points) {
+  std::vector<RolePath> inputs = {{"the run file", options.run_file}};
+  for (const auto& p : points)
+    for (const auto& f : p.input_files) inputs.push_back({"the data file", f});
+  return inputs;
+}
+
+// Rank 0 guards the outputs (its file system view decides); the verdict is shared so that every
+// process agrees. Returns rank 0's guard (empty elsewhere).
+std::optional<OutputGuard> guard_run_outputs(const RunOptions& options,
+                                             const std::vector<PreparedPoint>& points,
+                                             const std::string& out, const std::string& ckpt,
+                                             const ProcessGroup& group) {
+  std::optional<OutputGuard> guard;
   std::string error;
   if (group.is_root()) {
     try {
-      if (std::filesystem::exists(out) && !options.force)
-        throw InputError(fmt::format("output '{}' exists: use --force to overwrite it", out));
-      check_writable(out);
-      if (!ckpt.empty()) check_writable(ckpt);
-      if (!options.resume.empty() && !std::filesystem::exists(options.resume))
-        throw InputError(fmt::format("--resume: checkpoint '{}' does not exist", options.resume));
+      std::vector<RolePath> outputs = {{"--out", out}};
+      if (!ckpt.empty()) outputs.push_back({"the checkpoint", ckpt});
+      const std::vector<RolePath> inputs = run_inputs(options, points);
+      if (!options.resume.empty()) {
+        if (!std::filesystem::exists(options.resume))
+          throw InputError(fmt::format("--resume: checkpoint '{}' does not exist", options.resume));
+        // The result may not replace the checkpoint being resumed (the checkpoint may).
+        const RolePath resumed[] = {{"the checkpoint resumed", options.resume}};
+        refuse_path_conflicts(resumed, std::span(outputs).first(1));
+      }
+      guard.emplace(inputs, outputs, options.force, print_note);
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -83,12 +109,14 @@ void check_outputs(const RunOptions& options, const std::string& out, const std:
   message = group.broadcast_from_root(std::move(message));
   if (!message.empty())
     throw InputError(std::string(reinterpret_cast<const char*>(message.data()), message.size()));
+  return guard;
 }
 
 std::string resume_hint(const RunOptions& options, const std::string& out, const std::string& ckpt,
                         const PartSpec& part) {
   std::string hint =
       fmt::format("collnoise run {} --out {} --resume {}", options.run_file, out, ckpt);
+  if (!options.checkpoint.empty()) hint += " --checkpoint " + ckpt;
   if (!part.whole()) hint += " --part " + to_string(part);
   return hint;
 }
@@ -102,11 +130,71 @@ void print_table(const std::vector<PointResult>& results) {
   fmt::print("{}", summary_table(params, summaries));
 }
 
+int report_interruption(const Execution& execution, const RunOptions& options,
+                        const std::string& out, const std::string& ckpt, const PartSpec& part) {
+  const int signal = stop_signal();
+  if (ckpt.empty()) {
+    print_message(
+        fmt::format("interrupted by signal {}; nothing was kept (--no-checkpoint): {} "
+                    "of {} chunks were done in this run",
+                    signal, execution.chunks_done, execution.chunks_total));
+  } else if (execution.checkpoint_written) {
+    print_message(fmt::format(
+        "interrupted by signal {}; checkpoint '{}' holds {} of {} chunks; resume with: {}", signal,
+        ckpt, execution.chunks_done, execution.chunks_total,
+        resume_hint(options, out, ckpt, part)));
+  } else if (execution.chunks_in_checkpoint > 0) {
+    print_message(fmt::format(
+        "interrupted by signal {}; the checkpoint could not be written ({}), but the previous "
+        "checkpoint '{}' stays valid with {} of {} chunks; resume with: {}",
+        signal, execution.checkpoint_error, ckpt, execution.chunks_in_checkpoint,
+        execution.chunks_total, resume_hint(options, out, ckpt, part)));
+  } else {
+    print_message(fmt::format(
+        "interrupted by signal {}; nothing was kept: the checkpoint '{}' could not be written ({})",
+        signal, ckpt, execution.checkpoint_error));
+  }
+  return exit_code::kInterrupted;
+}
+
+// A finished run whose result cannot be written (a full disk, a quota) is kept in a checkpoint:
+// the run's own, or else one in the temporary directory; resuming from it writes the result
+// without sampling again. If neither can be written, the message says what is lost.
+[[noreturn]] void keep_finished_run(const RuntimeFailure& failure, const RunOptions& options,
+                                    const RunSpec& run, const PartSpec& part,
+                                    const std::string& out, const std::string& ckpt,
+                                    const std::vector<PointOutcome>& outcomes) {
+  std::vector<std::string> candidates;
+  std::vector<std::string> tried;
+  if (!ckpt.empty()) candidates.push_back(ckpt);
+  const char* tmpdir = std::getenv("TMPDIR");
+  candidates.push_back(fmt::format("{}/{}-{}-{}.ckpt", tmpdir && *tmpdir ? tmpdir : "/tmp",
+                                   run.name, host_name(), static_cast<long>(::getpid())));
+  for (const auto& where : candidates) {
+    try {
+      checkpoint_outcomes(where, run, part, outcomes);
+    } catch (const RuntimeFailure& second) {
+      tried.push_back(fmt::format("'{}': {}", where, second.what()));
+      continue;
+    }
+    throw RuntimeFailure(fmt::format(
+        "{}; the finished run is kept in the checkpoint '{}': free the space and write the "
+        "result with: {}",
+        failure.what(), where, resume_hint(options, out, where, part)));
+  }
+  throw RuntimeFailure(fmt::format(
+      "{}; the finished run could not be kept in a checkpoint either ({}): its samples are lost, "
+      "run it again",
+      failure.what(), fmt::join(tried, "; ")));
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const ProcessGroup& group = ProcessGroup::world();
+  // First of all: a stop request during the preparation of large points is honoured too.
+  const InterruptHandlers handlers;
   const PartSpec part = options.part.empty() ? PartSpec{} : parse_part(options.part);
   const RunSpec run = load_run_file(options.run_file, options.seed);
   const std::vector<PreparedPoint> points = prepare_points(run);
@@ -115,7 +203,7 @@ int run_command(const RunOptions& options) {
   const std::string ckpt = options.no_checkpoint
                                ? std::string()
                                : (options.checkpoint.empty() ? out + ".ckpt" : options.checkpoint);
-  check_outputs(options, out, ckpt, group);
+  const std::optional<OutputGuard> guard = guard_run_outputs(options, points, out, ckpt, group);
   // By default the processes on one machine share its cores.
   const int threads = options.threads > 0 ? options.threads
                                           : std::max(1, omp_get_max_threads() / group.local_size());
@@ -123,15 +211,16 @@ int run_command(const RunOptions& options) {
   std::vector<std::uint64_t> work;
   for (const auto& p : points) work.push_back(p.sampled ? run.samples : p.analysis->work_units());
   Progress progress(!options.quiet && group.is_root(), work);
-  const InterruptHandlers handlers;
   ExecutionOptions exec;
   exec.threads = threads;
   exec.part = part;
   exec.checkpoint_path = ckpt;
   exec.checkpoint_interval_s = options.checkpoint_every_s;
   exec.resume_path = options.resume;
+  exec.read = read_options(!options.no_verify);
   exec.stop_requested = [] { return InterruptHandlers::requested(); };
   exec.progress = [&](std::size_t point, std::uint64_t done) { progress.update(point, done); };
+  exec.warn = print_warning;
   if (options.interrupt_after_chunks > 0)
     exec.after_round = [&](std::uint64_t chunks) {
       if (chunks == options.interrupt_after_chunks) std::raise(SIGINT);
@@ -140,13 +229,8 @@ int run_command(const RunOptions& options) {
   progress.finish();
 
   if (execution.interrupted) {
-    if (group.is_root())
-      fmt::print(stderr,
-                 "collnoise: interrupted by signal {}: checkpoint '{}' holds {} of {} chunks; "
-                 "resume with\n  {}\n",
-                 InterruptHandlers::signal_number(), ckpt, execution.chunks_done,
-                 execution.chunks_total, resume_hint(options, out, ckpt, part));
-    return exit_code::kInterrupted;
+    if (!group.is_root()) return exit_code::kInterrupted;
+    return report_interruption(execution, options, out, ckpt, part);
   }
   if (!group.is_root()) return exit_code::kSuccess;
 
@@ -165,19 +249,8 @@ int run_command(const RunOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   try {
     write_result_file(out, run, info, results);
-  } catch (const RuntimeFailure& e) {
-    // Keep what was computed: a checkpoint of the finished run writes the result on resume.
-    if (ckpt.empty()) throw;
-    try {
-      checkpoint_outcomes(ckpt, run, part, execution.points);
-    } catch (const std::exception& second) {
-      throw RuntimeFailure(fmt::format("{}; the checkpoint '{}' could not be written either: {}",
-                                       e.what(), ckpt, second.what()));
-    }
-    throw RuntimeFailure(
-        fmt::format("{}; every sample is kept in the checkpoint '{}': free the "
-                    "space and resume with\n  {}",
-                    e.what(), ckpt, resume_hint(options, out, ckpt, part)));
+  } catch (const RuntimeFailure& failure) {
+    keep_finished_run(failure, options, run, part, out, ckpt, execution.points);
   }
   if (!ckpt.empty()) std::remove(ckpt.c_str());
   if (!options.quiet) {
@@ -187,6 +260,9 @@ int run_command(const RunOptions& options) {
                group.size() > 1 ? fmt::format(" x {} processes", group.size()) : "",
                part.whole() ? "" : ", part " + to_string(part));
   }
+  if (stop_requested())
+    print_note(fmt::format("signal {} arrived after the result was complete: '{}' is whole",
+                           stop_signal(), out));
   return exit_code::kSuccess;
 }
 

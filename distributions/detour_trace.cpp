@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "engine/errors.hpp"
+#include "engine/stop_request.hpp"
 
 namespace collnoise {
 namespace {
@@ -45,6 +46,7 @@ DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit
   double last_start = 0.0;
   std::string line;
   for (int line_no = 1; std::getline(in, line); ++line_no) {
+    if ((line_no & 0xffff) == 0) throw_if_stop_requested();  // traces can be large
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "engine/errors.hpp"
+#include "engine/stop_request.hpp"
 
 namespace collnoise {
 
@@ -18,6 +19,7 @@ EmpiricalLaw EmpiricalLaw::from_file(const std::string& path) {
   std::vector<double> delays;
   std::string line;
   for (int line_no = 1; std::getline(in, line); ++line_no) {
+    if ((line_no & 0xffff) == 0) throw_if_stop_requested();  // delay files can be large
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);
     const auto first = line.find_first_not_of(" \t\r");

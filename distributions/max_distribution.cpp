@@ -6,6 +6,7 @@
 
 #include "distributions/bisection.hpp"
 #include "engine/errors.hpp"
+#include "engine/stop_request.hpp"
 
 namespace collnoise {
 namespace {
@@ -108,6 +109,7 @@ double MaxDistribution::integrate_body(double power) const {
   const bool exact_steps =
       law_.is_discrete() && law_.breakpoints().size() * groups_.size() <= kMaxExactAtoms;
   for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+    throw_if_stop_requested();  // an exact mean at large N integrates many pieces
     const double a = points[i];
     const double b = points[i + 1];
     if (exact_steps) {

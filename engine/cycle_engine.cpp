@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/drop_pool.hpp"
+#include "engine/stop_request.hpp"
 
 namespace collnoise {
 namespace {
@@ -56,6 +57,7 @@ class CycleEngine {
     if (setup_.algorithm == CycleAlgorithm::kDissemination) out_.assign(n_, 0.0);
     CycleResult result;
     for (std::uint64_t c = 0; c < setup_.cycles; ++c) {
+      throw_if_stop_requested();
       if (setup_.algorithm == CycleAlgorithm::kDissemination) {
         compute_sweep(c, [&](std::size_t i) -> double& { return t_[i]; });
         dissemination_rounds();
@@ -136,6 +138,7 @@ class CycleEngine {
     const std::size_t block = std::size_t{1} << low;
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (Index b = 0; b < static_cast<Index>(n_ / block); ++b) {
+      if (stop_requested()) continue;  // the cycle is abandoned below
       const std::size_t base = static_cast<std::size_t>(b) * block;
       for (std::size_t i = base; i < base + block; ++i)
         t_[i] = cpu_.compute(i, cycle, t_[i], setup_.work);
@@ -145,8 +148,11 @@ class CycleEngine {
           butterfly_pair(i, i | (std::size_t{1} << r));
         }
     }
-    for (int r0 = low; r0 < rounds_; r0 += tuning_.pass_bits)
+    throw_if_stop_requested();
+    for (int r0 = low; r0 < rounds_; r0 += tuning_.pass_bits) {
       butterfly_pass(r0, std::min(rounds_, r0 + tuning_.pass_bits));
+      throw_if_stop_requested();
+    }
   }
 
   // Rounds [r0, r1) in one sweep over memory instead of one each: in them, ranks that differ
@@ -160,6 +166,7 @@ class CycleEngine {
     const std::size_t half = std::size_t{1} << (r1 - r0 - 1);
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (Index task = 0; task < static_cast<Index>(tasks); ++task) {
+      if (stop_requested()) continue;  // the caller abandons the cycle
       const auto k = static_cast<std::size_t>(task);
       const std::size_t base = ((k / lane_groups) << r1) | ((k % lane_groups) * lanes);
       for (int r = r0; r < r1; ++r)
@@ -173,6 +180,7 @@ class CycleEngine {
 
   void dissemination_rounds() {
     for (int r = 0; r < rounds_; ++r) {
+      throw_if_stop_requested();
       const std::size_t shift = std::size_t{1} << r;
 #pragma omp parallel for num_threads(threads_) schedule(static)
       for (Index k = 0; k < static_cast<Index>(n_); ++k) {
@@ -275,6 +283,7 @@ class CycleEngine {
     CycleResult result;
     for (std::uint64_t c = 0; c < setup_.cycles; ++c) {
       result.adoptions += redundant_cycle(c);
+      throw_if_stop_requested();
       result.cycle_end.push_back(latest([&](std::size_t i) { return state_[i].out; }));
     }
     record(
@@ -322,8 +331,10 @@ class CycleEngine {
 #pragma omp parallel num_threads(threads_) reduction(+ : adoptions)
     {
       const int thread = omp_get_thread_num();
+      bool abandoned = false;
 #pragma omp for schedule(static)
       for (Index b = 0; b < static_cast<Index>(n_ / block); ++b) {
+        if (stop_requested()) continue;  // the caller abandons the cycle
         const std::size_t base = static_cast<std::size_t>(b) * block;
         for (std::size_t a = base; a < base + block; a += 2) {  // compute, then round 0
           state_[a].t = cpu_.compute(a, cycle, state_[a].t, setup_.work);
@@ -338,10 +349,14 @@ class CycleEngine {
 #pragma omp single
         pool_->rebalance();
 #pragma omp for schedule(static)
-        for (Index q = 0; q < static_cast<Index>(n_ / 4); ++q)
+        for (Index q = 0; q < static_cast<Index>(n_ / 4); ++q) {
+          if ((q & 0xfff) == 0) abandoned = abandoned || stop_requested();
+          if (abandoned) continue;  // the caller abandons the cycle
           adoptions += redundant_quad(r, quad_base(static_cast<std::uint64_t>(q), r), thread);
+        }
       }
     }
+    throw_if_stop_requested();
     return adoptions;
   }
 

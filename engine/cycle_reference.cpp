@@ -5,6 +5,8 @@
 #include <queue>
 #include <vector>
 
+#include "engine/stop_request.hpp"
+
 namespace collnoise {
 namespace {
 
@@ -71,7 +73,8 @@ class ReferenceSimulator {
 
   CycleResult run() {
     for (std::uint64_t i = 0; i < setup_.ranks; ++i) schedule(0.0, i);
-    while (!events_.empty()) {
+    for (std::uint64_t handled = 0; !events_.empty(); ++handled) {
+      if ((handled & 0xffff) == 0) throw_if_stop_requested();
       const Event e = events_.top();
       events_.pop();
       step(e.rank, e.time);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "engine/stop_request.hpp"
+
 namespace collnoise {
 
 template <class Cpu>
@@ -14,12 +16,14 @@ TimedTreeResult simulate_timed_tree(const TimedTreeSetup& setup, Cpu& cpu, int t
   double start = 0.0;
   for (std::uint64_t p = 0; p < setup.phases; ++p) {
     for (int d = depth; d >= 0; --d) {
+      throw_if_stop_requested();
       const std::uint64_t first = (std::uint64_t{1} << d) - 1;
       const std::uint64_t end = std::min(n, (std::uint64_t{2} << d) - 1);
       const double begin = start + setup.tau * static_cast<double>(d);
 #pragma omp parallel for num_threads(threads) schedule(static) if (end - first > 4096)
       for (std::int64_t k = static_cast<std::int64_t>(first); k < static_cast<std::int64_t>(end);
            ++k) {
+        if (stop_requested()) continue;  // the phase is abandoned after the loop
         const auto i = static_cast<std::uint64_t>(k);
         double done = cpu.compute(i, p, begin, setup.work);
         // Children are one level deeper, already settled in this phase.
@@ -28,6 +32,7 @@ TimedTreeResult simulate_timed_tree(const TimedTreeSetup& setup, Cpu& cpu, int t
         up[i] = done;
       }
     }
+    throw_if_stop_requested();
     start = up[0];
     result.phase_end.push_back(start);
   }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engine/errors.hpp"
+#include "engine/parallel_for.hpp"
 #include "engine/rng.hpp"
 
 namespace collnoise {
@@ -94,6 +95,7 @@ double TreeBarrierSampler::per_rank_phase(std::uint64_t phase, int threads) cons
     local.fill(~0ULL);
 #pragma omp for schedule(static) nowait
     for (std::int64_t b = 0; b < nblocks; ++b) {
+      if (stop_requested()) continue;  // the phase is abandoned below
       const auto first = static_cast<std::uint64_t>(b) * kBlockRanks;
       block_level_min_words(hash_combine(key, static_cast<std::uint64_t>(b)), first,
                             std::min(n, first + kBlockRanks), local);
@@ -101,6 +103,7 @@ double TreeBarrierSampler::per_rank_phase(std::uint64_t phase, int threads) cons
 #pragma omp critical(collnoise_tree_merge)
     for (std::size_t d = 0; d < kMaxLevels; ++d) mins[d] = std::min(mins[d], local[d]);
   }
+  throw_if_stop_requested();
   return time_from_level_min_words(mins);
 }
 
@@ -134,9 +137,12 @@ void TreeBarrierSampler::sample(std::uint64_t first_phase, std::span<double> out
       out[i] = per_rank_phase(first_phase + static_cast<std::uint64_t>(i), threads);
     return;
   }
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1 && count > 1)
-  for (std::int64_t i = 0; i < count; ++i)
-    out[i] = phase_time(first_phase + static_cast<std::uint64_t>(i));
+  // Per-level phases cost microseconds: a chunk of them per scheduling step.
+  const std::int64_t chunk = sampling_ == TreeSampling::kPerLevel ? 64 : 1;
+  parallel_for(
+      count, threads,
+      [&](std::int64_t i) { out[i] = phase_time(first_phase + static_cast<std::uint64_t>(i)); },
+      chunk);
 }
 
 }  // namespace collnoise

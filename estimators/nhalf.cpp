@@ -61,6 +61,7 @@ ExactNHalf exact_nhalf(const TreeBarrierModel& model, bool full_trees_only) {
   const auto n_of = [&](RankCount k) {
     return full_trees_only ? pow2(static_cast<int>(k)) - 1 : k;
   };
+  // Each step integrates an exact mean; the integration polls for stop requests.
   const auto reaches = [&](RankCount k) { return mean_at_n(model, n_of(k)) >= target; };
   // For full trees the search variable is the level count k (N = 2^k - 1), else N itself.
   RankCount lo = 0;

@@ -4,7 +4,6 @@
 
 #include "collnoise_version.hpp"
 #include "engine/errors.hpp"
-#include "outputs/atomic_file.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/tally_io.hpp"
 
@@ -83,8 +82,8 @@ std::vector<LoadedPoint> read_points(const h5::File& file, const std::string& pa
 
 void write_checkpoint(const std::string& path, const RunSpec& run, const PartSpec& part,
                       std::span<const CheckpointPoint> points) {
-  write_atomically(path, [&](const std::string& tmp) {
-    h5::File file = h5::File::create(tmp);
+  h5::File file = h5::File::create();
+  {
     Record r;
     r.set("filetype", Field(std::string(kCheckpointType)));
     r.set("format_version", Field(kCheckpointVersion));
@@ -107,15 +106,16 @@ void write_checkpoint(const std::string& path, const RunSpec& run, const PartSpe
       g.write_record(state);
       write_tally(g.create_group("tally"), *points[i].tally, points[i].chunk_size);
     }
-    file.close();
-  });
+  }
+  file.commit(path);
 }
 
 std::vector<LoadedPoint> read_checkpoint(const std::string& path, const RunSpec& run,
                                          const PartSpec& part,
                                          std::span<const std::optional<TallyLayout>> layouts,
-                                         std::span<const std::uint64_t> chunk_sizes) {
-  const h5::File file = h5::File::open(path);  // InputError when missing or not HDF5
+                                         std::span<const std::uint64_t> chunk_sizes,
+                                         const h5::ReadOptions& options) {
+  const h5::File file = h5::File::open(path, options);  // InputError: missing, damaged
   try {
     return read_points(file, path, run, part, layouts, chunk_sizes);
   } catch (const InputError&) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "estimators/tally.hpp"
+#include "outputs/hdf5.hpp"
 #include "runs/run_file.hpp"
 #include "runs/work_split.hpp"
 
@@ -50,6 +51,7 @@ struct LoadedPoint {
 std::vector<LoadedPoint> read_checkpoint(const std::string& path, const RunSpec& run,
                                          const PartSpec& part,
                                          std::span<const std::optional<TallyLayout>> layouts,
-                                         std::span<const std::uint64_t> chunk_sizes);
+                                         std::span<const std::uint64_t> chunk_sizes,
+                                         const h5::ReadOptions& options = {});
 
 }  // namespace collnoise

@@ -5,16 +5,25 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "engine/errors.hpp"
+#include "outputs/atomic_file.hpp"
+#include "outputs/file_seal.hpp"
 
 namespace collnoise::h5 {
 namespace {
 
 enum Kind { kFile = 1, kGroup, kDataset, kAttribute, kSpace, kType, kPlist };
 
+bool g_verbose = false;
+
 std::string error_stack() {
+  if (!g_verbose) {
+    H5Eclear2(H5E_DEFAULT);
+    return "HDF5 error (--verbose shows HDF5's error stack)";
+  }
   std::string text;
   H5Ewalk2(
       H5E_DEFAULT, H5E_WALK_DOWNWARD,
@@ -31,11 +40,7 @@ std::string error_stack() {
 }
 
 void silence_default_printer() {
-  static const bool once = [] {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    return true;
-  }();
-  (void)once;
+  if (!g_verbose) H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
 hid_t check(hid_t id, const std::string& what) {
@@ -51,7 +56,18 @@ Handle make(hid_t id, Kind kind, const std::string& what) {
   return Handle(check(id, what), kind);
 }
 
-Handle string_type() {
+// Strings are fixed-length (the text and its terminating zero): variable-length data lives in
+// HDF5's global heap, which carries no checksum.
+Handle string_type(std::size_t length) {
+  Handle t = make(H5Tcopy(H5T_C_S1), kType, "copy string type");
+  check_status(H5Tset_size(t.id(), length + 1), "set string size");
+  check_status(H5Tset_strpad(t.id(), H5T_STR_NULLTERM), "set string padding");
+  check_status(H5Tset_cset(t.id(), H5T_CSET_UTF8), "set string charset");
+  return t;
+}
+
+// Variable-length strings, for reading files written before strings were fixed-length.
+Handle variable_string_type() {
   Handle t = make(H5Tcopy(H5T_C_S1), kType, "copy string type");
   check_status(H5Tset_size(t.id(), H5T_VARIABLE), "set string size");
   check_status(H5Tset_cset(t.id(), H5T_CSET_UTF8), "set string charset");
@@ -102,6 +118,9 @@ Field read_attribute(hid_t attr, const std::string& name) {
   Handle type = make(H5Aget_type(attr), kType, "get type of " + name);
   if (const auto length = attribute_length(attr, name)) {
     // Arrays are series (numbers; the indices of absent entries are a separate series).
+    const H5T_class_t kind = H5Tget_class(type.id());
+    if ((kind != H5T_FLOAT && kind != H5T_INTEGER) || *length > (hsize_t{1} << 24))
+      throw InputError(fmt::format("attribute {} is not a series of numbers", name));
     std::vector<double> values(*length);
     if (*length > 0) check_status(H5Aread(attr, H5T_NATIVE_DOUBLE, values.data()), "read " + name);
     return series_of(values);
@@ -130,7 +149,7 @@ Field read_attribute(hid_t attr, const std::string& name) {
     }
     case H5T_STRING: {
       if (H5Tis_variable_str(type.id()) > 0) {
-        Handle st = string_type();
+        Handle st = variable_string_type();
         char* text = nullptr;
         check_status(H5Aread(attr, st.id(), &text), "read " + name);
         std::string value = text ? text : "";
@@ -139,6 +158,8 @@ Field read_attribute(hid_t attr, const std::string& name) {
         return value;
       }
       const std::size_t size = H5Tget_size(type.id());
+      if (size == 0 || size > (std::size_t{1} << 30))
+        throw InputError(fmt::format("attribute {} has an impossible size", name));
       std::string value(size, '\0');
       check_status(H5Aread(attr, type.id(), value.data()), "read " + name);
       return value.substr(0, value.find('\0'));
@@ -234,9 +255,8 @@ void Group::set_attribute(const std::string& name, const Field& value) const {
       [&](const auto& v) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, Null>) {
-          Handle st = string_type();
-          const char* text = v.reason.c_str();
-          write_attribute(id(), name + "_reason", st.id(), &text);
+          Handle st = string_type(v.reason.size());
+          write_attribute(id(), name + "_reason", st.id(), v.reason.c_str());
         } else if constexpr (std::is_same_v<T, bool>) {
           Handle bt = bool_type();
           const std::int8_t b = v ? 1 : 0;
@@ -259,9 +279,8 @@ void Group::set_attribute(const std::string& name, const Field& value) const {
             write_attribute(id(), name + "_missing", H5T_NATIVE_DOUBLE, missing.data(),
                             missing.size());
         } else {
-          Handle st = string_type();
-          const char* text = v.c_str();
-          write_attribute(id(), name, st.id(), &text);
+          Handle st = string_type(v.size());
+          write_attribute(id(), name, st.id(), v.c_str());
         }
       },
       value);
@@ -333,6 +352,7 @@ Handle create_dataset(hid_t owner, const std::string& name, hid_t type, const hs
     check_status(H5Pset_chunk(plist.id(), rank, chunk), "chunk " + name);
     check_status(H5Pset_shuffle(plist.id()), "shuffle " + name);
     check_status(H5Pset_deflate(plist.id(), 4), "deflate " + name);
+    check_status(H5Pset_fletcher32(plist.id()), "checksum " + name);
   }
   return make(
       H5Dcreate2(owner, name.c_str(), type, space.id(), H5P_DEFAULT, plist.id(), H5P_DEFAULT),
@@ -350,11 +370,19 @@ void write_array(hid_t owner, const std::string& name, hid_t type, std::span<con
 }
 
 template <class T>
-std::vector<T> read_array(hid_t owner, const std::string& name, hid_t type) {
+std::vector<T> read_array(hid_t owner, const std::string& name, hid_t type,
+                          std::uint64_t max_values) {
   Handle ds = make(H5Dopen2(owner, name.c_str(), H5P_DEFAULT), kDataset, "open dataset " + name);
   Handle space = make(H5Dget_space(ds.id()), kSpace, "space of " + name);
   const hssize_t n = H5Sget_simple_extent_npoints(space.id());
   check(n, "size of " + name);
+  Handle stored = make(H5Dget_type(ds.id()), kType, "type of " + name);
+  const H5T_class_t kind = H5Tget_class(stored.id());
+  if (kind != H5T_FLOAT && kind != H5T_INTEGER)
+    throw InputError(fmt::format("dataset {} does not hold numbers", name));
+  if (static_cast<std::uint64_t>(n) > max_values)
+    throw InputError(fmt::format("dataset {} claims {} values, more than it can hold ({})", name, n,
+                                 max_values));
   std::vector<T> values(static_cast<std::size_t>(n));
   if (n > 0)
     check_status(H5Dread(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
@@ -395,45 +423,158 @@ void Group::write_concatenated(const std::string& name,
   }
 }
 
-std::vector<double> Group::read_doubles(const std::string& name) const {
-  return read_array<double>(id(), name, H5T_NATIVE_DOUBLE);
+std::vector<double> Group::read_doubles(const std::string& name, std::uint64_t max_values) const {
+  return read_array<double>(id(), name, H5T_NATIVE_DOUBLE, max_values);
 }
-std::vector<std::uint64_t> Group::read_counts(const std::string& name) const {
-  return read_array<std::uint64_t>(id(), name, H5T_NATIVE_UINT64);
+std::vector<std::uint64_t> Group::read_counts(const std::string& name,
+                                              std::uint64_t max_values) const {
+  return read_array<std::uint64_t>(id(), name, H5T_NATIVE_UINT64, max_values);
 }
 
-File File::create(const std::string& path) {
+// ---- files in memory ------------------------------------------------------------------------
+
+// The core driver's buffer, allocated through these callbacks so that commit() can take it over
+// when HDF5 closes the file instead of copying it out (results with raw samples reach GiB).
+// Growth is zero-filled: bytes past HDF5's end of file are then zeros, never stale memory.
+struct File::Image {
+  void* buffer = nullptr;
+  std::size_t size = 0;
+  bool keep = false;  // set by commit(): the close hands the buffer over instead of freeing it
+
+  static void* allocate(std::size_t size, H5FD_file_image_op_t, void* udata) {
+    return grow(nullptr, size, udata);
+  }
+  static void* copy(void* dest, const void* src, std::size_t size, H5FD_file_image_op_t, void*) {
+    return std::memcpy(dest, src, size);
+  }
+  static void* grow(void* ptr, std::size_t size, H5FD_file_image_op_t, void* udata) {
+    return grow(ptr, size, udata);
+  }
+  static void* grow(void* ptr, std::size_t size, void* udata) {
+    auto* image = static_cast<Image*>(udata);
+    const std::size_t old = ptr ? image->size : 0;
+    void* fresh = std::realloc(ptr, size);
+    if (!fresh) return nullptr;
+    if (size > old) std::memset(static_cast<char*>(fresh) + old, 0, size - old);
+    image->buffer = fresh;
+    image->size = size;
+    return fresh;
+  }
+  static herr_t release(void* ptr, H5FD_file_image_op_t op, void* udata) {
+    auto* image = static_cast<Image*>(udata);
+    if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE && image->keep && ptr == image->buffer) return 0;
+    std::free(ptr);
+    if (ptr == image->buffer) image->buffer = nullptr;
+    return 0;
+  }
+  static void* share_udata(void* udata) { return udata; }
+  static herr_t drop_udata(void*) { return 0; }
+
+  ~Image() { std::free(buffer); }
+};
+
+namespace {
+
+// The end of the HDF5 data in a closed image, from its superblock (version 2 or 3, which the
+// version bounds of create() make HDF5 write, at the end of the 512-byte user block): the base
+// address plus the end-of-file address. Past it lie only zero-filled growth bytes.
+std::size_t end_of_data(const std::byte* image, std::size_t size) {
+  constexpr std::size_t kSuper = kSealBytes;
+  constexpr unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  if (size < kSuper + 44 || std::memcmp(image + kSuper, kSignature, 8) != 0)
+    throw RuntimeFailure("HDF5 wrote an image without a superblock where expected");
+  const auto version = std::to_integer<int>(image[kSuper + 8]);
+  const auto offset_size = std::to_integer<int>(image[kSuper + 9]);
+  if ((version != 2 && version != 3) || offset_size != 8)
+    throw RuntimeFailure(
+        fmt::format("HDF5 wrote superblock version {} (expected 2 or 3)", version));
+  std::uint64_t base = 0;
+  std::uint64_t eof = 0;
+  std::memcpy(&base, image + kSuper + 12, 8);  // little-endian, as on every host we build for
+  std::memcpy(&eof, image + kSuper + 28, 8);
+  const std::uint64_t end = base + eof;
+  if (end < kSuper || end > size)
+    throw RuntimeFailure("HDF5 wrote an image whose end lies outside its buffer");
+  return static_cast<std::size_t>(end);
+}
+
+}  // namespace
+
+void set_verbose(bool verbose) {
+  g_verbose = verbose;
+  if (verbose) H5Eset_auto2(H5E_DEFAULT, reinterpret_cast<H5E_auto2_t>(H5Eprint2), stderr);
+}
+
+File::File(Handle h, std::unique_ptr<Image> image, bool sealed)
+    : image_(std::move(image)), handle_(std::move(h)), sealed_(sealed) {}
+File::File(File&&) noexcept = default;
+File& File::operator=(File&&) noexcept = default;
+File::~File() = default;
+
+File File::create() {
   silence_default_printer();
+  auto image = std::make_unique<Image>();
   Handle fcpl = make(H5Pcreate(H5P_FILE_CREATE), kPlist, "file plist");
+  check_status(H5Pset_userblock(fcpl.id(), kSealBytes), "reserve the seal");
   check_status(H5Pset_link_creation_order(fcpl.id(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
                "track root link order");
   check_status(H5Pset_attr_creation_order(fcpl.id(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
                "track root attribute order");
-  const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), H5P_DEFAULT);
-  if (id < 0) throw RuntimeFailure(fmt::format("cannot create '{}': {}", path, error_stack()));
-  return File(Handle(id, kFile), path);
+  Handle fapl = make(H5Pcreate(H5P_FILE_ACCESS), kPlist, "access plist");
+  check_status(H5Pset_fapl_core(fapl.id(), std::size_t{1} << 20, 0), "in-memory driver");
+  H5FD_file_image_callbacks_t callbacks = {
+      &Image::allocate,    &Image::copy,       &Image::grow, &Image::release,
+      &Image::share_udata, &Image::drop_udata, image.get()};
+  check_status(H5Pset_file_image_callbacks(fapl.id(), &callbacks), "image callbacks");
+  // Version 1.8 formats and up: large attributes (a long run file's text) and a superblock whose
+  // end-of-file address commit() reads.
+  check_status(H5Pset_libver_bounds(fapl.id(), H5F_LIBVER_V18, H5F_LIBVER_LATEST),
+               "format versions");
+  const hid_t id = H5Fcreate("collnoise-in-memory.h5", H5F_ACC_TRUNC, fcpl.id(), fapl.id());
+  if (id < 0) throw RuntimeFailure(fmt::format("cannot create an HDF5 file: {}", error_stack()));
+  return File(Handle(id, kFile), std::move(image), true);
 }
 
-File File::open(const std::string& path) {
+File File::open(const std::string& path, const ReadOptions& options) {
   silence_default_printer();
-  if (std::FILE* probe = std::fopen(path.c_str(), "rb"))
+  bool sealed = false;
+  if (options.verify == Verify::kYes) {
+    sealed = verify_seal(path) == SealState::kSealed;
+    if (!sealed && options.note)
+      options.note(fmt::format(
+          "'{}' carries no checksum (written before collnoise sealed its files, or by another "
+          "program): read without verification",
+          path));
+  } else if (std::FILE* probe = std::fopen(path.c_str(), "rb")) {
     std::fclose(probe);
-  else
+  } else {
     throw InputError(fmt::format("'{}' cannot be read: {}", path, std::strerror(errno)));
+  }
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0)
     throw InputError(fmt::format("'{}' is not a readable HDF5 file: {}", path, error_stack()));
-  return File(Handle(id, kFile), path);
+  return File(Handle(id, kFile), nullptr, sealed);
 }
 
 Group File::root() const {
   return Group(make(H5Gopen2(handle_.id(), "/", H5P_DEFAULT), kGroup, "open root"));
 }
 
-void File::close() {
-  if (handle_.id() < 0) return;
-  check_status(H5Fflush(handle_.id(), H5F_SCOPE_GLOBAL), "flush " + path_);
-  handle_ = Handle();
+void File::commit(const std::string& path) {
+  if (!image_) throw RuntimeFailure("only a file created in memory can be committed");
+  image_->keep = true;
+  const hid_t id = handle_.id();
+  check_status(H5Fflush(id, H5F_SCOPE_GLOBAL), "flush the in-memory file");
+  Handle closing = std::move(handle_);
+  const herr_t closed = H5Fclose(id);
+  static_cast<void>(closing.release());  // closed above (or beyond repair): never again
+  check_status(closed, "close the in-memory file");
+  if (!image_->buffer) throw RuntimeFailure("HDF5 released the in-memory file");
+  auto* bytes = static_cast<std::byte*>(image_->buffer);
+  const std::size_t end = end_of_data(bytes, image_->size);
+  const std::span<std::byte> image(bytes, end);
+  seal_image(image);
+  write_file_atomically(path, image);
 }
 
 }  // namespace collnoise::h5

@@ -1,7 +1,15 @@
 #pragma once
 // The one wrapper over the HDF5 C API: RAII handles, every call checked, failures thrown as
-// RuntimeFailure carrying HDF5's error stack. Nothing else in collnoise sees an hid_t.
+// RuntimeFailure (with HDF5's error stack when verbose). Nothing else in collnoise sees an hid_t.
+//
+// Files are built in memory (HDF5's core driver) and written by commit() through
+// write_file_atomically, sealed with a checksum (outputs/file_seal.hpp): HDF5 never writes to
+// the disk itself, so a full disk or an I/O error fails one checked write of ours with a clear
+// message, instead of leaving HDF5 with a half-closed file that crashes it at exit. Files are
+// opened only after their seal is verified. Strings are stored fixed-length and chunked
+// datasets carry Fletcher32 checksums: no variable-length data, which HDF5 does not checksum.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -23,6 +31,12 @@ class Handle {
   Handle& operator=(const Handle&) = delete;
   ~Handle();
   std::int64_t id() const { return id_; }
+  /// Gives up the handle without closing it (it was closed by other means).
+  std::int64_t release() noexcept {
+    const std::int64_t id = id_;
+    id_ = -1;
+    return id;
+  }
 
  private:
   void close() noexcept;
@@ -56,9 +70,14 @@ class Group {
   /// that large data (raw samples) is never copied into one buffer first.
   void write_concatenated(const std::string& name,
                           std::span<const std::span<const double>> pieces) const;
-  /// A dataset's values, flattened row-major.
-  std::vector<double> read_doubles(const std::string& name) const;
-  std::vector<std::uint64_t> read_counts(const std::string& name) const;
+  /// A dataset's values, flattened row-major. InputError when it is not numeric, or holds more
+  /// than `max_values` values (a damaged or crafted size, refused before any allocation).
+  std::vector<double> read_doubles(const std::string& name,
+                                   std::uint64_t max_values = kMaxDatasetValues) const;
+  std::vector<std::uint64_t> read_counts(const std::string& name,
+                                         std::uint64_t max_values = kMaxDatasetValues) const;
+  /// No dataset collnoise writes holds more values (2^36: 512 GiB of doubles).
+  static constexpr std::uint64_t kMaxDatasetValues = std::uint64_t{1} << 36;
 
   std::int64_t id() const { return handle_.id(); }
 
@@ -66,20 +85,45 @@ class Group {
   Handle handle_;
 };
 
+/// Whether to check a file's seal before reading it (`--no-verify` turns it off).
+enum class Verify { kYes, kNo };
+
+/// How files are opened: verified or not, and where a remark goes (a file without a seal).
+struct ReadOptions {
+  Verify verify = Verify::kYes;
+  std::function<void(const std::string&)> note;
+};
+
+/// HDF5's error stack in messages and on stderr (`--verbose`); off by default.
+void set_verbose(bool verbose);
+
 class File {
  public:
-  /// Creates (truncating) a file. RuntimeFailure naming the path on failure.
-  static File create(const std::string& path);
-  /// Opens read-only. RuntimeFailure naming the path on failure.
-  static File open(const std::string& path);
+  /// A new, empty file in memory; nothing is written until commit().
+  static File create();
+  /// Opens `path` read-only, after verifying its seal (unless options.verify is kNo; a file
+  /// without a seal is read with a note). InputError naming the file when it is missing,
+  /// damaged or not HDF5.
+  static File open(const std::string& path, const ReadOptions& options = {});
+  File(File&&) noexcept;
+  File& operator=(File&&) noexcept;
+  ~File();
+
   Group root() const;
-  /// Flushes and closes; throws on failure (a destructor cannot).
-  void close();
+  /// Whether the file opened carried a seal (false: written before seals, or not verified).
+  bool sealed() const { return sealed_; }
+  /// Closes a created file and writes it, sealed, to `path` atomically. RuntimeFailure naming
+  /// the path and the cause (a full disk, a file-size limit) on failure; `path` is then as it
+  /// was.
+  void commit(const std::string& path);
+
+  struct Image;  ///< the memory of a created file
 
  private:
-  explicit File(Handle h, std::string path) : handle_(std::move(h)), path_(std::move(path)) {}
+  File(Handle h, std::unique_ptr<Image> image, bool sealed);
+  std::unique_ptr<Image> image_;  // before handle_: HDF5 frees the image when the handle closes
   Handle handle_;
-  std::string path_;
+  bool sealed_ = false;
 };
 
 }  // namespace collnoise::h5

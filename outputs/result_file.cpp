@@ -9,7 +9,6 @@
 
 #include "collnoise_version.hpp"
 #include "engine/errors.hpp"
-#include "outputs/atomic_file.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/tally_io.hpp"
 
@@ -61,27 +60,17 @@ Record root_attributes(const RunSpec& run, const RunInfo& info, std::size_t poin
 
 }  // namespace
 
-void check_writable(const std::string& path) {
-  const std::string tmp = temporary_name(path);
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f)
-    throw RuntimeFailure(
-        fmt::format("output '{}' cannot be written: {}", path, std::strerror(errno)));
-  std::fclose(f);
-  std::remove(tmp.c_str());
-}
-
 void write_result_file(const std::string& path, const RunSpec& run, const RunInfo& info,
                        const std::vector<PointResult>& points) {
-  write_atomically(path, [&](const std::string& tmp) {
-    h5::File file = h5::File::create(tmp);
+  h5::File file = h5::File::create();
+  {
     const h5::Group root = file.root();
     root.write_record(root_attributes(run, info, points.size()));
     const h5::Group all = root.create_group("points");
     for (std::size_t i = 0; i < points.size(); ++i)
       write_point(all.create_group(fmt::format("{:04d}", i)), points[i]);
-    file.close();
-  });
+  }
+  file.commit(path);
 }
 
 namespace {
@@ -101,8 +90,9 @@ void check_result_root(const Record& root, const std::string& path) {
 }  // namespace
 
 std::vector<std::optional<Tally>> read_result_tallies(
-    const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts) {
-  const h5::File file = h5::File::open(path);
+    const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts,
+    const h5::ReadOptions& options) {
+  const h5::File file = h5::File::open(path, options);
   check_result_root(file.root().read_record(), path);
   const h5::Group all = file.root().open_group("points");
   const auto names = all.children();
@@ -121,8 +111,8 @@ std::vector<std::optional<Tally>> read_result_tallies(
   return tallies;
 }
 
-ResultFile read_result_file(const std::string& path) {
-  const h5::File file = h5::File::open(path);
+ResultFile read_result_file(const std::string& path, const h5::ReadOptions& options) {
+  const h5::File file = h5::File::open(path, options);
   const h5::Group root = file.root();
   ResultFile out;
   out.root = root.read_record();

@@ -1,12 +1,14 @@
 #pragma once
-// The result file of a run (layout: docs/hdf5-layout.md). Written to a temporary name beside the
-// target and renamed when complete, so a reader never sees a partial file and a failed run
-// leaves nothing behind.
+// The result file of a run (layout: docs/hdf5-layout.md). Built in memory, sealed with a
+// checksum and written to a temporary name beside the target, renamed when complete
+// (outputs/hdf5.hpp): a reader never sees a partial file and a failed write leaves nothing
+// behind. Read only after the seal is verified.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "estimators/tally.hpp"
+#include "outputs/hdf5.hpp"
 #include "outputs/record.hpp"
 #include "runs/run_file.hpp"
 
@@ -33,9 +35,6 @@ struct PointResult {
   std::uint64_t chunk_size = 0;
 };
 
-/// Fails early (RuntimeFailure naming the path) if `path` cannot be written.
-void check_writable(const std::string& path);
-
 /// Writes the whole file atomically. RuntimeFailure on any I/O error (nothing left behind).
 void write_result_file(const std::string& path, const RunSpec& run, const RunInfo& info,
                        const std::vector<PointResult>& points);
@@ -47,13 +46,14 @@ struct ResultFile {
   std::vector<Record> summaries;
 };
 
-/// Reads a result file; InputError if it is not one, or of another format version.
-ResultFile read_result_file(const std::string& path);
+/// Reads a result file; InputError if it is damaged, not one, or of another format version.
+ResultFile read_result_file(const std::string& path, const h5::ReadOptions& options = {});
 
 /// The tallies of a result file's points, read into the layouts of the run that wrote it (one
 /// per point; nullopt for analysis points, which have none). InputError naming the file and
 /// point when a tally is missing or does not fit.
 std::vector<std::optional<Tally>> read_result_tallies(
-    const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts);
+    const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts,
+    const h5::ReadOptions& options = {});
 
 }  // namespace collnoise

@@ -7,6 +7,7 @@
 
 #include "engine/cycle_engine.hpp"
 #include "engine/cycle_reference.hpp"
+#include "engine/parallel_for.hpp"
 #include "engine/rng.hpp"
 #include "estimators/mean_interval.hpp"
 #include "runs/summary_fields.hpp"
@@ -125,8 +126,7 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
     // Replications side by side, each counting into its own histograms (integer counts, merged
     // below in any order).
     std::vector<std::vector<Histogram>> local(count);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (std::int64_t k = 0; k < static_cast<std::int64_t>(count); ++k) {
+    parallel_for(static_cast<std::int64_t>(count), threads, [&](std::int64_t k) {
       auto& mine = local[static_cast<std::size_t>(k)];
       std::vector<Histogram*> targets;
       for (const Histogram* h : extra) {
@@ -136,7 +136,7 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
       for (auto& h : mine) targets.push_back(&h);
       reps[static_cast<std::size_t>(k)] =
           replicate(first + static_cast<std::uint64_t>(k), 1, targets);
-    }
+    });
     for (const auto& mine : local)
       for (std::size_t h = 0; h < mine.size(); ++h) extra[h]->merge(mine[h]);
   } else {

@@ -5,6 +5,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 
+#include "engine/parallel_for.hpp"
 #include "engine/rng.hpp"
 #include "estimators/mean_interval.hpp"
 
@@ -48,6 +49,7 @@ Estimate max_of_m(const Spec& spec, std::uint64_t key, double m) {
   TopValues top(4096);
   Pcg32 stream = sample_stream(key, m, 0);
   for (std::uint64_t k = 0; k < spec.samples; ++k) {
+    if ((k & 0xfff) == 0) throw_if_stop_requested();
     const double y = max_of_iid(*spec.law, m, stream);
     acc.add(y);
     top.add(y);
@@ -63,17 +65,17 @@ Estimate max_of_m(const Spec& spec, std::uint64_t key, double m) {
 Estimate granularity(const Spec& spec, std::uint64_t key, double m, double w, int threads) {
   std::vector<double> excess(spec.samples);
   const auto count = static_cast<std::int64_t>(spec.samples);
-#pragma omp parallel num_threads(threads)
-  {
-    std::vector<double> loads;
-#pragma omp for schedule(static)
-    for (std::int64_t k = 0; k < count; ++k)
-      excess[static_cast<std::size_t>(k)] =
-          granularity_excess(w, static_cast<std::uint64_t>(m), spec.job_mean, spec.law.get(),
-                             spec.assignment, sample_stream(key, m, static_cast<std::uint64_t>(k)),
-                             loads) /
-          spec.p;
-  }
+  parallel_for(
+      count, threads,
+      [&](std::int64_t k) {
+        thread_local std::vector<double> loads;  // reused from sample to sample
+        excess[static_cast<std::size_t>(k)] =
+            granularity_excess(w, static_cast<std::uint64_t>(m), spec.job_mean, spec.law.get(),
+                               spec.assignment,
+                               sample_stream(key, m, static_cast<std::uint64_t>(k)), loads) /
+            spec.p;
+      },
+      16);
   Accumulator acc;
   for (double x : excess) acc.add(x);
   return estimate_of(student_t_interval(acc, spec.confidence), acc.mean);

@@ -9,6 +9,7 @@
 #include "engine/errors.hpp"
 #include "engine/network/torus.hpp"
 #include "engine/network/xgft.hpp"
+#include "engine/parallel_for.hpp"
 #include "engine/rng.hpp"
 #include "estimators/mean_interval.hpp"
 #include "runs/summary_fields.hpp"
@@ -91,8 +92,7 @@ void NetworkStudy::simulate(std::uint64_t first, std::span<double> rows,
                             std::span<Histogram* const>, int threads) const {
   constexpr std::size_t kWidth = 5;
   const auto count = static_cast<std::int64_t>(rows.size() / kWidth);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (count > 1)
-  for (std::int64_t k = 0; k < count; ++k) {
+  parallel_for(count, threads, [&](std::int64_t k) {
     const auto index = first + static_cast<std::uint64_t>(k);
     const NetworkSample s = model_.sample(stream_key(key_, StreamPurpose::kNetworkSample, index));
     double* row = rows.data() + static_cast<std::size_t>(k) * kWidth;
@@ -101,7 +101,7 @@ void NetworkStudy::simulate(std::uint64_t first, std::span<double> rows,
     row[2] = s.quiet;
     row[3] = s.clean;
     row[4] = s.perturbed / s.clean;
-  }
+  });
 }
 
 Record NetworkStudy::summarize(const Tally& tally, const SummaryContext& context) const {

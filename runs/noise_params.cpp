@@ -24,7 +24,7 @@ void read_shape(ParamReader& reader, const std::string& prefix, LawSpec& spec, b
       continue;
     }
     if (key == "file")
-      spec.file = reader.text(full);
+      spec.file = reader.file(full);
     else
       spec.numbers[key] = reader.number(full);
   }
@@ -65,7 +65,7 @@ TimeNoiseLaw read_time_law(ParamReader& reader, const std::string& law) {
     return periodic_noise(period, duration);
   }
   if (law == "trace") {
-    const std::string file = reader.text("noise.file");
+    const std::string file = reader.file("noise.file");
     const double unit = trace_unit_seconds(reader.text_or("noise.unit", "ns"));
     const auto span = reader.optional_number("noise.span");
     if (span && !(*span > 0.0))
@@ -123,15 +123,17 @@ NoiseSetup read_noise(ParamReader& reader, const std::vector<ParamMap>& componen
       continue;
     }
     if (key == "file")
-      spec.file = reader.text(full);
+      spec.file = reader.file(full);
     else
       spec.numbers[key] = reader.number(full);
   }
   if (spec.law == "mixture") {
     if (components.empty())
       throw InputError("noise.components is missing: a mixture needs components");
-    for (std::size_t i = 0; i < components.size(); ++i)
+    for (std::size_t i = 0; i < components.size(); ++i) {
       spec.components.push_back(component_spec(components[i], i));
+      if (!spec.components.back().file.empty()) reader.add_input_file(spec.components.back().file);
+    }
     reader.derive("noise.components", describe_components(spec.components));
   } else if (!components.empty()) {
     throw InputError(fmt::format("noise.components is not a parameter of the {} law", spec.law));

@@ -106,6 +106,12 @@ std::string ParamReader::text(const std::string& key) {
   throw InputError(fmt::format("{} must be a string, got {}", key, to_text(v)));
 }
 
+std::string ParamReader::file(const std::string& key) {
+  std::string path = text(key);
+  files_.push_back(path);
+  return path;
+}
+
 std::string ParamReader::text_or(const std::string& key, const std::string& fallback) {
   if (!given_.contains(key)) {
     read_.insert(key);

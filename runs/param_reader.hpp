@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "runs/param_value.hpp"
 
@@ -29,6 +30,13 @@ class ParamReader {
   std::int64_t integer(const std::string& key);
   std::int64_t integer_or(const std::string& key, std::int64_t fallback);
   std::string text(const std::string& key);
+  /// The path of a data file the model reads (a trace, a delay file): a string, recorded so
+  /// that no output of the run may overwrite it.
+  std::string file(const std::string& key);
+  /// Records a data file read through another reader (a mixture component's).
+  void add_input_file(const std::string& path) { files_.push_back(path); }
+  /// Every data file recorded.
+  const std::vector<std::string>& input_files() const { return files_; }
   std::string text_or(const std::string& key, const std::string& fallback);
   /// One of `choices`; InputError listing them otherwise.
   std::string choice(const std::string& key, const std::string& fallback,
@@ -59,6 +67,7 @@ class ParamReader {
   ParamMap given_;
   ParamMap resolved_;
   std::set<std::string> read_;
+  std::vector<std::string> files_;
 };
 
 }  // namespace collnoise

@@ -370,6 +370,7 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
     PreparedPoint point;
     prepare_isoefficiency(point, reader, spec, run);
     reader.reject_unread("an isoefficiency curve");
+    point.input_files = reader.input_files();
     point.params = params_record(reader.resolved());
     point.stream_key = point_stream_key(run.seed, reader.resolved());
     point.analysis->set_stream_key(point.stream_key);
@@ -403,6 +404,7 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   if (run.kind == RunKind::kSample && point.sampled && run.samples < 2 && !run.precision.enabled)
     throw InputError(fmt::format("{}: samples = {} is invalid: at least 2 samples per point",
                                  run.path, run.samples));
+  point.input_files = reader.input_files();
   point.params = params_record(reader.resolved());
   point.stream_key = point_stream_key(run.seed, reader.resolved());
   if (point.sampled) point.sampled->set_stream_key(point.stream_key);

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "engine/errors.hpp"
+#include "engine/stop_request.hpp"
 #include "estimators/tally_codec.hpp"
 #include "runs/precision_target.hpp"
 #include "runs/sampling_driver.hpp"
@@ -76,14 +77,23 @@ class Executor {
       if (w.study) e.chunks_total += w.range.end - w.range.begin;
     for (std::size_t i = 0; i < work_.size(); ++i) {
       if (!work_[i].study) {
-        if (group_.is_root())
-          analysis_[i] = points_[i].analysis->analyse(options_.threads, progress_of(i));
+        // An analysis gives up on a stop request; its point is recomputed on resume.
+        if (group_.is_root()) try {
+            analysis_[i] = points_[i].analysis->analyse(options_.threads, progress_of(i));
+          } catch (const StopRequested&) {
+          }
         if (stop_agreed()) return interrupted(e);
         continue;
       }
       if (!sample_point(i)) return interrupted(e);
     }
-    if (group_.is_root()) e.points = outcomes();
+    if (group_.is_root()) {
+      try {
+        e.points = outcomes();
+      } catch (const StopRequested&) {
+        return interrupted(e);  // every sample is done: the checkpoint holds them all
+      }
+    }
     return e;
   }
 
@@ -106,8 +116,8 @@ class Executor {
           layouts.push_back(w.study ? std::optional(w.owned.layout()) : std::nullopt);
           chunk_sizes.push_back(w.study ? w.plan.chunk_size : 0);
         }
-        auto loaded =
-            read_checkpoint(options_.resume_path, run_, options_.part, layouts, chunk_sizes);
+        auto loaded = read_checkpoint(options_.resume_path, run_, options_.part, layouts,
+                                      chunk_sizes, options_.read);
         for (std::size_t i = 0; i < work_.size(); ++i)
           if (work_[i].study) {
             for (const auto& entry : loaded[i].tally->chunks())
@@ -181,8 +191,12 @@ class Executor {
     std::uint64_t done_in_batch = 0;
     for (std::size_t k = 0; k < rounds; ++k) {
       if (k < mine.size()) {
-        sample_chunks(*w.study, w.plan, {mine[k]}, options_.threads, local);
-        ++sampled_;
+        try {
+          sample_chunks(*w.study, w.plan, {mine[k]}, options_.threads, local);
+          ++sampled_;
+        } catch (const StopRequested&) {
+          // The chunk is abandoned (not tallied); the flags below agree on the stop.
+        }
       }
       if (options_.after_round) options_.after_round(sampled_);
       // Every process has sampled the first k+1 chunks of its share.
@@ -192,13 +206,19 @@ class Executor {
       }
       if (group_.is_root() && options_.progress) options_.progress(i, done_before + done_in_batch);
       const std::uint32_t flags = agree_flags();
+      if (flags & kStop) {
+        // Chunks in progress may have been abandoned: rank 0 knows what was tallied.
+        collect(w, local);
+        if (group_.is_root())
+          for (const auto& entry : w.owned.chunks()) w.done[entry.first] = true;
+        return false;  // the caller writes the checkpoint
+      }
       if (flags != 0) {
         collect(w, local);
         for (int r = 0; r < size; ++r) {
           const auto share = process_share(pending, r, size);
           for (std::size_t j = 0; j <= k && j < share.size(); ++j) w.done[share[j]] = true;
         }
-        if (flags & kStop) return false;  // the caller writes the checkpoint
         write_checkpoint_now();
       }
     }
@@ -258,38 +278,72 @@ class Executor {
     local = empty_tally(run_, *w.study);
   }
 
-  void write_checkpoint_now() {
+  // Rank 0 writes a checkpoint of every chunk gathered so far. A failure (a full disk) never
+  // ends the run: it is reported once, the previous checkpoint stays valid, and the next
+  // interval tries again. Returns whether it was written (always true elsewhere).
+  bool write_checkpoint_now() {
     last_checkpoint_ = Clock::now();
-    if (!group_.is_root() || options_.checkpoint_path.empty()) return;
+    if (!group_.is_root() || options_.checkpoint_path.empty()) return true;
     std::vector<CheckpointPoint> points;
-    for (const auto& w : work_)
+    std::uint64_t chunks = 0;
+    for (const auto& w : work_) {
       points.push_back(w.study ? CheckpointPoint{w.state, &w.owned, w.plan.chunk_size}
                                : CheckpointPoint{});
-    write_checkpoint(options_.checkpoint_path, run_, options_.part, points);
+      if (w.study) chunks += w.owned.chunks().size();
+    }
+    try {
+      write_checkpoint(options_.checkpoint_path, run_, options_.part, points);
+    } catch (const RuntimeFailure& failure) {
+      checkpoint_error_ = failure.what();
+      if (!checkpoint_warned_ && options_.warn)
+        options_.warn(fmt::format(
+            "checkpoint '{}' could not be written ({}); sampling goes on and the next "
+            "checkpoint is tried in {:g} s{}",
+            options_.checkpoint_path, failure.what(), options_.checkpoint_interval_s,
+            checkpoint_chunks_
+                ? fmt::format(" (the previous one, of {} chunks, stays valid)", *checkpoint_chunks_)
+                : std::string()));
+      checkpoint_warned_ = true;
+      return false;
+    }
+    checkpoint_chunks_ = chunks;
+    checkpoint_error_.clear();
+    return true;
   }
 
   Execution interrupted(Execution e) {
-    write_checkpoint_now();
     e.interrupted = true;
+    e.checkpoint_written = !options_.checkpoint_path.empty() && write_checkpoint_now();
+    e.checkpoint_error = checkpoint_error_;
+    e.chunks_in_checkpoint = checkpoint_chunks_.value_or(0);
     for (const auto& w : work_)
       for (std::uint64_t c = w.range.begin; c < w.range.end && w.study; ++c)
         e.chunks_done += w.done[c] ? 1 : 0;
     return e;
   }
 
+  // Summaries first (they may give up on a stop request, and then the tallies must still be in
+  // place for the checkpoint), then the tallies move into the outcomes.
   std::vector<PointOutcome> outcomes() {
-    std::vector<PointOutcome> out;
+    std::vector<Record> summaries;
     const SummaryContext context{run_.confidence, points_.size()};
     for (std::size_t i = 0; i < work_.size(); ++i) {
       PointWork& w = work_[i];
-      PointOutcome o;
       if (!w.study) {
-        o.summary = std::move(analysis_[i]);
-      } else {
-        o.summary = w.study->summarize(w.owned, context);
-        if (run_.precision.enabled)
-          put_precision(o.summary, assess_precision(w.owned, run_.precision, run_.confidence),
-                        run_.precision, w.state.batches);
+        summaries.push_back(analysis_[i]);
+        continue;
+      }
+      summaries.push_back(w.study->summarize(w.owned, context));
+      if (run_.precision.enabled)
+        put_precision(summaries.back(), assess_precision(w.owned, run_.precision, run_.confidence),
+                      run_.precision, w.state.batches);
+    }
+    std::vector<PointOutcome> out;
+    for (std::size_t i = 0; i < work_.size(); ++i) {
+      PointWork& w = work_[i];
+      PointOutcome o;
+      o.summary = std::move(summaries[i]);
+      if (w.study) {
         o.chunk_size = w.plan.chunk_size;
         o.state = w.state;
         o.tally = std::move(w.owned);
@@ -307,6 +361,9 @@ class Executor {
   std::map<std::size_t, Record> analysis_;
   std::uint64_t sampled_ = 0;  // chunks this process sampled in this sitting
   Clock::time_point last_checkpoint_;
+  std::optional<std::uint64_t> checkpoint_chunks_;  // chunks in the last checkpoint written
+  std::string checkpoint_error_;                    // why the last checkpoint failed
+  bool checkpoint_warned_ = false;
 };
 
 }  // namespace

@@ -31,12 +31,15 @@ struct ExecutionOptions {
   std::string checkpoint_path;           ///< where checkpoints go; empty: never written
   double checkpoint_interval_s = 600.0;  ///< seconds between periodic checkpoints
   std::string resume_path;               ///< a checkpoint to start from; empty: from scratch
+  h5::ReadOptions read;                  ///< how the checkpoint is read (verified, notes)
   /// Polled on every process after every round; true asks for checkpoint-and-stop.
   std::function<bool()> stop_requested;
   /// Called on every process after every round with the chunks it has sampled in this sitting.
   std::function<void(std::uint64_t chunks_sampled)> after_round;
   /// Rank 0: samples done in a point so far (progress display).
   std::function<void(std::size_t point, std::uint64_t samples_done)> progress;
+  /// Rank 0: a warning for the user (a checkpoint that could not be written).
+  std::function<void(const std::string& message)> warn;
 };
 
 /// One point's result (rank 0).
@@ -48,7 +51,12 @@ struct PointOutcome {
 };
 
 struct Execution {
-  bool interrupted = false;          ///< stopped by a signal; a checkpoint was written
+  bool interrupted = false;  ///< stopped by a signal
+  /// When interrupted (rank 0): whether the checkpoint was written at the stop, and if not,
+  /// why; an earlier periodic checkpoint may still hold `chunks_in_checkpoint` chunks.
+  bool checkpoint_written = false;
+  std::string checkpoint_error;
+  std::uint64_t chunks_in_checkpoint = 0;
   std::uint64_t chunks_done = 0;     ///< over all points and processes, when interrupted
   std::uint64_t chunks_total = 0;    ///< in this part, without precision targets' early stops
   std::vector<PointOutcome> points;  ///< rank 0, when not interrupted

@@ -29,11 +29,19 @@ void sample_chunks(const SampledStudy& study, const ChunkPlan& plan,
   const std::size_t width = tally.layout().metrics.size();
   std::vector<double> rows;
   const std::vector<Histogram*> extra = tally.extra_histograms();
+  // A chunk counts into its own copies of the extra histograms, added to the tally only when it
+  // is complete: a chunk abandoned half way (a stop request) leaves no trace.
+  std::vector<Histogram> chunk_extra;
+  std::vector<Histogram*> chunk_targets;
+  for (const Histogram* h : extra) chunk_extra.push_back(*h);
+  for (auto& h : chunk_extra) chunk_targets.push_back(&h);
   std::uint64_t done = 0;
   for (const std::uint64_t c : chunks) {
     const std::uint64_t count = plan.count(c);
     rows.assign(count * width, 0.0);
-    study.simulate(c * plan.chunk_size, rows, extra, threads);
+    for (auto& h : chunk_extra) h.clear();
+    study.simulate(c * plan.chunk_size, rows, chunk_targets, threads);
+    for (std::size_t h = 0; h < extra.size(); ++h) extra[h]->merge(chunk_extra[h]);
     tally.add_chunk(c, rows);
     done += count;
     if (progress) progress(done);

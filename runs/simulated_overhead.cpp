@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "engine/cycle_engine.hpp"
+#include "engine/stop_request.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/tree_theory.hpp"
 
@@ -50,6 +51,7 @@ OverheadSimulator butterfly_overhead(CycleSetup base, CpuNoiseSpec noise, std::u
     setup.ranks = static_cast<std::uint64_t>(m);
     std::vector<double> times(samples);
     for (std::uint64_t k = 0; k < samples; ++k) {
+      throw_if_stop_requested();
       ReplicationCpu cpu = make_replication_cpu(
           noise, stream_key(hash_combine(key, setup.ranks), StreamPurpose::kReplication, k),
           setup.ranks);

@@ -72,6 +72,7 @@ struct PreparedPoint {
   std::string kind;  ///< collective kind or analysis ("tree_barrier", "butterfly", "nhalf", ...)
   std::unique_ptr<SampledStudy> sampled;
   std::unique_ptr<AnalysisStudy> analysis;
+  std::vector<std::string> input_files;  ///< data files the model reads (traces, delays)
 };
 
 }  // namespace collnoise

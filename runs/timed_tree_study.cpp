@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/parallel_for.hpp"
 #include "engine/rng.hpp"
 #include "estimators/mean_interval.hpp"
 #include "runs/summary_fields.hpp"
@@ -52,9 +53,9 @@ void TimedTreeStudy::simulate(std::uint64_t first, std::span<double> rows,
   const std::size_t count = rows.size() / width;
   std::vector<TimedTreeResult> reps(count);
   if (setup_.ranks < kParallelReplicationsBelow && count > 1 && threads > 1) {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (std::int64_t k = 0; k < static_cast<std::int64_t>(count); ++k)
+    parallel_for(static_cast<std::int64_t>(count), threads, [&](std::int64_t k) {
       reps[static_cast<std::size_t>(k)] = replicate(first + static_cast<std::uint64_t>(k), 1);
+    });
   } else {
     for (std::size_t k = 0; k < count; ++k) reps[k] = replicate(first + k, threads);
   }

@@ -24,10 +24,10 @@ TEST_CASE("a dataset written piece by piece reads back as the pieces end to end"
   // Pieces that cross HDF5's 65,536-value chunks, empty pieces between them, and no pieces.
   const std::vector<double> a = iota_from(0.0, 70000), b = iota_from(1e6, 3), c = {-1.5};
   const std::vector<std::span<const double>> pieces = {a, {}, b, {}, c};
-  auto file = h5::File::create("pieces.h5");
+  auto file = h5::File::create();
   file.root().write_concatenated("joined", pieces);
   file.root().write_concatenated("nothing", {});
-  file.close();
+  file.commit("pieces.h5");
 
   const auto read = h5::File::open("pieces.h5");
   std::vector<double> expected = a;
@@ -49,9 +49,9 @@ TEST_CASE("a tally with raw samples survives a write and a read chunk by chunk",
   tally.add_chunk(0, std::vector<double>{0.5, 5.0});
   tally.add_chunk(7, std::vector<double>{});
   {
-    auto file = h5::File::create("tally.h5");
+    auto file = h5::File::create();
     write_tally(file.root().create_group("tally"), tally, 3);
-    file.close();
+    file.commit("tally.h5");
   }
   const auto file = h5::File::open("tally.h5");
   const Tally back = read_tally(file.root().open_group("tally"), layout, "tally.h5");

@@ -8,6 +8,7 @@
 
 #include "engine/errors.hpp"
 #include "engine/rng.hpp"
+#include "engine/stop_request.hpp"
 
 namespace collnoise {
 namespace {
@@ -140,6 +141,7 @@ NetworkSample CongestionModel::evaluate(const NetworkAllocation& allocation,
     return os_delays.empty() ? 0.0 : os_delays[static_cast<std::size_t>(round) * p + process];
   };
   for (int r = 0; r < rounds(); ++r) {
+    throw_if_stop_requested();
     const std::vector<Message> messages = round_messages(r);
     w.paths.resize(messages.size() * diameter);
     w.path_length.resize(messages.size());
