@@ -19,7 +19,10 @@ struct RunOptions {
   std::string checkpoint;  ///< empty: <out>.ckpt
   bool no_checkpoint = false;
   double checkpoint_every_s = 600.0;
-  bool no_verify = false;  ///< read the checkpoint resumed from without checking its seal
+  bool no_verify = false;       ///< read the checkpoint resumed from without checking its seal
+  bool validate_only = false;   ///< check the run file, estimate, and stop before any output
+  double max_core_hours = 0.0;  ///< 0: the run file's limit, or 30 days of the cores in use
+  double max_memory_gib = 0.0;  ///< 0: the run file's limit, or 80% of the machine's memory
   std::uint64_t interrupt_after_chunks = 0;  ///< testing: raise SIGINT after this many chunks
 };
 

@@ -46,6 +46,14 @@ void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
   cmd.add_flag("--no-checkpoint", run.no_checkpoint, "never write checkpoints");
   cmd.add_flag("--no-verify", run.no_verify,
                "read the checkpoint resumed from without checking its checksum");
+  cmd.add_flag("--validate-only", run.validate_only,
+               "check the run file and estimate its work and memory; sample nothing");
+  cmd.add_option("--max-core-hours", run.max_core_hours,
+                 "refuse a run estimated to take more (default: 30 days of the cores in use)")
+      ->check(CLI::Range(1e-6, 1e12));
+  cmd.add_option("--max-memory-gib", run.max_memory_gib,
+                 "refuse a run estimated to need more (default: 80% of the machine's memory)")
+      ->check(CLI::Range(1e-6, 1e12));
   cmd.add_flag("--quiet", run.quiet, "no progress and no table");
   cmd.add_flag("--force", run.force, "overwrite an existing result file");
   // Testing only: interrupt the run the way a signal would, after this many chunks.

@@ -27,6 +27,7 @@
 #include "runs/run_executor.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
+#include "runs/work_estimate.hpp"
 
 namespace collnoise {
 
@@ -199,18 +200,42 @@ int run_command(const RunOptions& options) {
   const RunSpec run = load_run_file(options.run_file, options.seed);
   const std::vector<PreparedPoint> points = prepare_points(run);
   check_combination(run, points, part);
+  // By default the processes on one machine share its cores.
+  const int threads = options.threads > 0 ? options.threads
+                                          : std::max(1, omp_get_max_threads() / group.local_size());
+  const RunEstimate estimate = estimate_run(
+      run, points, threads, part.whole() ? 1.0 : 1.0 / static_cast<double>(part.count));
+  const int cores = threads * group.size();
+  check_work_limits(run, points, estimate,
+                    work_limits(run, options.max_core_hours, options.max_memory_gib, cores));
+  const std::string work_line = fmt::format(
+      "{} points; estimated work {} (about {} on {} cores), memory {}", points.size(),
+      describe_core_seconds(estimate.core_seconds),
+      describe_duration(estimate.core_seconds / cores), cores, describe_bytes(estimate.peak_bytes));
+  if (options.validate_only) {
+    if (group.is_root()) {
+      fmt::print("{}: valid; {}\n", options.run_file, work_line);
+      for (std::size_t i = 0; i < points.size(); ++i)
+        fmt::print("  point {}: {}, {}\n", i,
+                   describe_core_seconds(estimate.points[i].core_seconds),
+                   describe_bytes(estimate.points[i].bytes));
+    }
+    return exit_code::kSuccess;
+  }
+  if (!options.quiet) print_note(work_line);
   const std::string out = output_path(options, run, part);
   const std::string ckpt = options.no_checkpoint
                                ? std::string()
                                : (options.checkpoint.empty() ? out + ".ckpt" : options.checkpoint);
   const std::optional<OutputGuard> guard = guard_run_outputs(options, points, out, ckpt, group);
-  // By default the processes on one machine share its cores.
-  const int threads = options.threads > 0 ? options.threads
-                                          : std::max(1, omp_get_max_threads() / group.local_size());
 
-  std::vector<std::uint64_t> work;
-  for (const auto& p : points) work.push_back(p.sampled ? run.samples : p.analysis->work_units());
-  Progress progress(!options.quiet && group.is_root(), work);
+  std::vector<std::uint64_t> units;
+  std::vector<double> costs;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    units.push_back(points[i].sampled ? run.samples : points[i].analysis->work_units());
+    costs.push_back(estimate.points[i].core_seconds);
+  }
+  Progress progress(!options.quiet && group.is_root(), costs, units);
   ExecutionOptions exec;
   exec.threads = threads;
   exec.part = part;

@@ -66,10 +66,30 @@ std::int64_t DetourPattern::first_ending_after(double t, double offset) const {
   return p.k * static_cast<std::int64_t>(busy_.size()) + static_cast<std::int64_t>(p.j);
 }
 
+namespace {
+
+// A period count as an integer. Validated horizons keep counts within 2^40
+// (check_resolution); the clamp only keeps an unvalidated caller clear of undefined behaviour.
+std::int64_t to_count(double periods) {
+  constexpr double kLimit = 0x1.0p62;
+  return static_cast<std::int64_t>(std::clamp(periods, -kLimit, kLimit));
+}
+
+}  // namespace
+
+void DetourPattern::check_resolution(double horizon, const std::string& key) const {
+  if (!(horizon / span_ <= kMaxPeriods))
+    throw InputError(fmt::format(
+        "{} = {:g} s is too short for this point: its simulated times reach about {:g} s, "
+        "{:.3g} periods, and detours cannot be placed beyond 2^40 periods (lengthen the period, "
+        "or shorten the run)",
+        key, span_, horizon, horizon / span_));
+}
+
 DetourPattern::Position DetourPattern::position_after(double t, double offset) const {
   // Start one period early: the guess from a division may be off by one either way, and every
   // test below uses the same absolute times as at().
-  Position p{static_cast<std::int64_t>(std::floor((t - offset) / span_)) - 1, 0};
+  Position p{to_count(std::floor((t - offset) / span_)) - 1, 0};
   const std::size_t last = busy_.size() - 1;
   while (at(p.k, last, offset).end <= t) ++p.k;  // the period's last detour ends after t
   std::size_t lo = 0;
@@ -106,7 +126,7 @@ double DetourPattern::walk(double offset, double t, double x, double& next_start
       // Whole periods: from the end of one detour to the end of the same detour a period later
       // there is exactly one period's free time.
       const double periods = std::floor(x / free_) - 1.0;
-      p.k += static_cast<std::int64_t>(periods);
+      p.k += to_count(periods);
       x -= periods * free_;
       const std::size_t previous = p.j == 0 ? busy_.size() - 1 : p.j - 1;
       t = at(p.j == 0 ? p.k - 1 : p.k, previous, offset).end;

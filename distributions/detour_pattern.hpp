@@ -58,6 +58,14 @@ class DetourPattern {
   /// The largest float not above x.
   static float float_at_or_below(double x);
 
+  /// Periods (and detours) a pattern may be placed through: beyond 2^40 periods from the
+  /// origin a double no longer tells the detours of one period apart, and the period counts
+  /// would approach the integer range.
+  static constexpr double kMaxPeriods = 0x1.0p40;
+  /// InputError naming `key` unless simulated times up to `horizon` seconds stay within
+  /// kMaxPeriods periods.
+  void check_resolution(double horizon, const std::string& key) const;
+
  private:
   /// Detour j of period k.
   struct Position {

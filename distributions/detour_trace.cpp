@@ -62,6 +62,10 @@ DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit
     if (*duration == 0.0) continue;  // an empty detour takes no CPU time
     const double s = *start * seconds_per_unit;
     const double e = (*start + *duration) * seconds_per_unit;
+    if (!(e <= 1.0e6))
+      throw InputError(
+          fmt::format("{}:{}: detour ends at {:g} s: trace times must lie within 1e6 seconds", path,
+                      line_no, e));
     detours.push_back({s, e});
     last_end = std::max(last_end, e);
     last_start = std::max(last_start, s);

@@ -34,6 +34,10 @@ EmpiricalLaw EmpiricalLaw::from_file(const std::string& path) {
           fmt::format("{}:{}: '{}' is not a delay in seconds", path, line_no, line.substr(first)));
     if (value < 0.0)
       throw InputError(fmt::format("{}:{}: negative delay {}", path, line_no, value));
+    if (value > 1.0e6)
+      throw InputError(
+          fmt::format("{}:{}: delay {:g} s is out of range: delays must lie within 1e6 seconds",
+                      path, line_no, value));
     delays.push_back(value);
   }
   if (delays.empty())

@@ -9,9 +9,9 @@
 namespace collnoise {
 
 GammaLaw::GammaLaw(double k, const std::string& param_name) : k_(k) {
-  if (!(k > 0.0) || !std::isfinite(k))
-    throw InputError(
-        fmt::format("{} = {} is invalid: the gamma law needs a shape k > 0", param_name, k));
+  if (!(k >= 1.0e-3 && k <= 1.0e6))
+    throw InputError(fmt::format(
+        "{} = {} is out of range: the gamma shape k must lie in [0.001, 1e6]", param_name, k));
 }
 
 std::string GammaLaw::describe() const {

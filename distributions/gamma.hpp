@@ -14,6 +14,7 @@ class GammaLaw final : public NoiseLaw {
   double sf(double x) const override;
   double cdf(double x) const override;
   double isf(double s) const override;
+  double isf_seconds() const override { return 2.2e-6; }  // Boost's iterative inverse
   double quantile(double p) const override;
   double mean_excess(double x) const override;
   double second_excess(double x) const override;

@@ -18,9 +18,10 @@ double normal_isf(double s) {
 }  // namespace
 
 LognormalLaw::LognormalLaw(double sigma, const std::string& param_name) : sigma_(sigma) {
-  if (!(sigma > 0.0) || !std::isfinite(sigma))
-    throw InputError(
-        fmt::format("{} = {} is invalid: the lognormal law needs sigma > 0", param_name, sigma));
+  // Beyond sigma = 10 the unit-mean law's median is below e^-50: every sample is 0 or huge.
+  if (!(sigma > 0.0 && sigma <= 10.0))
+    throw InputError(fmt::format("{} = {} is out of range: the lognormal sigma must lie in (0, 10]",
+                                 param_name, sigma));
 }
 
 std::string LognormalLaw::describe() const {

@@ -17,9 +17,9 @@ MixtureLaw::MixtureLaw(std::vector<MixtureComponent> components, const std::stri
   double total = 0.0;
   for (std::size_t j = 0; j < components_.size(); ++j) {
     const double w = components_[j].weight;
-    if (!(w > 0.0) || !std::isfinite(w))
-      throw InputError(
-          fmt::format("{}[{}].weight = {} is invalid: weights must be > 0", param_name, j, w));
+    if (!(w > 0.0 && w <= 1.0e12))
+      throw InputError(fmt::format(
+          "{}[{}].weight = {} is out of range: weights must lie in (0, 1e12]", param_name, j, w));
     total += w;
   }
   raw_mean_ = 0.0;
@@ -111,6 +111,13 @@ double MixtureLaw::second_excess(double x) const {
   double total = 0.0;
   for (const auto& c : components_) total += c.weight * c.law->second_excess(x * raw_mean_);
   return total / (raw_mean_ * raw_mean_);
+}
+
+double MixtureLaw::isf_seconds() const {
+  // About 50 bisection steps, each evaluating every component's survival function.
+  double per_step = 0.0;
+  for (const auto& c : components_) per_step += c.law->isf_seconds();
+  return 50.0 * per_step / 2.0;
 }
 
 }  // namespace collnoise

@@ -25,6 +25,8 @@ class MixtureLaw final : public NoiseLaw {
   double sf(double x) const override;
   double cdf(double x) const override;
   double isf(double s) const override;
+  /// A bisection over the components' survival functions.
+  double isf_seconds() const override;
   double quantile(double p) const override;
   double tail_index() const override;
   double support_min() const override;

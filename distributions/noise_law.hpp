@@ -43,6 +43,9 @@ class NoiseLaw {
   virtual std::vector<double> breakpoints() const { return {support_min()}; }
   /// True when eta takes finitely many values (S is a step function).
   virtual bool is_discrete() const { return false; }
+  /// Seconds of one isf() call on one core, for work estimates (bench/RESULTS.md, "Cost
+  /// model"; within a factor of 3): a closed form by default.
+  virtual double isf_seconds() const { return 4.0e-8; }
 
   /// E[max of n iid eta] for real n >= 1 (exact closed form where one exists; numerical
   /// integration of 1 - F^n otherwise). Accurate up to n = 2^63 and beyond.

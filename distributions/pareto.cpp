@@ -9,9 +9,13 @@
 namespace collnoise {
 
 ParetoLaw::ParetoLaw(double a, const std::string& param_name) : a_(a), c_((a - 1.0) / a) {
-  if (!(a > 1.0) || !std::isfinite(a))
-    throw InputError(
-        fmt::format("{} = {} is invalid: the Pareto law needs a > 1 (finite mean)", param_name, a));
+  // Above 1 for a finite mean; 1.001 keeps the scale (a-1)/a and the tail's integrals
+  // representable, and beyond 1000 the law is a constant in all but name.
+  if (!(a >= 1.001 && a <= 1000.0))
+    throw InputError(fmt::format(
+        "{} = {} is out of range: the Pareto tail index must lie in [1.001, 1000] (a > 1 for a "
+        "finite mean)",
+        param_name, a));
 }
 
 std::string ParetoLaw::describe() const {

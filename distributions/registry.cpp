@@ -113,9 +113,10 @@ StageNoise make_stage_noise(const LawSpec& spec, double w) {
   if (spec.law == "bernoulli") {
     // Bernoulli is parametrised by (p, T); f with T is accepted and gives p = f/(1-f) w / T.
     const double T = required(spec, "T");
-    if (!(T >= 0.0) || !std::isfinite(T))
-      throw InputError(fmt::format("{} = {} is invalid: the Bernoulli delay T must be >= 0 seconds",
-                                   key(spec, "T"), T));
+    if (!(T >= 0.0 && T <= 1.0e6))
+      throw InputError(
+          fmt::format("{} = {} is out of range: the Bernoulli delay T must lie in [0, 1e6] seconds",
+                      key(spec, "T"), T));
     auto p = optional_number(spec, "p");
     const auto f = optional_number(spec, "f");
     if (p && f)

@@ -9,9 +9,10 @@
 namespace collnoise {
 
 WeibullLaw::WeibullLaw(double k, const std::string& param_name) : k_(k), lambda_(0.0) {
-  if (!(k > 0.0) || !std::isfinite(k))
-    throw InputError(
-        fmt::format("{} = {} is invalid: the Weibull law needs a shape k > 0", param_name, k));
+  // Below k = 0.05 the unit-mean scale 1/Gamma(1 + 1/k) underflows long before the tail ends.
+  if (!(k >= 0.05 && k <= 1000.0))
+    throw InputError(fmt::format(
+        "{} = {} is out of range: the Weibull shape k must lie in [0.05, 1000]", param_name, k));
   lambda_ = std::tgamma(1.0 + 1.0 / k);
 }
 

@@ -15,6 +15,7 @@ class WeibullLaw final : public NoiseLaw {
   double sf(double x) const override;
   double cdf(double x) const override;
   double isf(double s) const override;
+  double isf_seconds() const override { return 1.6e-7; }
   double quantile(double p) const override;
   double mean_excess(double x) const override;
   double second_excess(double x) const override;

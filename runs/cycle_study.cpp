@@ -256,4 +256,55 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
   return s;
 }
 
+namespace {
+
+enum class NoiseKind { kQuiet, kStage, kPattern, kPoisson };
+
+NoiseKind noise_kind(const CpuNoiseSpec& noise) {
+  if (noise.stage) return NoiseKind::kStage;
+  if (!noise.time) return NoiseKind::kQuiet;
+  return std::holds_alternative<PatternNoise>(*noise.time) ? NoiseKind::kPattern
+                                                           : NoiseKind::kPoisson;
+}
+
+}  // namespace
+
+double CycleStudy::cost_per_sample() const {
+  // Seconds per rank and round of each case, and per rank and compute stage, measured on the
+  // fast engine (bench/RESULTS.md, "Cost model"); the reference simulator takes about 600 ns a
+  // rank-round whatever the case.
+  const NoiseKind kind = noise_kind(noise_);
+  const double poisson_op = kind == NoiseKind::kPoisson ? 1.2e-8 : 0.0;
+  double per_round = 0.0;
+  if (use_reference_) {
+    per_round = 6.0e-7 * (has_redundant() ? 4.0 : 2.0);
+  } else if (has_redundant()) {
+    per_round = (6.0e-9 + poisson_op) + (2.2e-8 + 2.0 * poisson_op) + 4.0e-9;
+  } else {
+    per_round = (6.0e-9 + poisson_op) + 4.0e-9;
+  }
+  double compute = 1.0e-9;
+  if (kind == NoiseKind::kStage) compute = 3.0e-8 + noise_.stage->eta->isf_seconds();
+  if (kind == NoiseKind::kPattern) compute = 5.0e-9;
+  if (kind == NoiseKind::kPoisson) compute = 3.0e-8;
+  const double cases = static_cast<double>(case_names().size());
+  const double rank_cycles = static_cast<double>(setup_.ranks * setup_.cycles);
+  // Beyond 2^20 ranks the state leaves the caches: the sweeps become memory-bound.
+  const double memory_bound = setup_.ranks > (1u << 20) ? 1.5 : 1.0;
+  return memory_bound * rank_cycles * (rounds_of(setup_) * per_round + cases * compute) + 2.0e-6;
+}
+
+double CycleStudy::working_bytes(int threads) const {
+  // CPU and NIC free times, arrivals, the redundant exchange's rank records and drop pool (506
+  // MiB at 2^23 ranks, bench/RESULTS.md), and the noise's per-rank state; the reference
+  // simulator keeps an event queue and message buffers per rank.
+  const NoiseKind kind = noise_kind(noise_);
+  double per_rank = has_redundant() ? 64.0 : 24.0;
+  if (kind == NoiseKind::kPattern) per_rank += 4.0;
+  if (kind == NoiseKind::kPoisson) per_rank += 33.0;
+  if (use_reference_) per_rank = 400.0;
+  const double copies = setup_.ranks < kParallelReplicationsBelow ? threads : 1;
+  return copies * per_rank * static_cast<double>(setup_.ranks);
+}
+
 }  // namespace collnoise

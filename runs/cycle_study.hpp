@@ -23,6 +23,8 @@ class CycleStudy final : public SampledStudy {
                 int threads) const override;
   Record summarize(const Tally& tally, const SummaryContext& context) const override;
   double primary_tail_index() const override { return tail_index_; }
+  double cost_per_sample() const override;
+  double working_bytes(int threads) const override;
 
  private:
   struct Replication;

@@ -1,6 +1,7 @@
 #include "runs/isoefficiency_study.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <bit>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
@@ -357,6 +358,34 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
   r.set("surface_m", Field(surface_m));
   r.set("surface_E", Field(surface_e));
   return r;
+}
+
+double IsoefficiencyStudy::estimated_cost() const {
+  // Per m: the Monte Carlo imbalance (one maximum of m draws per sample, or for granularity
+  // about 30 root-search evaluations of samples x jobs, taking W near 100 jobs a node), the
+  // simulated collective, and the surface (bench/RESULTS.md, "Cost model").
+  const Spec& s = spec_;
+  double total = 1.0e-3;
+  for (double m : s.m) {
+    const double samples = static_cast<double>(s.samples);
+    const double transform = s.law ? s.law->isf_seconds() : 0.0;
+    if (s.imbalance == Spec::Imbalance::kNoise) total += samples * (transform + 5.0e-8);
+    if (s.imbalance == Spec::Imbalance::kGranularity)
+      total += 30.0 * samples * 101.0 * m * (5.0e-9 + transform);
+    if (s.comm_cost) total += s.comm_cost(m);
+  }
+  if (s.imbalance == Spec::Imbalance::kGranularity)
+    for (double m : s.m)
+      total += static_cast<double>(s.surface_w.size()) * static_cast<double>(s.samples) *
+               (1.0 + 100.0 * m) * 5.0e-9;
+  return total;
+}
+
+double IsoefficiencyStudy::working_bytes(int threads) const {
+  // The samples of one m, and per thread the loads of the granularity's nodes.
+  const double largest_m =
+      spec_.m.empty() ? 1.0 : *std::max_element(spec_.m.begin(), spec_.m.end());
+  return 8.0 * static_cast<double>(spec_.samples) + threads * 8.0 * largest_m;
 }
 
 }  // namespace collnoise

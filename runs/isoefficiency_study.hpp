@@ -53,6 +53,8 @@ struct IsoefficiencySpec {
   /// level (set by the factory).
   std::function<SimulatedOverhead(double m, int threads, std::uint64_t key, double confidence)>
       comm_simulated;
+  /// Core-seconds of comm_simulated at m (its cost model).
+  std::function<double(double m)> comm_cost;
   std::string comm_name = "none";
 };
 
@@ -61,6 +63,8 @@ class IsoefficiencyStudy final : public AnalysisStudy {
   explicit IsoefficiencyStudy(IsoefficiencySpec spec);
   Record analyse(int threads, const SampleProgress& progress) const override;
   std::uint64_t work_units() const override { return spec_.m.size(); }
+  double estimated_cost() const override;
+  double working_bytes(int threads) const override;
 
  private:
   IsoefficiencySpec spec_;

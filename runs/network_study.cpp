@@ -134,4 +134,26 @@ Record NetworkStudy::summarize(const Tally& tally, const SummaryContext& context
   return s;
 }
 
+double NetworkStudy::cost_per_sample() const {
+  // Every message's route is walked link by link (about 4 ns a hop, half the diameter on
+  // average), for the background traffic and the collective's messages; the allocation
+  // shuffles every endpoint (bench/RESULTS.md, "Cost model").
+  const Topology& t = model_.topology();
+  const double endpoints = static_cast<double>(t.endpoints());
+  const double processes = static_cast<double>(model_.active_processes());
+  // The butterfly's messages also load every link both ways: about twice a broadcast's cost
+  // per message.
+  const double messages = model_.pattern() == NetworkPattern::kButterfly
+                              ? 2.0 * processes * model_.rounds()
+                              : processes;
+  return 4.0e-9 * 0.5 * t.diameter() * (endpoints + messages) + 2.0e-8 * endpoints + 1.0e-6;
+}
+
+double NetworkStudy::working_bytes(int threads) const {
+  const Topology& t = model_.topology();
+  const double per_thread = 8.0 * static_cast<double>(t.link_id_bound()) +
+                            48.0 * static_cast<double>(t.endpoints()) * (1.0 + t.diameter());
+  return threads * per_thread;
+}
+
 }  // namespace collnoise

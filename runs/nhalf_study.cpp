@@ -125,4 +125,16 @@ Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
   return s;
 }
 
+double NHalfStudy::estimated_cost() const {
+  // Two exact root searches (20 ms), then the simulated check at N_1/2 / 2 and 2 N_1/2, taking
+  // trees of about 30 levels (bench/RESULTS.md, "Cost model").
+  const double levels = 30.0;
+  const double per_phase = levels * (3.0e-8 + model_.noise.eta->isf_seconds());
+  return 2.0e-2 + 2.0 * static_cast<double>(settings_.check_samples) * per_phase;
+}
+
+double NHalfStudy::working_bytes(int threads) const {
+  return 8.0 * static_cast<double>(chunk_size_) + 16384.0 * threads;
+}
+
 }  // namespace collnoise

@@ -14,6 +14,8 @@ class NHalfStudy final : public AnalysisStudy {
   NHalfStudy(TreeBarrierModel model, const RunSpec& run);
   Record analyse(int threads, const SampleProgress& progress) const override;
   std::uint64_t work_units() const override { return 2 * settings_.check_samples; }
+  double estimated_cost() const override;
+  double working_bytes(int threads) const override;
 
  private:
   TreeBarrierModel model_;

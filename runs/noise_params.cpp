@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cmath>
 
 #include "distributions/detour_trace.hpp"
 #include "engine/errors.hpp"
@@ -60,16 +61,20 @@ std::string describe_components(const std::vector<LawSpec>& components) {
 
 TimeNoiseLaw read_time_law(ParamReader& reader, const std::string& law) {
   if (law == "periodic") {
-    const double period = reader.number("noise.P");
-    const double duration = reader.number("noise.D");
+    const double period =
+        reader.number_in("noise.P", std::nullopt, {1.0e-9, kMaxSeconds}, "seconds (the period)");
+    const double duration = reader.number_in("noise.D", std::nullopt, {0.0, kMaxSeconds, true},
+                                             "seconds (the detour), and below noise.P");
     return periodic_noise(period, duration);
   }
   if (law == "trace") {
     const std::string file = reader.file("noise.file");
     const double unit = trace_unit_seconds(reader.text_or("noise.unit", "ns"));
-    const auto span = reader.optional_number("noise.span");
-    if (span && !(*span > 0.0))
-      throw InputError(fmt::format("noise.span = {} is invalid: it must be > 0 seconds", *span));
+    const auto span =
+        reader.has("noise.span")
+            ? std::optional(reader.number_in("noise.span", std::nullopt, {1.0e-9, kMaxSeconds},
+                                             "seconds (the trace's period)"))
+            : std::nullopt;
     auto pattern = std::make_shared<const DetourPattern>(read_detour_trace(file, unit, span));
     PatternNoise noise;
     noise.description = fmt::format("trace({}, {} busy intervals, span {} s)", file,
@@ -78,7 +83,8 @@ TimeNoiseLaw read_time_law(ParamReader& reader, const std::string& law) {
     return noise;
   }
   // poisson(rate, duration law)
-  const double rate = reader.number("noise.rate");
+  const double rate =
+      reader.number_in("noise.rate", std::nullopt, {0.0, 1.0e9, true}, "detours per second");
   LawSpec duration;
   duration.law = reader.text_or("noise.duration.law", "exponential");
   duration.where = "noise.duration";
@@ -88,11 +94,32 @@ TimeNoiseLaw read_time_law(ParamReader& reader, const std::string& law) {
         "mixture or none)",
         duration.law));
   read_shape(reader, "noise.duration", duration, false);
-  const double mean = reader.number("noise.duration.mean");
+  const double mean = reader.number_in("noise.duration.mean", std::nullopt,
+                                       {0.0, kMaxSeconds, true}, "seconds (the mean detour)");
+  // Overlapping detours merge: at a load rate x mean of 5 a merged detour already holds about
+  // e^5 = 150 of them, and beyond that their number grows exponentially (the CPU is never free).
+  if (rate * mean > 5.0)
+    throw InputError(fmt::format(
+        "noise.rate x noise.duration.mean = {:g} is out of range: at most 5 (the CPU would be busy "
+        "{:.4g}% of the time and detours would merge without end)",
+        rate * mean, 100.0 * (1.0 - std::exp(-rate * mean))));
   return std::make_shared<const PoissonDetours>(rate, mean, make_law(duration));
 }
 
 }  // namespace
+
+void check_time_noise_horizon(const TimeNoiseLaw& law, double noiseless, double operations) {
+  const auto* pattern = std::get_if<PatternNoise>(&law);
+  if (!pattern) return;  // Poisson detours are drawn one after the other: no period to resolve
+  const DetourPattern& p = *pattern->pattern;
+  double longest = 0.0;
+  for (const auto& d : p.busy()) longest = std::max(longest, d.end - d.start);
+  const double free_fraction = p.free_per_period() / p.span();
+  const double horizon = 16.0 * (noiseless + operations * longest) / free_fraction;
+  p.check_resolution(horizon, pattern->description.starts_with("periodic")
+                                  ? "noise.P"
+                                  : "noise.span (the trace's period)");
+}
 
 const std::vector<std::string>& time_law_names() {
   static const std::vector<std::string> names = {"periodic", "poisson", "trace"};

@@ -24,4 +24,10 @@ const std::vector<std::string>& time_law_names();
 /// Reads noise.* for one point. InputError naming the key at fault.
 NoiseSetup read_noise(ParamReader& reader, const std::vector<ParamMap>& components);
 
+/// Refuses (InputError naming noise.P or noise.span) a repeating detour pattern too short for
+/// the point's simulated times: about (noiseless + operations x the longest detour) / (1 -
+/// busy fraction), with a margin of 16 for waiting on other ranks. `noiseless` in seconds,
+/// `operations` the CPU operations of one rank.
+void check_time_noise_horizon(const TimeNoiseLaw& law, double noiseless, double operations);
+
 }  // namespace collnoise

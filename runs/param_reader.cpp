@@ -27,6 +27,10 @@ std::string to_text(const ParamValue& value) {
       value);
 }
 
+std::string Bounds::describe() const {
+  return fmt::format("{}{:g}, {:g}{}", lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
+}
+
 const ParamValue* ParamReader::find(const std::string& key) {
   read_.insert(key);
   const auto it = given_.find(key);
@@ -76,6 +80,27 @@ double ParamReader::nonnegative(const std::string& key, std::optional<double> fa
     throw InputError(fmt::format(
         "{} = {} is invalid: it must be {} 0{}", key, x,
         strictly_positive ? ">" : ">=", *unit ? fmt::format(" {}", unit) : std::string()));
+  return x;
+}
+
+double ParamReader::number_in(const std::string& key, std::optional<double> fallback, Bounds bounds,
+                              const char* unit) {
+  if (!given_.contains(key) && !fallback) throw InputError(fmt::format("{} is missing", key));
+  const double x = fallback ? number_or(key, *fallback) : number(key);
+  if (!bounds.contains(x))
+    throw InputError(fmt::format("{} = {:g} is out of range: it must lie in {}{}", key, x,
+                                 bounds.describe(),
+                                 *unit ? fmt::format(" {}", unit) : std::string()));
+  return x;
+}
+
+std::int64_t ParamReader::integer_in(const std::string& key, std::optional<std::int64_t> fallback,
+                                     std::int64_t lo, std::int64_t hi) {
+  if (!given_.contains(key) && !fallback) throw InputError(fmt::format("{} is missing", key));
+  const std::int64_t x = fallback ? integer_or(key, *fallback) : integer(key);
+  if (x < lo || x > hi)
+    throw InputError(
+        fmt::format("{} = {} is out of range: it must be an integer in [{}, {}]", key, x, lo, hi));
   return x;
 }
 
@@ -167,6 +192,9 @@ RankCount ParamReader::rank_count(const std::string& key) {
 NumberList ParamReader::numbers(const std::string& key) {
   const ParamValue& v = get(key);
   if (const auto* list = std::get_if<NumberList>(&v)) {
+    for (double x : *list)
+      if (!std::isfinite(x))
+        throw InputError(fmt::format("{} holds {}: every value must be a finite number", key, x));
     resolved_[key] = *list;
     return *list;
   }

@@ -13,6 +13,24 @@
 
 namespace collnoise {
 
+/// The values a number parameter accepts: an interval, closed unless an end is open.
+struct Bounds {
+  double lo;
+  double hi;
+  bool lo_open = false;
+  bool hi_open = false;
+  bool contains(double x) const {
+    return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
+  }
+  /// "[0, 1e+06]", "(0, 1)".
+  std::string describe() const;
+};
+
+/// The largest value any time parameter accepts: 10^6 seconds (11.6 days) per stage, detour,
+/// period or cycle. Within it no arithmetic on simulated times can overflow (docs/run-files.md,
+/// "Valid ranges").
+inline constexpr double kMaxSeconds = 1.0e6;
+
 class ParamReader {
  public:
   explicit ParamReader(ParamMap given) : given_(std::move(given)) {}
@@ -27,8 +45,17 @@ class ParamReader {
   double nonnegative(const std::string& key, std::optional<double> fallback, const char* unit,
                      bool strictly_positive = false);
 
+  /// A number within `bounds` (in `unit`, for the message), or the fallback when absent (a
+  /// missing key without fallback is an error). InputError naming the key, the value and the
+  /// accepted range otherwise.
+  double number_in(const std::string& key, std::optional<double> fallback, Bounds bounds,
+                   const char* unit);
+
   std::int64_t integer(const std::string& key);
   std::int64_t integer_or(const std::string& key, std::int64_t fallback);
+  /// An integer in [lo, hi], or the fallback when absent. InputError naming the range.
+  std::int64_t integer_in(const std::string& key, std::optional<std::int64_t> fallback,
+                          std::int64_t lo, std::int64_t hi);
   std::string text(const std::string& key);
   /// The path of a data file the model reads (a trace, a delay file): a string, recorded so
   /// that no output of the run may overwrite it.

@@ -98,26 +98,26 @@ void prepare_tree_barrier(PreparedPoint& point, ParamReader& reader, const Point
   setup.ranks = static_cast<std::uint64_t>(tree.n);
   setup.work = tree.w;
   setup.tau = tree.tau;
-  const auto phases = reader.integer_or("collective.phases", 1);
-  if (phases < 1)
-    throw InputError(fmt::format("collective.phases = {} is invalid: at least 1", phases));
-  setup.phases = static_cast<std::uint64_t>(phases);
+  setup.phases =
+      static_cast<std::uint64_t>(reader.integer_in("collective.phases", 1, 1, 1'000'000'000));
   CpuNoiseSpec cpu;
   cpu.time = noise.time;
+  const double depth = static_cast<double>(std::bit_width(setup.ranks) - 1);
+  check_time_noise_horizon(
+      *noise.time, static_cast<double>(setup.phases) * (setup.work + 2.0 * setup.tau * depth),
+      static_cast<double>(setup.phases));
   point.sampled = std::make_unique<TimedTreeStudy>(setup, std::move(cpu));
 }
 
 LogGops read_loggops(ParamReader& reader) {
   LogGops net;  // the paper's values are the defaults (docs/run-files.md)
-  net.L = reader.nonnegative("loggops.L", net.L, "seconds");
-  net.o = reader.nonnegative("loggops.o", net.o, "seconds");
-  net.g = reader.nonnegative("loggops.g", net.g, "seconds");
-  net.G = reader.nonnegative("loggops.G", net.G, "seconds per byte");
-  net.O = reader.nonnegative("loggops.O", net.O, "seconds per byte");
-  const auto bytes = reader.integer_or("loggops.message_bytes", 8);
-  if (bytes < 1)
-    throw InputError(fmt::format("loggops.message_bytes = {} is invalid: at least 1 byte", bytes));
-  net.message_bytes = static_cast<std::uint64_t>(bytes);
+  net.L = reader.number_in("loggops.L", net.L, {0.0, 1.0e3}, "seconds");
+  net.o = reader.number_in("loggops.o", net.o, {0.0, 1.0e3}, "seconds");
+  net.g = reader.number_in("loggops.g", net.g, {0.0, 1.0e3}, "seconds");
+  net.G = reader.number_in("loggops.G", net.G, {0.0, 1.0}, "seconds per byte");
+  net.O = reader.number_in("loggops.O", net.O, {0.0, 1.0}, "seconds per byte");
+  net.message_bytes = static_cast<std::uint64_t>(
+      reader.integer_in("loggops.message_bytes", 8, 1, std::int64_t{1} << 40));
   return net;
 }
 
@@ -148,11 +148,10 @@ void prepare_cycles(PreparedPoint& point, ParamReader& reader, const PointSpec& 
         "collective.N = {} is invalid: the butterfly needs a power of two (the dissemination "
         "barrier takes any N)",
         setup.ranks));
-  const auto cycles = reader.integer_or("collective.cycles", 1);
-  if (cycles < 1)
-    throw InputError(fmt::format("collective.cycles = {} is invalid: at least 1", cycles));
-  setup.cycles = static_cast<std::uint64_t>(cycles);
-  setup.work = reader.nonnegative("collective.W", 0.0, "seconds (compute per cycle)");
+  setup.cycles =
+      static_cast<std::uint64_t>(reader.integer_in("collective.cycles", 1, 1, 1'000'000'000));
+  setup.work =
+      reader.number_in("collective.W", 0.0, {0.0, kMaxSeconds}, "seconds (compute per cycle)");
   setup.net = read_loggops(reader);
   const bool reference =
       reader.choice("collective.engine", "fast", {"fast", "reference"}) == "reference";
@@ -168,6 +167,11 @@ void prepare_cycles(PreparedPoint& point, ParamReader& reader, const PointSpec& 
     if (cpu.stage->scale > 0.0) tail_index = cpu.stage->eta->tail_index();
   } else {
     cpu.time = noise.time;
+    const double rounds = rounds_of(setup);
+    check_time_noise_horizon(
+        *noise.time,
+        static_cast<double>(setup.cycles) * (setup.work + rounds * setup.net.noiseless_round()),
+        static_cast<double>(setup.cycles) * (1.0 + 4.0 * rounds));
   }
   point.kind = kind;
   point.sampled = std::make_unique<CycleStudy>(setup, std::move(cpu), reference, tail_index);
@@ -176,7 +180,8 @@ void prepare_cycles(PreparedPoint& point, ParamReader& reader, const PointSpec& 
 void prepare_network(PreparedPoint& point, ParamReader& reader, const PointSpec& spec,
                      const std::string& kind) {
   const auto topology = parse_topology(reader.text("network.topology"));
-  const double rho = reader.number("network.rho");
+  const double rho = reader.number_in("network.rho", std::nullopt, {0.0, 1.0, false, true},
+                                      "(the fraction of endpoints with background traffic)");
   const NetworkPattern pattern = kind == "binomial_broadcast" ? NetworkPattern::kBinomialBroadcast
                                  : kind == "binomial_reduce"  ? NetworkPattern::kBinomialReduce
                                                               : NetworkPattern::kButterfly;
@@ -199,11 +204,9 @@ void prepare_network(PreparedPoint& point, ParamReader& reader, const PointSpec&
 void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const PointSpec& spec,
                            const RunSpec& run) {
   IsoefficiencySpec s;
-  s.target = reader.number("isoefficiency.efficiency");
-  if (!(s.target > 0.0 && s.target < 1.0))
-    throw InputError(fmt::format(
-        "isoefficiency.efficiency = {} is invalid: the target must lie in (0, 1)", s.target));
-  s.p = reader.nonnegative("isoefficiency.p", 1.0, "work units per second", true);
+  s.target = reader.number_in("isoefficiency.efficiency", std::nullopt, {0.0, 1.0, true, true},
+                              "(the target efficiency)");
+  s.p = reader.number_in("isoefficiency.p", 1.0, {0.0, 1.0e18, true}, "work units per second");
   if (reader.has("isoefficiency.m") == reader.has("isoefficiency.log2_m"))
     throw InputError("give exactly one of isoefficiency.m and isoefficiency.log2_m");
   if (reader.has("isoefficiency.m")) {
@@ -222,22 +225,23 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
   if (reader.has("isoefficiency.surface_W")) {
     s.surface_w = reader.numbers("isoefficiency.surface_W");
     for (double w : s.surface_w)
-      if (!(w > 0.0))
-        throw InputError(fmt::format("isoefficiency.surface_W: {} must be > 0 work units", w));
+      if (!(w > 0.0 && w <= 1.0e18))
+        throw InputError(fmt::format(
+            "isoefficiency.surface_W: {} is out of range: values must lie in (0, 1e18] work units",
+            w));
   }
   // A curve may take fewer samples than the run (granularity costs O(W) a sample).
-  const std::int64_t sample_count = reader.integer_or(
-      "isoefficiency.samples", run.samples > 0 ? static_cast<std::int64_t>(run.samples) : 10000);
-  if (sample_count < 2)
-    throw InputError(
-        fmt::format("isoefficiency.samples = {} is invalid: at least 2", sample_count));
-  s.samples = static_cast<std::uint64_t>(sample_count);
+  const std::int64_t default_samples =
+      run.samples > 0 ? static_cast<std::int64_t>(std::min<std::uint64_t>(run.samples, 1ULL << 62))
+                      : 10000;
+  s.samples = static_cast<std::uint64_t>(
+      reader.integer_in("isoefficiency.samples", default_samples, 2, std::int64_t{1} << 40));
   s.confidence = run.confidence;
 
   const std::string imbalance = reader.text_or("isoefficiency.imbalance", "none");
   const auto family = overhead_family(imbalance);
-  s.c1 = reader.number_or("isoefficiency.c1", 0.0);
-  s.c2 = reader.number_or("isoefficiency.c2", 0.0);
+  s.c1 = reader.number_in("isoefficiency.c1", 0.0, {0.0, 1.0e12}, "(the family's unit)");
+  s.c2 = reader.number_in("isoefficiency.c2", 0.0, {0.0, 1.0e12}, "(the family's unit)");
   std::optional<NoiseSetup> noise;
   if (reader.has("noise.law") || !spec.components.empty())
     noise = read_noise(reader, spec.components);
@@ -247,7 +251,8 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
     s.imbalance_family = *family;
   } else if (imbalance == "granularity") {
     s.imbalance = IsoefficiencySpec::Imbalance::kGranularity;
-    s.job_mean = reader.nonnegative("isoefficiency.job_mean", std::nullopt, "work units", true);
+    s.job_mean =
+        reader.number_in("isoefficiency.job_mean", std::nullopt, {0.0, 1.0e12, true}, "work units");
     const std::string assignment =
         reader.choice("isoefficiency.assignment", "block", {"block", "cyclic", "random"});
     s.assignment = assignment == "block"    ? Assignment::kBlock
@@ -276,7 +281,8 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
         throw InputError(
             "noise.f scales delays proportional to the work: absolute delays take "
             "isoefficiency.scale (seconds) instead");
-      s.scale = reader.nonnegative("isoefficiency.scale", std::nullopt, "seconds", true);
+      s.scale = reader.number_in("isoefficiency.scale", std::nullopt, {0.0, kMaxSeconds, true},
+                                 "seconds");
       s.law = make_law(*noise->stage);
     }
     noise_used = true;
@@ -299,8 +305,10 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
   s.comm_name = overhead;
   if (const auto comm = overhead_family(overhead)) {
     s.comm_family = *comm;
-    s.comm_c1 = reader.number_or("isoefficiency.overhead_c1", 0.0);
-    s.comm_c2 = reader.number_or("isoefficiency.overhead_c2", 0.0);
+    s.comm_c1 =
+        reader.number_in("isoefficiency.overhead_c1", 0.0, {0.0, 1.0e12}, "(the family's unit)");
+    s.comm_c2 =
+        reader.number_in("isoefficiency.overhead_c2", 0.0, {0.0, 1.0e12}, "(the family's unit)");
     needs(*comm != OverheadFamily::kNone && *comm != OverheadFamily::kLinearM,
           "isoefficiency.overhead_c1", s.comm_c1);
     needs(*comm == OverheadFamily::kLinearM, "isoefficiency.overhead_c2", s.comm_c2);
@@ -308,19 +316,23 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
     // The collective sees the [noise] law unless the imbalance already uses it.
     const bool collective_noise = noise && !noise_used;
     noise_used = noise_used || collective_noise;
-    const auto samples = static_cast<std::uint64_t>(reader.integer_or(
-        "isoefficiency.overhead_samples", overhead == "tree_barrier" ? 2000 : 20));
-    if (samples < 2) throw InputError("isoefficiency.overhead_samples must be >= 2");
+    const auto samples = static_cast<std::uint64_t>(
+        reader.integer_in("isoefficiency.overhead_samples", overhead == "tree_barrier" ? 2000 : 20,
+                          2, std::int64_t{1} << 40));
     if (overhead == "tree_barrier") {
       TreeBarrierModel base;
-      base.w = reader.nonnegative("collective.w", std::nullopt, "seconds", true);
-      base.tau = reader.nonnegative("collective.tau", 0.0, "seconds");
+      base.w = reader.number_in("collective.w", std::nullopt, {0.0, kMaxSeconds, true}, "seconds");
+      base.tau = reader.number_in("collective.tau", 0.0, {0.0, kMaxSeconds}, "seconds");
       if (collective_noise && !noise->stage)
         throw InputError("a tree-barrier overhead takes a per-stage [noise] law");
       base.noise = collective_noise
                        ? make_stage_noise(*noise->stage, base.w)
                        : make_stage_noise(LawSpec{"none", {}, "", {}, "noise"}, base.w);
       s.comm_simulated = tree_barrier_overhead(base, samples);
+      // Per-level phases of log2(m) + 1 levels, and an exact mean (bench/RESULTS.md).
+      s.comm_cost = [samples, transform = base.noise.eta->isf_seconds()](double m) {
+        return static_cast<double>(samples) * (std::log2(m) + 1.0) * (3.0e-8 + transform) + 2.0e-3;
+      };
     } else {
       CycleSetup base;
       base.algorithm = CycleAlgorithm::kButterfly;
@@ -335,12 +347,20 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const Poin
               m));
       CpuNoiseSpec cpu;
       if (collective_noise) {
-        if (noise->stage)
+        if (noise->stage) {
           cpu.stage = make_stage_noise(*noise->stage, 0.0);
-        else
+        } else {
           cpu.time = noise->time;
+          const double rounds = std::log2(*std::max_element(s.m.begin(), s.m.end()));
+          check_time_noise_horizon(*noise->time, rounds * base.net.noiseless_round(),
+                                   1.0 + 4.0 * rounds);
+        }
       }
       s.comm_simulated = butterfly_overhead(base, cpu, samples);
+      // One cycle of the fast engine: about 10 ns a rank-round with noise.
+      s.comm_cost = [samples](double m) {
+        return static_cast<double>(samples) * 1.0e-8 * m * std::max(std::log2(m), 1.0);
+      };
     }
   } else {
     throw InputError(fmt::format(

@@ -31,6 +31,8 @@ const std::set<std::string> kSettingKeys = {
     "precision.quantile_relative_half_width",
     "precision.min_samples",
     "precision.max_samples",
+    "limits.max_core_hours",
+    "limits.max_memory_gib",
     // Hints for outputs/plot_result.py, read back from the run file text stored in the result.
     "plot.title",
     "plot.panels",
@@ -165,8 +167,21 @@ void read_settings(RunSpec& run, const NodeMap& all, const std::string& origin,
   if (!(run.confidence > 0.0 && run.confidence < 1.0))
     throw InputError(fmt::format("{}: confidence = {} must lie in (0, 1)", origin, run.confidence));
   run.chunk_size = setting<std::uint64_t>(all, "chunk_size", 0, origin);
-  if (all.contains("chunk_size") && run.chunk_size < 1)
-    throw InputError(fmt::format("{}: chunk_size must be >= 1", origin));
+  if (all.contains("chunk_size") && (run.chunk_size < 1 || run.chunk_size > (1ULL << 32)))
+    throw InputError(fmt::format("{}: chunk_size = {} is out of range: it must lie in [1, 2^32]",
+                                 origin, run.chunk_size));
+  if (run.samples > (1ULL << 62))
+    throw InputError(
+        fmt::format("{}: samples = {} is out of range: at most 2^62", origin, run.samples));
+  for (const char* key : {"limits.max_core_hours", "limits.max_memory_gib"}) {
+    if (!all.contains(key)) continue;
+    const double value = setting<double>(all, key, 0.0, origin);
+    if (!(value > 0.0 && value <= 1.0e12))
+      throw InputError(
+          fmt::format("{}: {} = {} is out of range: it must lie in (0, 1e12]", origin, key, value));
+    (std::string(key) == "limits.max_core_hours" ? run.limits.max_core_hours
+                                                 : run.limits.max_memory_gib) = value;
+  }
 
   if (all.contains("output.raw_phase_times") && all.contains("output.raw_samples"))
     throw InputError(fmt::format(
@@ -175,8 +190,10 @@ void read_settings(RunSpec& run, const NodeMap& all, const std::string& origin,
       all, all.contains("output.raw_phase_times") ? "output.raw_phase_times" : "output.raw_samples",
       false, origin);
   run.output.histogram_bins = setting<std::size_t>(all, "output.histogram_bins", 400, origin);
-  if (run.output.histogram_bins < 1)
-    throw InputError(fmt::format("{}: output.histogram_bins must be >= 1", origin));
+  if (run.output.histogram_bins < 1 || run.output.histogram_bins > 10'000'000)
+    throw InputError(
+        fmt::format("{}: output.histogram_bins = {} is out of range: it must lie in [1, 10000000]",
+                    origin, run.output.histogram_bins));
   run.output.histogram_spacing =
       setting<std::string>(all, "output.histogram_spacing", "auto", origin);
   const auto& spacing = run.output.histogram_spacing;
@@ -187,8 +204,10 @@ void read_settings(RunSpec& run, const NodeMap& all, const std::string& origin,
     setting<std::string>(all, key, "", origin);  // type check only
   run.nhalf.check_samples = setting<std::uint64_t>(all, "nhalf.check_samples", 20000, origin);
   run.nhalf.check_confidence = setting<double>(all, "nhalf.check_confidence", 0.99, origin);
-  if (run.nhalf.check_samples < 100)
-    throw InputError(fmt::format("{}: nhalf.check_samples must be >= 100", origin));
+  if (run.nhalf.check_samples < 100 || run.nhalf.check_samples > (1ULL << 40))
+    throw InputError(
+        fmt::format("{}: nhalf.check_samples = {} is out of range: it must lie in [100, 2^40]",
+                    origin, run.nhalf.check_samples));
   if (!(run.nhalf.check_confidence > 0.0 && run.nhalf.check_confidence < 1.0))
     throw InputError(fmt::format("{}: nhalf.check_confidence must lie in (0, 1)", origin));
 
@@ -215,9 +234,10 @@ void read_settings(RunSpec& run, const NodeMap& all, const std::string& origin,
           "{}: precision.quantile and precision.quantile_relative_half_width go together", origin));
     if (precision.quantile && !(*precision.quantile > 0.0 && *precision.quantile < 1.0))
       throw InputError(fmt::format("{}: precision.quantile must lie in (0, 1)", origin));
-    if (precision.max_samples < precision.min_samples || precision.min_samples < 2)
+    if (precision.max_samples < precision.min_samples || precision.min_samples < 2 ||
+        precision.max_samples > (1ULL << 62))
       throw InputError(fmt::format(
-          "{}: precision needs 2 <= precision.min_samples <= precision.max_samples (the cap)",
+          "{}: precision needs 2 <= precision.min_samples <= precision.max_samples <= 2^62",
           origin));
     if (all.contains("samples") || all.contains("replications"))
       throw InputError(fmt::format(
@@ -319,6 +339,15 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
     for (auto&& v : *arr) values.push_back(to_param(origin, key, v));
     axes.emplace_back(key, std::move(values));
   }
+
+  // The number of points, refused before any of them is built.
+  double total_points = static_cast<double>(cases.size());
+  for (const auto& axis : axes) total_points *= static_cast<double>(axis.second.size());
+  if (total_points > static_cast<double>(kMaxPoints))
+    throw InputError(fmt::format(
+        "{}: [sweep] and [[case]] give {:.0f} points: at most {} points per run file (split the "
+        "run)",
+        origin, total_points, kMaxPoints));
 
   for (const auto& overrides : cases) {
     PointSpec with_case = base;

@@ -44,6 +44,15 @@ struct PrecisionSettings {
   std::uint64_t max_samples = 0;                       ///< the cap (required)
 };
 
+/// Limits on the run's estimated work and memory (the command line's take precedence).
+struct LimitSettings {
+  std::optional<double> max_core_hours;
+  std::optional<double> max_memory_gib;
+};
+
+/// No run file gives more points than this (each is validated and held before sampling).
+inline constexpr std::size_t kMaxPoints = 1'000'000;
+
 struct RunSpec {
   std::string name;
   std::string path;  ///< the run file, as given
@@ -56,6 +65,7 @@ struct RunSpec {
   OutputSettings output;
   NHalfSettings nhalf;
   PrecisionSettings precision;
+  LimitSettings limits;
   std::vector<PointSpec> points;
 };
 

@@ -47,6 +47,13 @@ class SampledStudy {
   /// Tail index of the primary metric (infinity for light tails): precision targets on the mean
   /// are refused at or below 2.
   virtual double primary_tail_index() const = 0;
+  /// Core-seconds one sample takes: a cost model calibrated on bench/ (bench/RESULTS.md, "Cost
+  /// model"), right within a factor of 3. Work estimates, limits and progress use it.
+  virtual double cost_per_sample() const = 0;
+  /// Core-seconds a point takes besides its samples (exact theory, summaries).
+  virtual double fixed_cost() const { return 0.0; }
+  /// Bytes the simulation of a chunk holds besides the tally (per-rank state), on `threads`.
+  virtual double working_bytes(int threads) const = 0;
 
  protected:
   std::uint64_t key_ = 0;
@@ -60,6 +67,10 @@ class AnalysisStudy {
   virtual Record analyse(int threads, const SampleProgress& progress) const = 0;
   /// Work units analyse reports in total (for progress and ETA).
   virtual std::uint64_t work_units() const = 0;
+  /// Core-seconds of the whole analysis (cost model, as for sampled studies).
+  virtual double estimated_cost() const = 0;
+  /// Bytes the analysis holds at once, on `threads`.
+  virtual double working_bytes(int threads) const = 0;
 
  protected:
   std::uint64_t key_ = 0;

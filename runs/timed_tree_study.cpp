@@ -98,4 +98,20 @@ Record TimedTreeStudy::summarize(const Tally& tally, const SummaryContext& conte
   return s;
 }
 
+double TimedTreeStudy::cost_per_sample() const {
+  // One advance per rank and phase through the detour pattern (15 ns) or Poisson cursors
+  // (20 ns); bench/RESULTS.md, "Cost model".
+  const bool poisson = noise_.time && !std::holds_alternative<PatternNoise>(*noise_.time);
+  return (poisson ? 2.0e-8 : 1.5e-8) * static_cast<double>(setup_.ranks * setup_.phases) + 1.0e-6;
+}
+
+double TimedTreeStudy::working_bytes(int threads) const {
+  // Each replication: a finishing time per rank and the noise's per-rank state; small trees run
+  // one replication per thread.
+  const bool poisson = noise_.time && !std::holds_alternative<PatternNoise>(*noise_.time);
+  const double per_rank = 8.0 + (poisson ? 33.0 : 4.0);
+  const double copies = setup_.ranks < kParallelReplicationsBelow ? threads : 1;
+  return copies * per_rank * static_cast<double>(setup_.ranks);
+}
+
 }  // namespace collnoise

@@ -17,6 +17,8 @@ class TimedTreeStudy final : public SampledStudy {
                 int threads) const override;
   Record summarize(const Tally& tally, const SummaryContext& context) const override;
   double primary_tail_index() const override;
+  double cost_per_sample() const override;
+  double working_bytes(int threads) const override;
 
  private:
   TimedTreeResult replicate(std::uint64_t index, int threads) const;

@@ -133,4 +133,22 @@ Record TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& con
   return s;
 }
 
+double TreeBarrierStudy::cost_per_sample() const {
+  // Per rank: 0.6 ns of random words per rank, then one transform per level; per level: a log,
+  // an expm1 and the transform per level (bench/RESULTS.md, "Cost model").
+  const double levels = model_.shape.depth() + 1.0;
+  const double transform = model_.noise.eta->isf_seconds();
+  if (sampling_ == TreeSampling::kPerLevel) return levels * (3.0e-8 + transform) + 2.0e-7;
+  return 6.0e-10 * to_double(model_.shape.ranks()) + levels * transform + 1.0e-6;
+}
+
+double TreeBarrierStudy::fixed_cost() const {
+  // The exact distribution's moments and quantiles: integrations over the levels.
+  return 1.0e-3 * (model_.shape.depth() + 1.0) * (1.0 + 1.0e4 * model_.noise.eta->isf_seconds());
+}
+
+double TreeBarrierStudy::working_bytes(int threads) const {
+  return 16384.0 * threads;  // per thread: 64 level minima and a batch of 1024 words
+}
+
 }  // namespace collnoise

@@ -19,6 +19,9 @@ class TreeBarrierStudy final : public SampledStudy {
                 int threads) const override;
   Record summarize(const Tally& tally, const SummaryContext& context) const override;
   double primary_tail_index() const override { return tail_index_; }
+  double cost_per_sample() const override;
+  double fixed_cost() const override;
+  double working_bytes(int threads) const override;
 
  private:
   TreeBarrierModel model_;

@@ -30,8 +30,10 @@ TreeParams read_tree_params(ParamReader& reader, bool n_required) {
   reader.forget("collective.log2_N");
   reader.forget("collective.levels");
   if (p.n_given) reader.derive("collective.N", p.n);
-  p.w = reader.nonnegative("collective.w", std::nullopt, "seconds (the work per phase)", true);
-  p.tau = reader.nonnegative("collective.tau", 0.0, "seconds (the latency per hop)");
+  p.w = reader.number_in("collective.w", std::nullopt, {0.0, kMaxSeconds, true},
+                         "seconds (the work per phase)");
+  p.tau =
+      reader.number_in("collective.tau", 0.0, {0.0, kMaxSeconds}, "seconds (the latency per hop)");
   const std::string sampling =
       reader.choice("collective.sampling", "per_rank", {"per_rank", "per_level"});
   p.sampling = sampling == "per_level" ? TreeSampling::kPerLevel : TreeSampling::kPerRank;

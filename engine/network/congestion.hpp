@@ -56,6 +56,7 @@ class CongestionModel {
   std::uint64_t active_processes() const;
   int rounds() const;
   const Topology& topology() const { return *topology_; }
+  NetworkPattern pattern() const { return pattern_; }
 
   /// The allocation of the sample keyed `key`.
   NetworkAllocation draw_allocation(std::uint64_t key) const;
