@@ -14,6 +14,9 @@ double ExponentialLaw::cdf(double x) const {
 }
 double ExponentialLaw::log_cdf(double x) const {
   if (x <= 0.0) return -std::numeric_limits<double>::infinity();
+  // Beyond 746, exp(-x) is below half the smallest subnormal: the result is 0, reached without
+  // libm's slow underflow path (exact distributions of deep trees evaluate it millions of times).
+  if (x > 746.0) return -0.0;
   return x > 0.7 ? std::log1p(-std::exp(-x)) : std::log(-std::expm1(-x));
 }
 double ExponentialLaw::isf(double s) const {

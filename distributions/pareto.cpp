@@ -8,7 +8,8 @@
 
 namespace collnoise {
 
-ParetoLaw::ParetoLaw(double a, const std::string& param_name) : a_(a), c_((a - 1.0) / a) {
+ParetoLaw::ParetoLaw(double a, const std::string& param_name)
+    : a_(a), c_((a - 1.0) / a), zero_beyond_(std::exp(747.0 / a)) {
   // Above 1 for a finite mean; 1.001 keeps the scale (a-1)/a and the tail's integrals
   // representable, and beyond 1000 the law is a constant in all but name.
   if (!(a >= 1.001 && a <= 1000.0))
@@ -23,7 +24,10 @@ std::string ParetoLaw::describe() const {
 }
 
 double ParetoLaw::sf(double x) const {
-  return x <= c_ ? 1.0 : std::pow(x / c_, -a_);
+  if (x <= c_) return 1.0;
+  // pow underflows to 0 once a ln(x/c) exceeds 745.2: skip libm's slow underflow path.
+  if (x > c_ * zero_beyond_) return 0.0;
+  return std::pow(x / c_, -a_);
 }
 double ParetoLaw::cdf(double x) const {
   return x <= c_ ? 0.0 : -std::expm1(-a_ * std::log(x / c_));

@@ -27,6 +27,7 @@ class ParetoLaw final : public NoiseLaw {
  private:
   double a_;
   double c_;  ///< (a-1)/a, the lower end of eta's support
+  double zero_beyond_;  ///< x/c beyond which S(x) underflows to 0: e^(747/a), with a margin
 };
 
 /// Gamma(z) / Gamma(z - delta) for z >= 1, 0 <= delta < 1: boost's ratio for moderate z, the

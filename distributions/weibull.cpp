@@ -21,7 +21,9 @@ std::string WeibullLaw::describe() const {
 }
 
 double WeibullLaw::sf(double x) const {
-  return x <= 0.0 ? 1.0 : std::exp(-std::pow(lambda_ * x, k_));
+  if (x <= 0.0) return 1.0;
+  const double z = std::pow(lambda_ * x, k_);
+  return z > 746.0 ? 0.0 : std::exp(-z);  // exp underflows to 0 there (avoids the slow path)
 }
 double WeibullLaw::cdf(double x) const {
   return x <= 0.0 ? 0.0 : -std::expm1(-std::pow(lambda_ * x, k_));

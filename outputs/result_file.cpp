@@ -89,9 +89,26 @@ void check_result_root(const Record& root, const std::string& path) {
 
 }  // namespace
 
-std::vector<std::optional<Tally>> read_result_tallies(
-    const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts,
-    const h5::ReadOptions& options) {
+namespace {
+
+// A file that verified (or was read unverified) but that HDF5 or our checks cannot read as a
+// result: a damaged input (exit 2), not a failure of the run.
+template <class Read>
+auto read_as_input(const std::string& path, Read&& read) {
+  try {
+    return read();
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw InputError(fmt::format("'{}' is damaged: it claims more data than memory holds", path));
+  } catch (const std::exception& e) {
+    throw InputError(fmt::format("'{}' is damaged or not a collnoise result: {}", path, e.what()));
+  }
+}
+
+std::vector<std::optional<Tally>> read_tallies(const std::string& path,
+                                               const std::vector<std::optional<TallyLayout>>& layouts,
+                                               const h5::ReadOptions& options) {
   const h5::File file = h5::File::open(path, options);
   check_result_root(file.root().read_record(), path);
   const h5::Group all = file.root().open_group("points");
@@ -111,7 +128,7 @@ std::vector<std::optional<Tally>> read_result_tallies(
   return tallies;
 }
 
-ResultFile read_result_file(const std::string& path, const h5::ReadOptions& options) {
+ResultFile read_result(const std::string& path, const h5::ReadOptions& options) {
   const h5::File file = h5::File::open(path, options);
   const h5::Group root = file.root();
   ResultFile out;
@@ -124,6 +141,18 @@ ResultFile read_result_file(const std::string& path, const h5::ReadOptions& opti
     out.summaries.push_back(g.open_group("summary").read_record());
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::optional<Tally>> read_result_tallies(
+    const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts,
+    const h5::ReadOptions& options) {
+  return read_as_input(path, [&] { return read_tallies(path, layouts, options); });
+}
+
+ResultFile read_result_file(const std::string& path, const h5::ReadOptions& options) {
+  return read_as_input(path, [&] { return read_result(path, options); });
 }
 
 }  // namespace collnoise

@@ -322,6 +322,23 @@ class Executor {
     return e;
   }
 
+  // A numerical failure deep in an estimator (a root search that cannot bracket) names the
+  // point it happened in.
+  Record summarize_point(std::size_t i, const PointWork& w, const SummaryContext& context) const {
+    try {
+      return w.study->summarize(w.owned, context);
+    } catch (const InputError&) {
+      throw;
+    } catch (const RuntimeFailure&) {
+      throw;
+    } catch (const StopRequested&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw RuntimeFailure(fmt::format("point {} ({}): its summary could not be computed: {}", i,
+                                       points_[i].kind, e.what()));
+    }
+  }
+
   // Summaries first (they may give up on a stop request, and then the tallies must still be in
   // place for the checkpoint), then the tallies move into the outcomes.
   std::vector<PointOutcome> outcomes() {
@@ -333,7 +350,7 @@ class Executor {
         summaries.push_back(analysis_[i]);
         continue;
       }
-      summaries.push_back(w.study->summarize(w.owned, context));
+      summaries.push_back(summarize_point(i, w, context));
       if (run_.precision.enabled)
         put_precision(summaries.back(), assess_precision(w.owned, run_.precision, run_.confidence),
                       run_.precision, w.state.batches);

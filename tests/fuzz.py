@@ -1,0 +1,281 @@
+"""Fuzz tests of the collnoise command: hostile run files and damaged result files.
+
+    fuzz.py BINARY WORKDIR [--mutations N] [--runs N] [--flips N] [--seed S]
+
+1. Run files: random mutations of the shipped run files (extreme, negative, non-finite and
+   out-of-range numbers, wrong types, unknown or missing keys, cut lines, flipped characters),
+   each checked with --validate-only (milliseconds each), and some of them run for real with a
+   handful of samples. A mutation must give exit code 0 or 2 (never 1: an error in the input is
+   the input's fault); exit 2 must come with exactly one line 'collnoise: error: ...'; no signal,
+   no sanitizer report, no hang (a time limit), and a successful run must give a summary that is
+   valid JSON (no NaN or Infinity tokens) in which every null carries a reason.
+2. Files: single-bit flips at fixed offsets of a small result file and of a checkpoint, read by
+   summary, verify, merge and --resume: each must be refused with exit code 2 naming the file
+   (the checksum covers every byte); with --no-verify it may be read, refused, or fail with a
+   one-line message (unverified data may hold any numbers), but never crash.
+The seed fixes every mutation: a failure is reproduced by running the same command again.
+"""
+import argparse
+import glob
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNS = os.path.join(HERE, "..", "runs")
+TIME_LIMIT = 120  # seconds for one command: every limit here is a hang
+SANITIZER_MARKS = ("runtime error:", "AddressSanitizer", "LeakSanitizer", "terminate called")
+
+EXTREME_NUMBERS = [
+    "0", "-1", "1", "-0.0", "1e300", "-1e300", "1e-300", "1e308", "nan", "inf", "-inf",
+    "9223372036854775807", "-9223372036854775808", "4294967296", "0.5", "2", "1e6", "1e7",
+    "1e-9", "1e-12", "1.0000001", "0.999999", "3", "64", "1e12", "18446744073709551615",
+]
+RANDOM_STRINGS = [
+    '"exponential"', '"pareto"', '"bernoulli"', '"lognormal"', '"weibull"', '"gamma"',
+    '"uniform"', '"none"', '"empirical"', '"mixture"', '"periodic"', '"poisson"', '"trace"',
+    '"tree_barrier"', '"butterfly"', '"dissemination"', '"binomial_broadcast"',
+    '"binomial_reduce"', '"per_rank"', '"per_level"', '"reference"', '""', '"x"',
+    '"xgft(2; 2,2; 1,1)"', '"3-ary 2-cube"', '"torus(0, 0)"', '"xgft(0;;)"', '"nhalf"',
+    '"isoefficiency"', '"sample"', '"granularity"', '"noise"', '"constant"', '"linear_m"',
+    '"random"', '"proportional"', '"absolute"', '"log"', '"linear"', '"us"', '"ns"',
+]
+EXTRA_LINES = [
+    "bogus = 1", "[noise]\nlaw = \"pareto\"\na = 1.0", "samples = 0", "samples = -5",
+    "chunk_size = 0", "seed = -1", "confidence = 1.5", "[output]\nhistogram_bins = 0",
+    "[precision]\nmean_relative_half_width = 0.01\nmax_samples = 10",
+    "[collective]\nN = \"123456789012345678901234567890123456789\"",
+    "[sweep]\nN = []", "[[case]]\n\"noise.law\" = \"mixture\"", "kind = \"nhalf\"",
+    "[noise]\nlaw = \"empirical\"\nfile = \"/dev/null\"",
+    "[noise]\nlaw = \"trace\"\nfile = \"/nonexistent/trace\"",
+]
+
+
+def mutate(text, rng):
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.random()
+        value_lines = [i for i, l in enumerate(lines) if "=" in l and not l.strip().startswith("#")]
+        if kind < 0.45 and value_lines:
+            i = rng.choice(value_lines)
+            key, _, value = lines[i].partition("=")
+            new = rng.choice(RANDOM_STRINGS if '"' in value and rng.random() < 0.7
+                             else EXTREME_NUMBERS)
+            lines[i] = key + "= " + new
+        elif kind < 0.6 and value_lines:
+            i = rng.choice(value_lines)
+            key, _, value = lines[i].partition("=")
+            lines[i] = key + "= " + rng.choice(EXTREME_NUMBERS + RANDOM_STRINGS +
+                                               ["[]", "[1, -1]", "true", "[\"a\"]", "{}"])
+        elif kind < 0.7 and lines:
+            del lines[rng.randrange(len(lines))]
+        elif kind < 0.8:
+            lines.append(rng.choice(EXTRA_LINES))
+        elif kind < 0.9 and lines:
+            i = rng.randrange(len(lines))
+            if lines[i]:
+                j = rng.randrange(len(lines[i]))
+                lines[i] = lines[i][:j] + chr(rng.randrange(32, 127)) + lines[i][j + 1:]
+        else:
+            cut = rng.randrange(max(1, len("\n".join(lines))))
+            return "\n".join(lines)[:cut]
+    return "\n".join(lines)
+
+
+def small_run(text):
+    """A mutated run file made cheap to run for real: few samples, small sizes."""
+    text = re.sub(r"(?m)^(samples|replications)\s*=.*$", r"\1 = 3", text)
+    text = re.sub(r"(?m)^check_samples\s*=.*$", "check_samples = 200", text)
+    text = re.sub(r"(?m)^log2_N\s*=\s*\[.*\]$", "log2_N = [1, 3, 6]", text)
+    text = re.sub(r"(?m)^log2_N\s*=\s*2\d\s*$", "log2_N = 6", text)
+    text = re.sub(r"(?m)^levels\s*=\s*\[[^\]]*\]?$", "levels = [1, 5, 30]", text, flags=re.S)
+    return text
+
+
+class Failure(Exception):
+    pass
+
+
+def run(binary, args, cwd, timeout=TIME_LIMIT):
+    try:
+        done = subprocess.run([binary] + args, cwd=cwd, capture_output=True, text=True,
+                              timeout=timeout, errors="replace")
+    except subprocess.TimeoutExpired:
+        raise Failure(f"hang: {' '.join(args)} ran over {timeout} s")
+    output = done.stdout + done.stderr
+    if done.returncode < 0:
+        raise Failure(f"signal {-done.returncode} ({signal.Signals(-done.returncode).name}): "
+                      f"{' '.join(args)}\n{output[-2000:]}")
+    for mark in SANITIZER_MARKS:
+        if mark in output:
+            raise Failure(f"'{mark}' in the output of {' '.join(args)}:\n{output[-3000:]}")
+    return done.returncode, done.stdout, done.stderr
+
+
+def check_error_line(code, stderr, what):
+    errors = [l for l in stderr.splitlines() if l.startswith("collnoise: error:")]
+    if code == 2 and len(errors) != 1:
+        raise Failure(f"{what}: exit 2 with {len(errors)} error lines:\n{stderr}")
+    if code == 1:
+        raise Failure(f"{what}: exit 1 (a failure) on bad input:\n{stderr}")
+
+
+def check_json(text, what):
+    def refuse(token):
+        raise Failure(f"{what}: summary --json holds the token {token}")
+    document = json.loads(text, parse_constant=refuse)
+    for point in document["points"]:
+        for key, value in point.items():
+            if value is None and key + "_reason" not in point:
+                raise Failure(f"{what}: {key} is null without a reason")
+        for key, value in point["params"].items():
+            if value is None and key + "_reason" not in point["params"]:
+                raise Failure(f"{what}: params.{key} is null without a reason")
+
+
+def fuzz_run_files(binary, work, mutations, runs, rng):
+    sources = [(p, open(p).read()) for p in sorted(glob.glob(os.path.join(RUNS, "*.toml")))]
+    failures = []
+    real_every = max(1, mutations // max(runs, 1)) if runs else 0
+    for k in range(mutations):
+        path, text = rng.choice(sources)
+        mutated = mutate(text, rng)
+        name = f"m{k}.toml"
+        with open(os.path.join(work, name), "w") as f:
+            f.write(mutated)
+        what = f"mutation {k} of {os.path.basename(path)}"
+        try:
+            code, _, stderr = run(binary, ["run", name, "--validate-only"], work)
+            if code not in (0, 2):
+                raise Failure(f"{what}: --validate-only exited {code}:\n{stderr}")
+            check_error_line(code, stderr, what)
+            # N_1/2 analyses of degenerate laws (f near 0) integrate for minutes: validated only.
+            analysis = re.search(r'(?m)^kind\s*=\s*"nhalf"', mutated) is not None
+            if code == 0 and real_every and k % real_every == 0 and not analysis:
+                small = small_run(mutated)
+                with open(os.path.join(work, name), "w") as f:
+                    f.write(small)
+                code, _, stderr = run(binary, ["run", name, "--out", f"m{k}.h5", "--quiet",
+                                               "--force", "--no-checkpoint",
+                                               "--max-core-hours", "0.003"], work)
+                if code not in (0, 2):
+                    raise Failure(f"{what}: the run exited {code}:\n{stderr}")
+                check_error_line(code, stderr, what + " (run)")
+                if code == 0:
+                    code, out, stderr = run(binary, ["summary", f"m{k}.h5", "--json"], work)
+                    if code != 0:
+                        raise Failure(f"{what}: summary exited {code}:\n{stderr}")
+                    check_json(out, what)
+                    os.remove(os.path.join(work, f"m{k}.h5"))
+        except Failure as e:
+            failures.append(str(e))
+            shutil.copy(os.path.join(work, name), os.path.join(work, f"failed-{name}"))
+            continue
+        os.remove(os.path.join(work, name))
+    return failures
+
+
+SMALL_RUN = """name = "fuzz-small"
+seed = 3
+samples = 64
+chunk_size = 16
+[collective]
+kind = "tree_barrier"
+w = 1.0e-3
+tau = 1.0e-6
+[noise]
+law = "pareto"
+a = 2.5
+f = 0.01
+[sweep]
+N = [7, 300]
+[output]
+raw_samples = true
+histogram_bins = 32
+"""
+
+
+def flip(data, bit):
+    out = bytearray(data)
+    out[bit // 8] ^= 1 << (bit % 8)
+    return bytes(out)
+
+
+def fuzz_files(binary, work, flips, rng):
+    failures = []
+    with open(os.path.join(work, "small.toml"), "w") as f:
+        f.write(SMALL_RUN)
+    run(binary, ["run", "small.toml", "--out", "small.h5", "--force", "--quiet",
+                 "--no-checkpoint"], work)
+    run(binary, ["run", "small.toml", "--out", "part.h5", "--force", "--quiet",
+                 "--no-checkpoint", "--part", "1/2"], work)
+    run(binary, ["run", "small.toml", "--out", "part2.h5", "--force", "--quiet",
+                 "--no-checkpoint", "--part", "2/2"], work)
+    code, _, _ = run(binary, ["run", "small.toml", "--out", "stopped.h5", "--force", "--quiet",
+                              "--interrupt-after-chunks", "3"], work)
+    if code != 3 or not os.path.exists(os.path.join(work, "stopped.h5.ckpt")):
+        return [f"could not make a checkpoint to damage (exit {code})"]
+    result = open(os.path.join(work, "small.h5"), "rb").read()
+    part = open(os.path.join(work, "part.h5"), "rb").read()
+    checkpoint = open(os.path.join(work, "stopped.h5.ckpt"), "rb").read()
+    targets = [
+        ("result", result, "damaged.h5", [["summary", "damaged.h5", "--json"],
+                                          ["verify", "damaged.h5"]]),
+        ("part", part, "damaged.h5", [["merge", "damaged.h5", "part2.h5", "--out", "merged.h5",
+                                       "--force", "--quiet"]]),
+        ("checkpoint", checkpoint, "damaged.ckpt",
+         [["run", "small.toml", "--out", "resumed.h5", "--force", "--quiet", "--resume",
+           "damaged.ckpt", "--checkpoint", "resumed.ckpt"]]),
+    ]
+    per_target = max(1, flips // len(targets))
+    for label, data, name, commands in targets:
+        bits = sorted(rng.sample(range(len(data) * 8), min(per_target, len(data) * 8)))
+        for bit in bits:
+            with open(os.path.join(work, name), "wb") as f:
+                f.write(flip(data, bit))
+            for args in commands:
+                what = f"{label} with bit {bit} flipped, {args[0]}"
+                try:
+                    code, _, stderr = run(binary, args, work)
+                    if code != 2 or name not in stderr:
+                        raise Failure(f"{what}: exit {code}, expected 2 naming {name}:\n{stderr}")
+                    code, _, stderr = run(binary, args + ["--no-verify"] if args[0] != "verify"
+                                          else args, work)
+                    if args[0] != "verify" and code not in (0, 1, 2):
+                        raise Failure(f"{what}, --no-verify: exit {code}:\n{stderr}")
+                except Failure as e:
+                    failures.append(str(e))
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("work")
+    parser.add_argument("--mutations", type=int, default=300)
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--flips", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=20261124)
+    args = parser.parse_args()
+    binary = os.path.abspath(args.binary)
+    work = os.path.abspath(args.work)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    rng = random.Random(args.seed)
+    failures = fuzz_run_files(binary, work, args.mutations, args.runs, rng)
+    failures += fuzz_files(binary, work, args.flips, rng)
+    for f in failures:
+        print("FAIL", f)
+        print()
+    total = args.mutations + args.flips
+    print(f"{total - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
