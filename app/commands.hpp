@@ -24,6 +24,7 @@ struct RunOptions {
   double max_core_hours = 0.0;  ///< 0: the run file's limit, or 30 days of the cores in use
   double max_memory_gib = 0.0;  ///< 0: the run file's limit, or 80% of the machine's memory
   std::uint64_t interrupt_after_chunks = 0;  ///< testing: raise SIGINT after this many chunks
+  bool without_integrity = false;            ///< benchmarks: no locks, seals or checksum checks
 };
 
 struct MergeOptions {

@@ -58,6 +58,9 @@ void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
   cmd.add_flag("--force", run.force, "overwrite an existing result file");
   // Testing only: interrupt the run the way a signal would, after this many chunks.
   cmd.add_option("--interrupt-after-chunks", run.interrupt_after_chunks)->group("");
+  // Benchmarks only (bench/integrity_overhead.sh): no locks, no seals, no checksum checks, to
+  // measure what they cost with the same binary.
+  cmd.add_flag("--bench-without-integrity", run.without_integrity)->group("");
 }
 
 std::string version_text() {
@@ -108,8 +111,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = group.is_root() ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 1);
-    return code == 0 ? exit_code::kSuccess : exit_code::kBadInput;
+    // --help and --version print what they ask for; a bad command line is one error line.
+    if (e.get_exit_code() == 0) {
+      if (group.is_root()) app.exit(e);
+      return exit_code::kSuccess;
+    }
+    if (group.is_root())
+      fmt::print(stderr, "collnoise: error: {} (collnoise --help lists the options)\n",
+                 one_line(e.what()));
+    return exit_code::kBadInput;
   }
   h5::set_verbose(verbose);
   try {

@@ -9,7 +9,7 @@
 namespace collnoise {
 
 OutputGuard::OutputGuard(std::span<const RolePath> inputs, std::span<const RolePath> outputs,
-                         bool force, const Note& note) {
+                         bool force, const Note& note, bool lock) {
   std::vector<RolePath> written;
   for (const auto& o : outputs) {
     written.push_back(o);
@@ -17,7 +17,8 @@ OutputGuard::OutputGuard(std::span<const RolePath> inputs, std::span<const RoleP
     written.push_back({o.role + "'s lock", OutputLock::lock_path(o.path)});
   }
   refuse_path_conflicts(inputs, written);
-  for (const auto& o : outputs) locks_.emplace_back(o.path, note);
+  if (lock)
+    for (const auto& o : outputs) locks_.emplace_back(o.path, note);
   for (const auto& o : outputs)
     for (const auto& stale : remove_stale_temporaries(o.path))
       note(fmt::format("removed '{}', left by a run of this host that no longer runs", stale));

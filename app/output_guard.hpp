@@ -19,8 +19,9 @@ class OutputGuard {
 
   /// `outputs`: every file the command writes (the result first); their temporaries and lock
   /// files are checked against the inputs too. InputError (exit 2) naming the paths at fault.
+  /// `lock` false (benchmarks only) takes no locks.
   OutputGuard(std::span<const RolePath> inputs, std::span<const RolePath> outputs, bool force,
-              const Note& note);
+              const Note& note, bool lock = true);
 
  private:
   std::vector<OutputLock> locks_;

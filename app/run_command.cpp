@@ -20,6 +20,7 @@
 #include "engine/process_group.hpp"
 #include "engine/stop_request.hpp"
 #include "outputs/atomic_file.hpp"
+#include "outputs/file_seal.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
@@ -100,7 +101,7 @@ std::optional<OutputGuard> guard_run_outputs(const RunOptions& options,
         const RolePath resumed[] = {{"the checkpoint resumed", options.resume}};
         refuse_path_conflicts(resumed, std::span(outputs).first(1));
       }
-      guard.emplace(inputs, outputs, options.force, print_note);
+      guard.emplace(inputs, outputs, options.force, print_note, !options.without_integrity);
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -122,6 +123,24 @@ std::string resume_hint(const RunOptions& options, const std::string& out, const
   return hint;
 }
 
+// Every point of a small run; of a large sweep, the costliest few (the rest would bury them).
+void print_costliest_points(const RunEstimate& estimate) {
+  constexpr std::size_t kShown = 20;
+  std::vector<std::size_t> order(estimate.points.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (order.size() > kShown) {
+    std::partial_sort(order.begin(), order.begin() + kShown, order.end(),
+                      [&](std::size_t a, std::size_t b) {
+                        return estimate.points[a].core_seconds > estimate.points[b].core_seconds;
+                      });
+    order.resize(kShown);
+    fmt::print("  the {} costliest of {} points:\n", kShown, estimate.points.size());
+  }
+  for (const std::size_t i : order)
+    fmt::print("  point {}: {}, {}\n", i, describe_core_seconds(estimate.points[i].core_seconds),
+               describe_bytes(estimate.points[i].bytes));
+}
+
 void print_table(const std::vector<PointResult>& results) {
   std::vector<Record> params, summaries;
   for (const auto& r : results) {
@@ -134,7 +153,12 @@ void print_table(const std::vector<PointResult>& results) {
 int report_interruption(const Execution& execution, const RunOptions& options,
                         const std::string& out, const std::string& ckpt, const PartSpec& part) {
   const int signal = stop_signal();
-  if (ckpt.empty()) {
+  if (execution.chunks_total == 0) {
+    print_message(fmt::format(
+        "interrupted by signal {}; nothing was kept: this run has no samples to checkpoint (its "
+        "analyses are computed again when it is run again)",
+        signal));
+  } else if (ckpt.empty()) {
     print_message(
         fmt::format("interrupted by signal {}; nothing was kept (--no-checkpoint): {} "
                     "of {} chunks were done in this run",
@@ -215,10 +239,7 @@ int run_command(const RunOptions& options) {
   if (options.validate_only) {
     if (group.is_root()) {
       fmt::print("{}: valid; {}\n", options.run_file, work_line);
-      for (std::size_t i = 0; i < points.size(); ++i)
-        fmt::print("  point {}: {}, {}\n", i,
-                   describe_core_seconds(estimate.points[i].core_seconds),
-                   describe_bytes(estimate.points[i].bytes));
+      print_costliest_points(estimate);
     }
     return exit_code::kSuccess;
   }
@@ -242,7 +263,8 @@ int run_command(const RunOptions& options) {
   exec.checkpoint_path = ckpt;
   exec.checkpoint_interval_s = options.checkpoint_every_s;
   exec.resume_path = options.resume;
-  exec.read = read_options(!options.no_verify);
+  exec.read = read_options(!options.no_verify && !options.without_integrity);
+  if (options.without_integrity) skip_seals_for_benchmark();
   exec.stop_requested = [] { return InterruptHandlers::requested(); };
   exec.progress = [&](std::size_t point, std::uint64_t done) { progress.update(point, done); };
   exec.warn = print_warning;

@@ -26,7 +26,7 @@ class ParetoLaw final : public NoiseLaw {
 
  private:
   double a_;
-  double c_;  ///< (a-1)/a, the lower end of eta's support
+  double c_;            ///< (a-1)/a, the lower end of eta's support
   double zero_beyond_;  ///< x/c beyond which S(x) underflows to 0: e^(747/a), with a margin
 };
 

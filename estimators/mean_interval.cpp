@@ -101,9 +101,9 @@ MeanInterval mean_interval(const Accumulator& acc, const TopValues& top, double 
     return r;
   }
   auto r = student_t_interval(acc, level);
-  if (tail_index < 4.0)
+  if (tail_index <= 4.0)
     r.warnings.push_back(
-        fmt::format("tail index {} < 4: the t interval's coverage converges slowly", tail_index));
+        fmt::format("tail index {} <= 4: the t interval's coverage converges slowly", tail_index));
   return r;
 }
 

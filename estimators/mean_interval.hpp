@@ -42,7 +42,7 @@ Nullable hill_tail_index(const std::vector<double>& descending, std::size_t k, d
 std::size_t tail_order_count(std::uint64_t n, std::size_t available);
 
 /// Chooses the method from the law's tail index (MODELS.md §6): semiparametric for <= 2,
-/// Student t otherwise, with a warning below 4.
+/// Student t otherwise, with a warning at or below 4.
 MeanInterval mean_interval(const Accumulator& acc, const TopValues& top, double shift,
                            double tail_index, double level);
 

@@ -37,12 +37,24 @@ struct StateDeleter {
 };
 
 [[noreturn]] void damaged(const std::string& path, const std::string& why) {
-  throw InputError(fmt::format("'{}' is damaged: {}; it is refused (docs/cli.md)", path, why));
+  throw InputError(
+      fmt::format("'{}' is damaged: {}; it is refused (if another program changed it on purpose, "
+                  "--no-verify reads it anyway: docs/cli.md)",
+                  path, why));
 }
 
 }  // namespace
 
+namespace {
+bool g_skip_seals = false;
+}  // namespace
+
+void skip_seals_for_benchmark() {
+  g_skip_seals = true;
+}
+
 void seal_image(std::span<std::byte> image) {
+  if (g_skip_seals) return;  // the user block stays zero: HDF5 still finds its signature at 512
   const auto payload = image.subspan(kSealBytes);
   const XXH128_hash_t digest = XXH3_128bits(payload.data(), payload.size());
   const std::string text = seal_text(digest, payload.size());
@@ -114,7 +126,7 @@ SealState verify_seal(const std::string& path) {
   if (hex_of(XXH3_128bits_digest(state.get())) != hex)
     damaged(path,
             "its checksum does not match its content (changed after it was written, by a "
-            "fault or another program; --no-verify reads it anyway)");
+            "fault or another program)");
   return SealState::kSealed;
 }
 

@@ -22,6 +22,10 @@ inline constexpr std::size_t kSealBytes = 512;
 /// Precondition: image.size() >= kSealBytes.
 void seal_image(std::span<std::byte> image);
 
+/// Benchmarks only (bench/integrity_overhead.sh): files written afterwards by this process carry
+/// no seal, so that the cost of sealing can be measured against the same binary without it.
+void skip_seals_for_benchmark();
+
 enum class SealState {
   kSealed,    ///< the seal matches the content
   kUnsealed,  ///< no seal: an HDF5 file written before seals existed, or by another program

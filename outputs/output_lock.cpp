@@ -13,6 +13,7 @@
 
 #include "engine/errors.hpp"
 #include "outputs/atomic_file.hpp"
+#include "outputs/timestamp.hpp"
 
 namespace collnoise {
 namespace {
@@ -22,15 +23,6 @@ struct Holder {
   long pid = 0;
   std::string started;
 };
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string read_all(int fd) {
   std::string text;
@@ -134,7 +126,7 @@ OutputLock::OutputLock(const std::string& path, const Note& note) : lock_(lock_p
                          describe(*holder)));
     }
     const std::string content = fmt::format("collnoise output lock\nhost {}\npid {}\nstarted {}\n",
-                                            me, static_cast<long>(::getpid()), utc_now());
+                                            me, static_cast<long>(::getpid()), utc_timestamp());
     if (::ftruncate(fd, 0) != 0 ||
         ::pwrite(fd, content.data(), content.size(), 0) != static_cast<ssize_t>(content.size())) {
       const int write_error = errno;

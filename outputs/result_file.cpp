@@ -11,18 +11,10 @@
 #include "engine/errors.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/tally_io.hpp"
+#include "outputs/timestamp.hpp"
 
 namespace collnoise {
 namespace {
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 void write_point(const h5::Group& group, const PointResult& p) {
   Record kind;
@@ -39,7 +31,7 @@ Record root_attributes(const RunSpec& run, const RunInfo& info, std::size_t poin
   r.set("format_version", Field(kFormatVersion));
   r.set("engine_version", Field(std::string(kEngineVersion)));
   r.set("git_sha", Field(std::string(kGitSha)));
-  r.set("date", Field(utc_now()));
+  r.set("date", Field(utc_timestamp()));
   r.set("name", Field(run.name));
   r.set("kind", Field(info.kind));
   r.set("seed", Field(run.seed));
@@ -106,9 +98,9 @@ auto read_as_input(const std::string& path, Read&& read) {
   }
 }
 
-std::vector<std::optional<Tally>> read_tallies(const std::string& path,
-                                               const std::vector<std::optional<TallyLayout>>& layouts,
-                                               const h5::ReadOptions& options) {
+std::vector<std::optional<Tally>> read_tallies(
+    const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts,
+    const h5::ReadOptions& options) {
   const h5::File file = h5::File::open(path, options);
   check_result_root(file.root().read_record(), path);
   const h5::Group all = file.root().open_group("points");

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <span>
+
 #include "engine/errors.hpp"
 
 namespace collnoise {
@@ -113,6 +116,54 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
       tops.write_doubles(layout.metrics[m], tally.tops()[m].descending());
 }
 
+namespace {
+
+std::uint64_t chunk_size_of(const h5::Group& group, const std::string& where) {
+  const auto size = group.attribute("chunk_size");
+  if (!size || !std::holds_alternative<std::uint64_t>(*size) || std::get<std::uint64_t>(*size) == 0)
+    throw InputError(fmt::format("{}: the tally has no valid chunk size", where));
+  return std::get<std::uint64_t>(*size);
+}
+
+// What a tally written by this program always satisfies. A file that passed its checksum holds
+// it; an unverified one (--no-verify, or one written before checksums) may not, and its numbers
+// could otherwise make an estimator run for ever (a count of 2^60 samples in a quantile's
+// binomial interval) or read out of bounds.
+void check_chunk_values(const std::string& where, std::uint64_t chunk_size, std::size_t width,
+                        std::span<const std::uint64_t> count, std::span<const double> mean,
+                        std::span<const double> m2, std::span<const double> min,
+                        std::span<const double> max) {
+  for (std::size_t k = 0; k < count.size(); ++k) {
+    const std::size_t first_of_chunk = k - k % width;
+    // The running mean may stray from [min, max] by rounding, never further.
+    const double slack = 1e-9 * (std::abs(min[k]) + std::abs(max[k]));
+    const bool ordered = count[k] == 0 || (min[k] <= max[k] && min[k] - slack <= mean[k] &&
+                                           mean[k] <= max[k] + slack);
+    if (count[k] > chunk_size || count[k] != count[first_of_chunk] || !ordered || !(m2[k] >= 0.0))
+      throw InputError(fmt::format(
+          "{}: chunk record {} is inconsistent (count {}, chunk size {}, mean {}, min {}, max {}, "
+          "m2 {}): the file is damaged",
+          where, k / width, count[k], chunk_size, mean[k], min[k], max[k], m2[k]));
+  }
+}
+
+// A metric's histogram counts every sample of the metric, outside its range included.
+void check_histogram_total(const std::string& where, const NamedHistogram& named,
+                           const Tally& tally) {
+  std::uint64_t samples = 0;
+  for (const auto& [index, chunk] : tally.chunks()) samples += chunk.metrics[*named.metric].count;
+  std::uint64_t counted = named.histogram.underflow();
+  bool overflowed = __builtin_add_overflow(counted, named.histogram.overflow(), &counted);
+  for (const std::uint64_t c : named.histogram.counts())
+    overflowed = overflowed || __builtin_add_overflow(counted, c, &counted);
+  if (overflowed || counted != samples)
+    throw InputError(fmt::format(
+        "{}: histogram '{}' counts {} values of {} samples: the file is damaged", where, named.name,
+        overflowed ? std::string("more than 2^64") : std::to_string(counted), samples));
+}
+
+}  // namespace
+
 Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::string& where) {
   if (text_attribute(group, "metrics", where) != joined_metrics(layout) ||
       text_attribute(group, "pairs", where) != joined_pairs(layout))
@@ -144,6 +195,7 @@ Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::s
       min.size() != n * width || max.size() != n * width || pair_count.size() != n * pairs ||
       pair_c.size() != n * pairs)
     throw InputError(fmt::format("{}: the tally's chunk arrays are inconsistent", where));
+  check_chunk_values(where, chunk_size_of(group, where), width, count, mean, m2, min, max);
   const std::vector<double> raw =
       layout.keep_raw ? group.read_doubles("raw") : std::vector<double>{};
   std::size_t raw_at = 0;
@@ -184,7 +236,10 @@ Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::s
     named.histogram =
         Histogram::from_parts(edges, h.read_counts("counts"), std::get<std::uint64_t>(*underflow),
                               std::get<std::uint64_t>(*overflow), named.histogram.spacing());
+    if (named.metric) check_histogram_total(where, named, tally);
   }
+  if (layout.keep_raw && raw_at != raw.size())
+    throw InputError(fmt::format("{}: the tally holds more raw samples than it counts", where));
   const auto tops = group.open_group("top_values");
   for (std::size_t m = 0; m < width; ++m) {
     if (tally.tops()[m].capacity() == 0) continue;

@@ -5,10 +5,12 @@
 #include <bit>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <set>
 
 #include "engine/parallel_for.hpp"
 #include "engine/rng.hpp"
 #include "estimators/mean_interval.hpp"
+#include "runs/summary_fields.hpp"
 
 namespace collnoise {
 namespace {
@@ -32,6 +34,7 @@ struct Estimate {
   std::optional<double> low, high;
   std::string method;
   std::string reason;  // when there is no interval
+  std::vector<std::string> warnings;
 };
 
 Estimate estimate_of(const MeanInterval& ci, double mean) {
@@ -41,6 +44,7 @@ Estimate estimate_of(const MeanInterval& ci, double mean) {
   e.high = ci.ci_high.value;
   e.method = ci.method;
   e.reason = ci.ci_low.reason;
+  e.warnings = ci.warnings;
   return e;
 }
 
@@ -104,6 +108,7 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
   bool w_dependent = true;  // false once E turned out not to depend on W
   std::vector<std::function<double(double)>> point_overheads;  // for the surface
   std::string ci_method = "exact (closed form, no sampling)";
+  std::set<std::string> warnings;  // once each, whichever m raised them
 
   const int root_bits = s.imbalance == Spec::Imbalance::kGranularity ? kGranularityRootBits : 50;
   for (std::size_t i = 0; i < s.m.size(); ++i) {
@@ -123,6 +128,7 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
       to_low_of = [v = o.low.value_or(0.0)](double) { return v; };
       to_high_of = [v = o.high.value_or(o.mean)](double) { return v; };
       ci_method = fmt::format("Monte Carlo T_o ({})", o.method);
+      warnings.insert(o.warnings.begin(), o.warnings.end());
       if (!o.exact) {
         exact_exists = false;
         exact_reason = "the simulated collective has no closed form under this noise";
@@ -169,6 +175,7 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
       }
       case Spec::Imbalance::kNoise: {
         const Estimate y = max_of_m(s, key_, m);
+        warnings.insert(y.warnings.begin(), y.warnings.end());
         ci_method = "Monte Carlo T_q (" + y.method + ")" +
                     (s.comm_simulated ? ", " + ci_method : std::string());
         const double exact_y = s.law->expected_max(m);
@@ -215,7 +222,7 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
     if (w) {
       const Estimate g = s.imbalance == Spec::Imbalance::kGranularity
                              ? granularity(s, key_, m, *w, threads)
-                             : Estimate{tq_point(*w), tq_lo_at, tq_hi_at, "", ""};
+                             : Estimate{tq_point(*w), tq_lo_at, tq_hi_at, "", "", {}};
       tq_est.push_back(g.mean);
       tq_low.push_back(s.imbalance == Spec::Imbalance::kFamily ? std::optional(g.mean) : g.low);
       tq_high.push_back(s.imbalance == Spec::Imbalance::kFamily ? std::optional(g.mean) : g.high);
@@ -357,6 +364,7 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
   r.set("surface_W", Field(surface_w));
   r.set("surface_m", Field(surface_m));
   r.set("surface_E", Field(surface_e));
+  r.set("warnings", Field(join_warnings({warnings.begin(), warnings.end()})));
   return r;
 }
 

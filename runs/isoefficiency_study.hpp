@@ -21,9 +21,10 @@ namespace collnoise {
 /// A communication overhead measured by simulating the collective on m ranks, seconds.
 struct SimulatedOverhead {
   double mean = 0.0;
-  std::optional<double> low, high;  ///< its confidence interval (null where undefined)
-  std::optional<double> exact;      ///< the exact mean where one is known
-  std::string method;               ///< how the interval was computed
+  std::optional<double> low, high;    ///< its confidence interval (null where undefined)
+  std::optional<double> exact;        ///< the exact mean where one is known
+  std::string method;                 ///< how the interval was computed
+  std::vector<std::string> warnings;  ///< e.g. a heavy tail that makes the interval unreliable
 };
 
 struct IsoefficiencySpec {

@@ -119,10 +119,19 @@ Record NetworkStudy::summarize(const Tally& tally, const SummaryContext& context
   s.set("active_processes", Field(model_.active_processes()));
   s.set("idle_processes", Field(model_.processes() - model_.active_processes()));
   s.set("rounds", Field(static_cast<std::int64_t>(model_.rounds())));
+  // OS noise with a heavy tail makes the costs (and their ratios) heavy-tailed too: their t
+  // intervals are then unreliable, and the point says so.
+  std::vector<std::string> warnings;
+  const double os_tail = model_.os_tail_index();
   const auto put = [&](const std::string& name, const std::string& metric) {
     const Accumulator acc = tally.total(metric);
     put_mean(s, name + "_", acc, student_t_interval(acc, level));
   };
+  if (os_tail <= 4.0)
+    warnings.push_back(fmt::format(
+        "OS noise of tail index {} <= 4: the costs are heavy-tailed and their t intervals' "
+        "coverage converges slowly{}",
+        os_tail, os_tail <= 2.0 ? " (infinite variance: the intervals are not valid)" : ""));
   put("slowdown", "slowdown");
   s.set("samples", Field(tally.total(0).count));
   s.set("confidence", Field(level));
@@ -131,6 +140,7 @@ Record NetworkStudy::summarize(const Tally& tally, const SummaryContext& context
   put("cost_clean", "cost_clean");
   put("slowdown_total", "slowdown_total");
   put_quantiles(s, "slowdown_", *tally.histogram_of(0), level);
+  s.set("warnings", Field(join_warnings(warnings)));
   return s;
 }
 

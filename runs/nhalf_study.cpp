@@ -6,6 +6,7 @@
 #include "estimators/mean_interval.hpp"
 #include "estimators/nhalf.hpp"
 #include "estimators/tree_theory.hpp"
+#include "runs/summary_fields.hpp"
 
 namespace collnoise {
 namespace {
@@ -108,6 +109,7 @@ Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
   s.set("check_confidence", Field(settings_.check_confidence));
   s.set("check_samples", Field(settings_.check_samples));
   s.set("check_ci_method", Field(below.ci.method));
+  s.set("warnings", Field(join_warnings(below.ci.warnings)));
   s.set("check_below_mean", Field(below.acc.mean));
   s.set("check_below_ci_low", below.ci.ci_low);
   s.set("check_below_ci_high", below.ci.ci_high);

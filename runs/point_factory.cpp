@@ -8,6 +8,7 @@
 #include "engine/cycle_engine.hpp"
 #include "engine/errors.hpp"
 #include "engine/rng.hpp"
+#include "engine/stop_request.hpp"
 #include "runs/cycle_study.hpp"
 #include "runs/isoefficiency_study.hpp"
 #include "runs/network_study.hpp"
@@ -434,7 +435,10 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
 
 std::vector<PreparedPoint> prepare_points(const RunSpec& run) {
   std::vector<PreparedPoint> points;
-  for (const auto& spec : run.points) points.push_back(prepare_point(run, spec));
+  for (const auto& spec : run.points) {
+    throw_if_stop_requested();  // large points, or very many, take long to prepare
+    points.push_back(prepare_point(run, spec));
+  }
   return points;
 }
 

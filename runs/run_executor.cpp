@@ -313,7 +313,9 @@ class Executor {
 
   Execution interrupted(Execution e) {
     e.interrupted = true;
-    e.checkpoint_written = !options_.checkpoint_path.empty() && write_checkpoint_now();
+    // A run of analyses only has no samples to keep: its points are computed again.
+    e.checkpoint_written =
+        e.chunks_total > 0 && !options_.checkpoint_path.empty() && write_checkpoint_now();
     e.checkpoint_error = checkpoint_error_;
     e.chunks_in_checkpoint = checkpoint_chunks_.value_or(0);
     for (const auto& w : work_)

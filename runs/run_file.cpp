@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "engine/errors.hpp"
+#include "engine/stop_request.hpp"
 
 namespace collnoise {
 namespace {
@@ -367,6 +368,7 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
     std::size_t total = 1;
     for (const auto& axis : axes) total *= axis.second.size();
     for (std::size_t flat = 0; flat < total; ++flat) {
+      if ((flat & 0x3ff) == 0) throw_if_stop_requested();  // a sweep of a million points
       PointSpec point = with_case;
       std::size_t rest = flat;
       for (std::size_t a = axes.size(); a-- > 0;) {  // the last axis varies fastest

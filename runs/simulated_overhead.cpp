@@ -25,6 +25,7 @@ SimulatedOverhead summarize(std::span<const double> overheads, double tail_index
   o.low = ci.ci_low.value;
   o.high = ci.ci_high.value;
   o.method = ci.method;
+  o.warnings = ci.warnings;
   return o;
 }
 

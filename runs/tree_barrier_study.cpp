@@ -12,9 +12,9 @@ namespace {
 
 constexpr std::size_t kTopCapacity = 8192;
 
-Histogram make_histogram(const TreeTheory& theory, const MaxDistribution& dist, double tail_index,
-                         std::size_t bins, const std::string& requested_spacing) {
-  double lo = theory.support_lower;
+Histogram make_histogram(const MaxDistribution& dist, double tail_index, std::size_t bins,
+                         const std::string& requested_spacing) {
+  double lo = dist.lower();
   double hi = dist.quantile(tail_index <= 4.0 ? 1.0 - 1e-7 : 1.0 - 1e-9);
   if (!(hi > lo)) hi = lo * (1.0 + 1e-9) + 1e-15;  // a degenerate (noiseless) phase time
   lo = std::nextafter(lo, 0.0);
@@ -40,20 +40,24 @@ std::string quantile_name(double p) {
 TreeBarrierStudy::TreeBarrierStudy(TreeBarrierModel model, TreeSampling sampling)
     : model_(std::move(model)),
       sampling_(sampling),
-      theory_(tree_theory(model_, reported_probabilities())),
       tail_index_(model_.noise.scale > 0.0 ? model_.noise.eta->tail_index()
                                            : std::numeric_limits<double>::infinity()) {
   // The per-rank path's precondition, checked before any sampling.
   TreeBarrierSampler(model_, sampling_, 0);
 }
 
+const TreeTheory& TreeBarrierStudy::theory() const {
+  std::call_once(theory_once_, [this] { theory_ = tree_theory(model_, reported_probabilities()); });
+  return *theory_;
+}
+
 TallyLayout TreeBarrierStudy::layout(std::size_t histogram_bins, const std::string& spacing) const {
   TallyLayout layout;
   layout.metrics = {"phase_time"};
   layout.top_capacity = {kTopCapacity};
-  layout.histograms.push_back({"phase_time", 0,
-                               make_histogram(theory_, phase_time_distribution(model_), tail_index_,
-                                              histogram_bins, spacing)});
+  layout.histograms.push_back(
+      {"phase_time", 0,
+       make_histogram(phase_time_distribution(model_), tail_index_, histogram_bins, spacing)});
   return layout;
 }
 
@@ -66,8 +70,9 @@ Record TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& con
   const Accumulator total = tally.total(0);
   const TopValues& top = tally.tops()[0];
   const double level = context.confidence;
-  const double shift = theory_.support_lower;
+  const double shift = phase_time_distribution(model_).lower();
   const MeanInterval ci = mean_interval(total, top, shift, tail_index_, level);
+  const TreeTheory& th = theory();
   // Verdicts over a sweep of many points: Bonferroni-adjusted level.
   const double adjusted_level =
       1.0 - (1.0 - level) / static_cast<double>(std::max<std::size_t>(context.points_in_run, 1));
@@ -90,10 +95,10 @@ Record TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& con
   const auto top_values = top.descending();
   s.set("tail_index_hill",
         hill_tail_index(top_values, tail_order_count(total.count, top_values.size()), shift));
-  s.set("exact_mean", theory_.exact_mean);
-  s.set("exact_sd", theory_.exact_sd);
+  s.set("exact_mean", th.exact_mean);
+  s.set("exact_sd", th.exact_sd);
 
-  const auto& exact = theory_.exact_mean;
+  const auto& exact = th.exact_mean;
   const auto in_interval = [&](const MeanInterval& interval) -> Field {
     if (!exact.has_value()) return Null{exact.reason};
     if (!interval.ci_low.has_value()) return Null{interval.ci_low.reason};
@@ -113,22 +118,22 @@ Record TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& con
     if (!ci.ci_low.has_value()) return Null{ci.ci_low.reason};
     return Field(*ci.ci_high.value >= *lo.value && *ci.ci_low.value <= *hi.value);
   };
-  s.set("within_theorem1", overlaps(theory_.theorem1_lower, theory_.theorem1_upper));
-  s.set("within_bounds", overlaps(theory_.bound_lower, theory_.bound_upper));
-  s.set("theorem1_lower", theory_.theorem1_lower);
-  s.set("theorem1_lower_corrected", theory_.theorem1_lower_corrected);
-  s.set("theorem1_upper", theory_.theorem1_upper);
-  s.set("bound_lower", theory_.bound_lower);
-  s.set("bound_upper", theory_.bound_upper);
-  s.set("theorem2_lower", theory_.theorem2_lower);
-  s.set("theorem3_lower", theory_.theorem3_lower);
-  s.set("theorem4_lower", theory_.theorem4_lower);
+  s.set("within_theorem1", overlaps(th.theorem1_lower, th.theorem1_upper));
+  s.set("within_bounds", overlaps(th.bound_lower, th.bound_upper));
+  s.set("theorem1_lower", th.theorem1_lower);
+  s.set("theorem1_lower_corrected", th.theorem1_lower_corrected);
+  s.set("theorem1_upper", th.theorem1_upper);
+  s.set("bound_lower", th.bound_lower);
+  s.set("bound_upper", th.bound_upper);
+  s.set("theorem2_lower", th.theorem2_lower);
+  s.set("theorem3_lower", th.theorem3_lower);
+  s.set("theorem4_lower", th.theorem4_lower);
   s.set("noiseless_time", Field(model_.w + 2.0 * model_.tau * model_.shape.depth()));
 
   put_quantiles(s, "", *tally.histogram_of(0), level);
-  for (std::size_t i = 0; i < theory_.quantile_probabilities.size(); ++i)
-    s.set(quantile_name(theory_.quantile_probabilities[i]) + "_exact",
-          Nullable::of(theory_.exact_quantiles[i]));
+  for (std::size_t i = 0; i < th.quantile_probabilities.size(); ++i)
+    s.set(quantile_name(th.quantile_probabilities[i]) + "_exact",
+          Nullable::of(th.exact_quantiles[i]));
   s.set("warnings", Field(join_warnings(ci.warnings)));
   return s;
 }

@@ -3,6 +3,8 @@
 // phase (phases are iid), drawn per rank or per level; the summary puts the exact distribution,
 // Theorems 1-4 and the bounds for any N beside the estimates.
 #include <memory>
+#include <mutex>
+#include <optional>
 
 #include "estimators/tree_theory.hpp"
 #include "runs/study.hpp"
@@ -24,9 +26,14 @@ class TreeBarrierStudy final : public SampledStudy {
   double working_bytes(int threads) const override;
 
  private:
+  /// The exact theory, computed when first needed (tens of milliseconds a point: validating a
+  /// sweep of many points does not pay for it).
+  const TreeTheory& theory() const;
+
   TreeBarrierModel model_;
   TreeSampling sampling_;
-  TreeTheory theory_;
+  mutable std::once_flag theory_once_;
+  mutable std::optional<TreeTheory> theory_;
   double tail_index_;
 };
 

@@ -6,6 +6,7 @@
 
 #include "engine/errors.hpp"
 #include "engine/machine_memory.hpp"
+#include "engine/stop_request.hpp"
 #include "runs/sampling_driver.hpp"
 
 namespace collnoise {
@@ -93,6 +94,7 @@ RunEstimate estimate_run(const RunSpec& run, const std::vector<PreparedPoint>& p
   double tallies = 0.0;
   double largest_working = 0.0;
   for (const auto& p : points) {
+    throw_if_stop_requested();
     PointEstimate pe;
     if (p.sampled) {
       const double samples = static_cast<double>(run.samples) * samples_share;

@@ -249,7 +249,7 @@ def fuzz_files(binary, work, flips, rng):
                     if args[0] != "verify" and code not in (0, 1, 2):
                         raise Failure(f"{what}, --no-verify: exit {code}:\n{stderr}")
                 except Failure as e:
-                    failures.append(str(e))
+                    failures.append(f"{what}: {e}")
     return failures
 
 

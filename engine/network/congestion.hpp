@@ -18,6 +18,7 @@
 // Optional OS noise: each process's send in each round is delayed by a per-stage noise draw,
 // s eta message-times (s = f/(1-f) for the f-laws: the stage is one message-time), the same in the
 // quiet and the perturbed evaluation of a sample, which are thus paired.
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -57,6 +58,11 @@ class CongestionModel {
   int rounds() const;
   const Topology& topology() const { return *topology_; }
   NetworkPattern pattern() const { return pattern_; }
+  /// Tail index of the OS noise on each step (infinity without OS noise or for light tails).
+  double os_tail_index() const {
+    return os_noise_ && os_noise_->scale > 0.0 ? os_noise_->eta->tail_index()
+                                               : std::numeric_limits<double>::infinity();
+  }
 
   /// The allocation of the sample keyed `key`.
   NetworkAllocation draw_allocation(std::uint64_t key) const;
