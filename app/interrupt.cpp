@@ -2,7 +2,7 @@
 
 #include <csignal>
 
-#include "engine/stop_request.hpp"
+#include "core/stop_request.hpp"
 
 namespace collnoise {
 namespace {

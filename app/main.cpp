@@ -9,9 +9,9 @@
 #include "app/exit_codes.hpp"
 #include "app/messages.hpp"
 #include "collnoise_version.hpp"
-#include "engine/errors.hpp"
-#include "engine/process_group.hpp"
-#include "engine/stop_request.hpp"
+#include "core/errors.hpp"
+#include "core/process_group.hpp"
+#include "core/stop_request.hpp"
 #include "outputs/hdf5.hpp"
 
 namespace {

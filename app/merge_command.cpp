@@ -10,7 +10,7 @@
 #include "app/exit_codes.hpp"
 #include "app/messages.hpp"
 #include "app/output_guard.hpp"
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
@@ -142,7 +142,7 @@ int merge_command(const MergeOptions& options) {
     results.push_back(PointResult{points[i].kind, points[i].params,
                                   points[i].sampled->summarize(tallies[i], context), &tallies[i],
                                   chunk_plan(run, *points[i].sampled).chunk_size});
-  write_result_file(options.out, run, info, results);
+  write_result_file(options.out, run_identity(run, info.part), info, results);
   if (!options.quiet) {
     std::vector<Record> params, summaries;
     for (const auto& r : results) {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/process_group.hpp"
+#include "core/process_group.hpp"
 
 namespace collnoise {
 namespace {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <filesystem>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 #include "outputs/atomic_file.hpp"
 
 namespace collnoise {

@@ -16,9 +16,9 @@
 #include "app/messages.hpp"
 #include "app/output_guard.hpp"
 #include "app/progress.hpp"
-#include "engine/errors.hpp"
-#include "engine/process_group.hpp"
-#include "engine/stop_request.hpp"
+#include "core/errors.hpp"
+#include "core/process_group.hpp"
+#include "core/stop_request.hpp"
 #include "outputs/atomic_file.hpp"
 #include "outputs/file_seal.hpp"
 #include "outputs/result_file.hpp"
@@ -295,7 +295,7 @@ int run_command(const RunOptions& options) {
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   try {
-    write_result_file(out, run, info, results);
+    write_result_file(out, run_identity(run, info.part), info, results);
   } catch (const RuntimeFailure& failure) {
     keep_finished_run(failure, options, run, part, out, ckpt, execution.points);
   }

@@ -5,7 +5,7 @@
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
 #include "app/messages.hpp"
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 #include "outputs/file_seal.hpp"
 
 namespace collnoise {

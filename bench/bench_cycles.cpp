@@ -3,8 +3,8 @@
 // the command. The 2^23 benchmarks take a minute or two per iteration.
 #include <benchmark/benchmark.h>
 
-#include "engine/cycle_engine.hpp"
-#include "engine/cycle_reference.hpp"
+#include "engine/cycles/cycle_engine.hpp"
+#include "engine/cycles/cycle_reference.hpp"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <vector>
 
+#include "core/rng.hpp"
 #include "distributions/registry.hpp"
-#include "engine/rng.hpp"
-#include "engine/tree_barrier.hpp"
+#include "engine/tree_barrier/sampler.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace collnoise {
 

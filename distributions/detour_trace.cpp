@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "engine/errors.hpp"
-#include "engine/stop_request.hpp"
+#include "core/errors.hpp"
+#include "core/stop_request.hpp"
 
 namespace collnoise {
 namespace {

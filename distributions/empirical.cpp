@@ -8,8 +8,8 @@
 #include <fstream>
 #include <numeric>
 
-#include "engine/errors.hpp"
-#include "engine/stop_request.hpp"
+#include "core/errors.hpp"
+#include "core/stop_request.hpp"
 
 namespace collnoise {
 

@@ -4,9 +4,9 @@
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <cmath>
 
+#include "core/errors.hpp"
+#include "core/stop_request.hpp"
 #include "distributions/bisection.hpp"
-#include "engine/errors.hpp"
-#include "engine/stop_request.hpp"
 
 namespace collnoise {
 namespace {

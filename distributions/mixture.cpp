@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/errors.hpp"
 #include "distributions/bisection.hpp"
-#include "engine/errors.hpp"
 
 namespace collnoise {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/errors.hpp"
-#include "engine/rng.hpp"
+#include "core/errors.hpp"
+#include "core/rng.hpp"
 
 namespace collnoise {
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/errors.hpp"
 #include "distributions/bernoulli.hpp"
 #include "distributions/empirical.hpp"
 #include "distributions/exponential.hpp"
@@ -14,7 +15,6 @@
 #include "distributions/pareto.hpp"
 #include "distributions/uniform.hpp"
 #include "distributions/weibull.hpp"
-#include "engine/errors.hpp"
 
 namespace collnoise {
 namespace {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <cmath>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace collnoise {
 

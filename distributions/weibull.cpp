@@ -4,7 +4,7 @@
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace collnoise {
 

@@ -20,9 +20,9 @@
 #include <variant>
 #include <vector>
 
+#include "core/rng.hpp"
 #include "distributions/registry.hpp"
 #include "distributions/time_noise.hpp"
-#include "engine/rng.hpp"
 
 namespace collnoise {
 

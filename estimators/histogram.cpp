@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace collnoise {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/nullable.hpp"
 #include "estimators/accumulator.hpp"
-#include "estimators/nullable.hpp"
 #include "estimators/top_values.hpp"
 
 namespace collnoise {

@@ -3,8 +3,8 @@
 // statistics: the p-quantile lies between the order statistics of ranks l and u, where
 // P(l <= Bin(n, p) < u) >= level. Values inside a bin are interpolated; the interval takes whole
 // bins (outer edges), so it also covers the bin-width resolution, which is recorded.
+#include "core/nullable.hpp"
 #include "estimators/histogram.hpp"
-#include "estimators/nullable.hpp"
 
 namespace collnoise {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <type_traits>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace collnoise {
 namespace {

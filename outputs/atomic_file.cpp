@@ -10,7 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fs = std::filesystem;
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "collnoise_version.hpp"
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/tally_io.hpp"
 
@@ -29,7 +29,7 @@ void expect_same(const std::string& path, const char* what, const std::string& s
 }
 
 std::vector<LoadedPoint> read_points(const h5::File& file, const std::string& path,
-                                     const RunSpec& run, const PartSpec& part,
+                                     const RunIdentity& run,
                                      std::span<const std::optional<TallyLayout>> layouts,
                                      std::span<const std::uint64_t> chunk_sizes) {
   const Record root = file.root().read_record();
@@ -51,7 +51,7 @@ std::vector<LoadedPoint> read_points(const h5::File& file, const std::string& pa
         path, attribute_of<std::string>(root, "name", path)));
   expect_same(path, "seed", std::to_string(attribute_of<std::uint64_t>(root, "seed", path)),
               std::to_string(run.seed));
-  expect_same(path, "part", attribute_of<std::string>(root, "part", path), to_string(part));
+  expect_same(path, "part", attribute_of<std::string>(root, "part", path), run.part);
   const auto count = attribute_of<std::uint64_t>(root, "points", path);
   if (count != layouts.size())
     throw InputError(fmt::format("checkpoint '{}' is corrupt: {} points, the run has {}", path,
@@ -80,7 +80,7 @@ std::vector<LoadedPoint> read_points(const h5::File& file, const std::string& pa
 
 }  // namespace
 
-void write_checkpoint(const std::string& path, const RunSpec& run, const PartSpec& part,
+void write_checkpoint(const std::string& path, const RunIdentity& run,
                       std::span<const CheckpointPoint> points) {
   h5::File file = h5::File::create();
   {
@@ -92,7 +92,7 @@ void write_checkpoint(const std::string& path, const RunSpec& run, const PartSpe
     r.set("name", Field(run.name));
     r.set("run_file_text", Field(run.text));
     r.set("seed", Field(run.seed));
-    r.set("part", Field(to_string(part)));
+    r.set("part", Field(run.part));
     r.set("points", Field(static_cast<std::uint64_t>(points.size())));
     file.root().write_record(r);
     const h5::Group all = file.root().create_group("points");
@@ -110,14 +110,13 @@ void write_checkpoint(const std::string& path, const RunSpec& run, const PartSpe
   file.commit(path);
 }
 
-std::vector<LoadedPoint> read_checkpoint(const std::string& path, const RunSpec& run,
-                                         const PartSpec& part,
+std::vector<LoadedPoint> read_checkpoint(const std::string& path, const RunIdentity& run,
                                          std::span<const std::optional<TallyLayout>> layouts,
                                          std::span<const std::uint64_t> chunk_sizes,
                                          const h5::ReadOptions& options) {
   const h5::File file = h5::File::open(path, options);  // InputError: missing, damaged
   try {
-    return read_points(file, path, run, part, layouts, chunk_sizes);
+    return read_points(file, path, run, layouts, chunk_sizes);
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {

@@ -14,8 +14,7 @@
 
 #include "estimators/tally.hpp"
 #include "outputs/hdf5.hpp"
-#include "runs/run_file.hpp"
-#include "runs/work_split.hpp"
+#include "outputs/run_identity.hpp"
 
 namespace collnoise {
 
@@ -37,7 +36,7 @@ struct CheckpointPoint {
 };
 
 /// Writes atomically. RuntimeFailure naming the path on any I/O error (the old file stays).
-void write_checkpoint(const std::string& path, const RunSpec& run, const PartSpec& part,
+void write_checkpoint(const std::string& path, const RunIdentity& run,
                       std::span<const CheckpointPoint> points);
 
 struct LoadedPoint {
@@ -45,11 +44,10 @@ struct LoadedPoint {
   std::optional<Tally> tally;
 };
 
-/// Reads a checkpoint of this run (same run file text, seed, part and engine build). `layouts`
-/// has one entry per point: the tally layout of a sampled point, nullopt for an analysis point.
-/// InputError naming the file and the mismatch, or saying it is corrupt.
-std::vector<LoadedPoint> read_checkpoint(const std::string& path, const RunSpec& run,
-                                         const PartSpec& part,
+/// Reads a checkpoint of this run (same run file text, seed, part and engine build: `run`).
+/// `layouts` has one entry per point: the tally layout of a sampled point, nullopt for an analysis
+/// point. InputError naming the file and the mismatch, or saying it is corrupt.
+std::vector<LoadedPoint> read_checkpoint(const std::string& path, const RunIdentity& run,
                                          std::span<const std::optional<TallyLayout>> layouts,
                                          std::span<const std::uint64_t> chunk_sizes,
                                          const h5::ReadOptions& options = {});

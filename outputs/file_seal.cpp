@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/errors.hpp"
-#include "engine/stop_request.hpp"
+#include "core/errors.hpp"
+#include "core/stop_request.hpp"
 
 namespace collnoise {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 #include "outputs/atomic_file.hpp"
 #include "outputs/file_seal.hpp"
 

@@ -3,7 +3,7 @@
 // (17 significant digits, so doubles round-trip), booleans and null.
 #include <string>
 
-#include "outputs/record.hpp"
+#include "core/record.hpp"
 
 namespace collnoise {
 

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <utility>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 #include "outputs/atomic_file.hpp"
 #include "outputs/timestamp.hpp"
 

@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 #include <filesystem>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fs = std::filesystem;
 

@@ -8,7 +8,7 @@
 #include <ctime>
 
 #include "collnoise_version.hpp"
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/tally_io.hpp"
 #include "outputs/timestamp.hpp"
@@ -25,7 +25,7 @@ void write_point(const h5::Group& group, const PointResult& p) {
   if (p.tally) write_tally(group.create_group("tally"), *p.tally, p.chunk_size);
 }
 
-Record root_attributes(const RunSpec& run, const RunInfo& info, std::size_t points) {
+Record root_attributes(const RunIdentity& run, const RunInfo& info, std::size_t points) {
   Record r;
   r.set("filetype", Field(std::string(kFileType)));
   r.set("format_version", Field(kFormatVersion));
@@ -37,7 +37,7 @@ Record root_attributes(const RunSpec& run, const RunInfo& info, std::size_t poin
   r.set("seed", Field(run.seed));
   r.set("threads", Field(static_cast<std::int64_t>(info.threads)));
   r.set("processes", Field(static_cast<std::int64_t>(info.processes)));
-  r.set("run_kind", Field(to_string(run.kind)));
+  r.set("run_kind", Field(run.run_kind));
   r.set("samples_per_point", Field(run.samples));
   r.set("confidence", Field(run.confidence));
   r.set("run_file_path", Field(run.path));
@@ -52,7 +52,7 @@ Record root_attributes(const RunSpec& run, const RunInfo& info, std::size_t poin
 
 }  // namespace
 
-void write_result_file(const std::string& path, const RunSpec& run, const RunInfo& info,
+void write_result_file(const std::string& path, const RunIdentity& run, const RunInfo& info,
                        const std::vector<PointResult>& points) {
   h5::File file = h5::File::create();
   {

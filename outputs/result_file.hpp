@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "core/record.hpp"
 #include "estimators/tally.hpp"
 #include "outputs/hdf5.hpp"
-#include "outputs/record.hpp"
-#include "runs/run_file.hpp"
+#include "outputs/run_identity.hpp"
 
 namespace collnoise {
 
@@ -36,7 +36,7 @@ struct PointResult {
 };
 
 /// Writes the whole file atomically. RuntimeFailure on any I/O error (nothing left behind).
-void write_result_file(const std::string& path, const RunSpec& run, const RunInfo& info,
+void write_result_file(const std::string& path, const RunIdentity& run, const RunInfo& info,
                        const std::vector<PointResult>& points);
 
 /// What summary reads back: root attributes and, per point, params and summary records.

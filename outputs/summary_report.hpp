@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "outputs/record.hpp"
+#include "core/record.hpp"
 
 namespace collnoise {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <span>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace collnoise {
 namespace {

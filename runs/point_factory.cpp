@@ -5,19 +5,19 @@
 #include <bit>
 #include <cmath>
 
-#include "engine/cycle_engine.hpp"
-#include "engine/errors.hpp"
-#include "engine/rng.hpp"
-#include "engine/stop_request.hpp"
-#include "runs/cycle_study.hpp"
-#include "runs/isoefficiency_study.hpp"
-#include "runs/network_study.hpp"
-#include "runs/nhalf_study.hpp"
-#include "runs/noise_params.hpp"
-#include "runs/simulated_overhead.hpp"
-#include "runs/timed_tree_study.hpp"
-#include "runs/tree_barrier_study.hpp"
-#include "runs/tree_params.hpp"
+#include "core/errors.hpp"
+#include "core/rng.hpp"
+#include "core/stop_request.hpp"
+#include "distributions/noise_params.hpp"
+#include "engine/cycles/cycle_engine.hpp"
+#include "engine/cycles/cycle_study.hpp"
+#include "engine/isoefficiency/isoefficiency_study.hpp"
+#include "engine/isoefficiency/simulated_overhead.hpp"
+#include "engine/network/network_study.hpp"
+#include "engine/tree_barrier/nhalf_study.hpp"
+#include "engine/tree_barrier/timed_tree_study.hpp"
+#include "engine/tree_barrier/tree_barrier_study.hpp"
+#include "engine/tree_barrier/tree_params.hpp"
 
 namespace collnoise {
 namespace {
@@ -78,7 +78,8 @@ void prepare_tree_barrier(PreparedPoint& point, ParamReader& reader, const Point
       throw InputError(fmt::format(
           "noise.law = \"{}\": N_1/2 is defined for per-stage noise laws only", noise.law));
     point.kind = "nhalf";
-    point.analysis = std::make_unique<NHalfStudy>(tree_model(tree, *noise.stage, reader), run);
+    point.analysis = std::make_unique<NHalfStudy>(tree_model(tree, *noise.stage, reader), run.nhalf,
+                                                  run.chunk_size);
     return;
   }
   point.kind = "tree_barrier";

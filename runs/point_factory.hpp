@@ -5,8 +5,8 @@
 // changes no other point; MODELS.md §6).
 #include <vector>
 
+#include "engine/study.hpp"
 #include "runs/run_file.hpp"
-#include "runs/study.hpp"
 
 namespace collnoise {
 

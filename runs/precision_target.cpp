@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/quantile_interval.hpp"
 

@@ -15,8 +15,8 @@
 #include <optional>
 #include <string>
 
+#include "core/record.hpp"
 #include "estimators/tally.hpp"
-#include "outputs/record.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
 

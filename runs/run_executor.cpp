@@ -5,8 +5,8 @@
 #include <cstring>
 #include <map>
 
-#include "engine/errors.hpp"
-#include "engine/stop_request.hpp"
+#include "core/errors.hpp"
+#include "core/stop_request.hpp"
 #include "estimators/tally_codec.hpp"
 #include "runs/precision_target.hpp"
 #include "runs/sampling_driver.hpp"
@@ -116,8 +116,9 @@ class Executor {
           layouts.push_back(w.study ? std::optional(w.owned.layout()) : std::nullopt);
           chunk_sizes.push_back(w.study ? w.plan.chunk_size : 0);
         }
-        auto loaded = read_checkpoint(options_.resume_path, run_, options_.part, layouts,
-                                      chunk_sizes, options_.read);
+        auto loaded =
+            read_checkpoint(options_.resume_path, run_identity(run_, to_string(options_.part)),
+                            layouts, chunk_sizes, options_.read);
         for (std::size_t i = 0; i < work_.size(); ++i)
           if (work_[i].study) {
             for (const auto& entry : loaded[i].tally->chunks())
@@ -292,7 +293,8 @@ class Executor {
       if (w.study) chunks += w.owned.chunks().size();
     }
     try {
-      write_checkpoint(options_.checkpoint_path, run_, options_.part, points);
+      write_checkpoint(options_.checkpoint_path, run_identity(run_, to_string(options_.part)),
+                       points);
     } catch (const RuntimeFailure& failure) {
       checkpoint_error_ = failure.what();
       if (!checkpoint_warned_ && options_.warn)
@@ -398,7 +400,7 @@ void checkpoint_outcomes(const std::string& path, const RunSpec& run, const Part
   for (const auto& o : outcomes)
     points.push_back(o.tally ? CheckpointPoint{o.state, &*o.tally, o.chunk_size}
                              : CheckpointPoint{});
-  write_checkpoint(path, run, part, points);
+  write_checkpoint(path, run_identity(run, to_string(part)), points);
 }
 
 }  // namespace collnoise

@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/process_group.hpp"
+#include "core/process_group.hpp"
+#include "core/record.hpp"
+#include "engine/study.hpp"
 #include "estimators/tally.hpp"
 #include "outputs/checkpoint.hpp"
-#include "outputs/record.hpp"
 #include "runs/run_file.hpp"
-#include "runs/study.hpp"
 #include "runs/work_split.hpp"
 
 namespace collnoise {

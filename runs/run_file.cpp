@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
-#include "engine/errors.hpp"
-#include "engine/stop_request.hpp"
+#include "core/errors.hpp"
+#include "core/stop_request.hpp"
 
 namespace collnoise {
 namespace {
@@ -391,6 +391,19 @@ RunSpec load_run_file(const std::string& path, std::optional<std::uint64_t> seed
   std::stringstream buffer;
   buffer << in.rdbuf();
   return parse_run_text(buffer.str(), path, seed_override);
+}
+
+RunIdentity run_identity(const RunSpec& run, const std::string& part) {
+  RunIdentity id;
+  id.name = run.name;
+  id.run_kind = to_string(run.kind);
+  id.seed = run.seed;
+  id.samples = run.samples;
+  id.confidence = run.confidence;
+  id.path = run.path;
+  id.text = run.text;
+  id.part = part;
+  return id;
 }
 
 }  // namespace collnoise

@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "runs/param_value.hpp"
+#include "core/param_value.hpp"
+#include "engine/tree_barrier/nhalf_study.hpp"
+#include "outputs/run_identity.hpp"
 
 namespace collnoise {
 
@@ -27,11 +29,6 @@ struct OutputSettings {
   bool raw_samples = false;  ///< keep every sample of the primary metric (chunked, compressed)
   std::size_t histogram_bins = 400;
   std::string histogram_spacing = "auto";  ///< "auto", "linear" or "log"
-};
-
-struct NHalfSettings {
-  std::uint64_t check_samples = 20000;  ///< phases per simulated check point
-  double check_confidence = 0.99;
 };
 
 /// Sampling until an interval is narrow enough (instead of a fixed count).
@@ -77,5 +74,8 @@ RunSpec parse_run_text(const std::string& text, const std::string& origin,
                        std::optional<std::uint64_t> seed_override = std::nullopt);
 
 std::string to_string(RunKind kind);
+
+/// What result and checkpoint files record of the run; `part` is "i/n" ("1/1" when whole).
+RunIdentity run_identity(const RunSpec& run, const std::string& part);
 
 }  // namespace collnoise

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/study.hpp"
 #include "runs/run_file.hpp"
-#include "runs/study.hpp"
 
 namespace collnoise {
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/errors.hpp"
-#include "engine/machine_memory.hpp"
-#include "engine/stop_request.hpp"
+#include "core/errors.hpp"
+#include "core/machine_memory.hpp"
+#include "core/stop_request.hpp"
 #include "runs/sampling_driver.hpp"
 
 namespace collnoise {

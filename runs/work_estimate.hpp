@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/study.hpp"
 #include "runs/run_file.hpp"
-#include "runs/study.hpp"
 
 namespace collnoise {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <charconv>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace collnoise {
 

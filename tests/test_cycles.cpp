@@ -7,8 +7,8 @@
 #include "distributions/detour_trace.hpp"
 #include "distributions/exponential.hpp"
 #include "distributions/registry.hpp"
-#include "engine/cycle_engine.hpp"
-#include "engine/cycle_reference.hpp"
+#include "engine/cycles/cycle_engine.hpp"
+#include "engine/cycles/cycle_reference.hpp"
 
 using namespace collnoise;
 

@@ -2,11 +2,11 @@
 #include <cmath>
 
 #include "distributions/registry.hpp"
-#include "engine/tree_barrier.hpp"
+#include "engine/tree_barrier/sampler.hpp"
+#include "engine/tree_barrier/tree_theory.hpp"
 #include "estimators/histogram.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/quantile_interval.hpp"
-#include "estimators/tree_theory.hpp"
 
 using namespace collnoise;
 

@@ -6,9 +6,9 @@
 
 #include "distributions/exponential.hpp"
 #include "distributions/pareto.hpp"
-#include "engine/imbalance.hpp"
-#include "estimators/isoefficiency.hpp"
-#include "runs/simulated_overhead.hpp"
+#include "engine/isoefficiency/imbalance.hpp"
+#include "engine/isoefficiency/overheads.hpp"
+#include "engine/isoefficiency/simulated_overhead.hpp"
 
 using namespace collnoise;
 

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "core/errors.hpp"
 #include "distributions/bernoulli.hpp"
 #include "distributions/empirical.hpp"
 #include "distributions/exponential.hpp"
@@ -11,7 +12,6 @@
 #include "distributions/registry.hpp"
 #include "distributions/uniform.hpp"
 #include "distributions/weibull.hpp"
-#include "engine/errors.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;

@@ -1,7 +1,7 @@
 #pragma once
 // A tree-barrier model for tests: N ranks, work w and hop latency tau in seconds.
 #include "distributions/registry.hpp"
-#include "engine/tree_barrier.hpp"
+#include "engine/tree_barrier/sampler.hpp"
 
 inline collnoise::TreeBarrierModel test_model(collnoise::RankCount n,
                                               const collnoise::LawSpec& spec, double w = 1e-3,

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 #include "engine/network/congestion.hpp"
 #include "engine/network/torus.hpp"
 #include "engine/network/xgft.hpp"

@@ -2,8 +2,8 @@
 #include <cmath>
 
 #include "distributions/registry.hpp"
-#include "estimators/nhalf.hpp"
-#include "estimators/tree_theory.hpp"
+#include "engine/tree_barrier/nhalf.hpp"
+#include "engine/tree_barrier/tree_theory.hpp"
 
 using namespace collnoise;
 

@@ -2,7 +2,7 @@
 #include <pcg_random.hpp>
 #include <vector>
 
-#include "engine/rng.hpp"
+#include "core/rng.hpp"
 
 using namespace collnoise;
 

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <map>
 
+#include "core/rng.hpp"
 #include "distributions/registry.hpp"
-#include "engine/rng.hpp"
-#include "engine/tree_barrier.hpp"
+#include "engine/tree_barrier/sampler.hpp"
+#include "engine/tree_barrier/tree_theory.hpp"
 #include "estimators/accumulator.hpp"
-#include "estimators/tree_theory.hpp"
 #include "tests/test_models.hpp"
 
 using namespace collnoise;

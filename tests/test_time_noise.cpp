@@ -9,13 +9,13 @@
 #include <set>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "distributions/detour_pattern.hpp"
 #include "distributions/detour_trace.hpp"
 #include "distributions/exponential.hpp"
 #include "distributions/time_noise.hpp"
 #include "engine/cpu_noise.hpp"
-#include "engine/drop_pool.hpp"
-#include "engine/errors.hpp"
+#include "engine/cycles/drop_pool.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;

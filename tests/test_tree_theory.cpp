@@ -4,8 +4,8 @@
 #include <map>
 
 #include "distributions/registry.hpp"
-#include "engine/timed_tree_barrier.hpp"
-#include "estimators/tree_theory.hpp"
+#include "engine/tree_barrier/timed_tree_barrier.hpp"
+#include "engine/tree_barrier/tree_theory.hpp"
 #include "tests/test_models.hpp"
 
 using namespace collnoise;

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "engine/errors.hpp"
-#include "engine/rng.hpp"
-#include "engine/stop_request.hpp"
+#include "core/errors.hpp"
+#include "core/rng.hpp"
+#include "core/stop_request.hpp"
 
 namespace collnoise {
 namespace {

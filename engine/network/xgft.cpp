@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/errors.hpp"
+#include "core/errors.hpp"
 
 namespace collnoise {
 

@@ -1,0 +1,310 @@
+#include "engine/cycles/cycle_study.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+
+#include "core/parallel_for.hpp"
+#include "core/rng.hpp"
+#include "engine/cycles/cycle_engine.hpp"
+#include "engine/cycles/cycle_reference.hpp"
+#include "estimators/mean_interval.hpp"
+#include "estimators/summary_fields.hpp"
+
+namespace collnoise {
+namespace {
+
+constexpr std::size_t kTopCapacity = 2048;
+// Below this many ranks a chunk's replications run in parallel, each engine on one thread;
+// above it the engine's own loops share the threads.
+constexpr std::uint64_t kParallelReplicationsBelow = 1 << 14;
+
+std::string total_name(const std::string& c) {
+  return c + "_total";
+}
+std::string cycle_name(const std::string& c, std::uint64_t cycle) {
+  return fmt::format("{}_T{}", c, cycle + 1);
+}
+
+// Seconds by which noise can plausibly delay one operation: for the finishing-time histograms'
+// range only (values beyond are counted as overflow).
+double delay_scale(const CpuNoiseSpec& noise) {
+  if (noise.stage) return noise.stage->scale * noise.stage->eta->isf(1e-6);
+  if (!noise.time) return 0.0;
+  if (const auto* p = std::get_if<PatternNoise>(&*noise.time)) {
+    double longest = 0.0;
+    for (const auto& d : p->pattern->busy()) longest = std::max(longest, d.end - d.start);
+    return longest;
+  }
+  return 20.0 * std::get<std::shared_ptr<const PoissonDetours>>(*noise.time)->mean_duration();
+}
+
+}  // namespace
+
+struct CycleStudy::Replication {
+  std::vector<CycleResult> cases;  // in case_names() order
+};
+
+CycleStudy::CycleStudy(CycleSetup setup, CpuNoiseSpec noise, bool use_reference, double tail_index)
+    : setup_(std::move(setup)),
+      noise_(std::move(noise)),
+      use_reference_(use_reference),
+      tail_index_(tail_index),
+      noiseless_(static_cast<double>(setup_.cycles) *
+                 (setup_.work + rounds_of(setup_) * setup_.net.noiseless_round())) {}
+
+std::vector<std::string> CycleStudy::case_names() const {
+  if (has_redundant()) return {"conventional", "redundant", "quiet"};
+  return {"conventional", "quiet"};
+}
+
+std::size_t CycleStudy::width() const {
+  const std::size_t cases = case_names().size();
+  return cases + (has_redundant() ? 3 : 1) + cases * setup_.cycles;
+}
+
+TallyLayout CycleStudy::layout(std::size_t histogram_bins, const std::string&) const {
+  TallyLayout layout;
+  const auto cases = case_names();
+  for (const auto& c : cases) layout.metrics.push_back(total_name(c));
+  if (has_redundant()) {
+    layout.metrics.push_back("conventional_minus_redundant");
+    layout.metrics.push_back("conventional_minus_quiet");
+    layout.metrics.push_back("adoptions_per_rank_cycle");
+    layout.pairs.push_back({3, 4});
+  } else {
+    layout.metrics.push_back("conventional_minus_quiet");
+  }
+  for (const auto& c : cases)
+    for (std::uint64_t k = 0; k < setup_.cycles; ++k) layout.metrics.push_back(cycle_name(c, k));
+  layout.top_capacity.assign(layout.metrics.size(), 0);
+  for (std::size_t k = 0; k < cases.size(); ++k) layout.top_capacity[k] = kTopCapacity;
+  // Finishing times of the last cycle: no rank finishes before the noiseless time.
+  const double lo = std::max(noiseless_, 1e-9);
+  const double hi = 10.0 * lo + static_cast<double>(setup_.cycles) * 10.0 * delay_scale(noise_);
+  for (const auto& c : cases)
+    layout.histograms.push_back(
+        {"finish_time_" + c, std::nullopt, Histogram(lo, hi, histogram_bins, BinSpacing::kLog)});
+  return layout;
+}
+
+CycleResult CycleStudy::run_case(CycleAlgorithm algorithm, bool quiet, std::uint64_t key,
+                                 int threads, Histogram* finish) const {
+  CycleSetup setup = setup_;
+  setup.algorithm = algorithm;
+  // Finishing times go straight into the histogram: at 2^23 ranks another N doubles per case
+  // would not fit the memory budget.
+  const CycleRecording recording{false, finish};
+  ReplicationCpu cpu = make_replication_cpu(noise_, key, setup.ranks);
+  return with_cpu(cpu, quiet, [&](auto& c) {
+    return use_reference_ ? simulate_cycles_reference(setup, c, recording)
+                          : simulate_cycles(setup, c, threads, recording);
+  });
+}
+
+CycleStudy::Replication CycleStudy::replicate(std::uint64_t index, int threads,
+                                              std::span<Histogram* const> finish) const {
+  const std::uint64_t key = stream_key(key_, StreamPurpose::kReplication, index);
+  Replication rep;
+  std::size_t c = 0;
+  rep.cases.push_back(run_case(setup_.algorithm, false, key, threads, finish[c++]));
+  if (has_redundant())
+    rep.cases.push_back(
+        run_case(CycleAlgorithm::kRedundantButterfly, false, key, threads, finish[c++]));
+  rep.cases.push_back(run_case(setup_.algorithm, true, key, threads, finish[c++]));
+  return rep;
+}
+
+void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
+                          std::span<Histogram* const> extra, int threads) const {
+  const std::size_t width = this->width();
+  const std::size_t count = rows.size() / width;
+  std::vector<Replication> reps(count);
+  const bool outer = setup_.ranks < kParallelReplicationsBelow && count > 1 && threads > 1;
+  if (outer) {
+    // Replications side by side, each counting into its own histograms (integer counts, merged
+    // below in any order).
+    std::vector<std::vector<Histogram>> local(count);
+    parallel_for(static_cast<std::int64_t>(count), threads, [&](std::int64_t k) {
+      auto& mine = local[static_cast<std::size_t>(k)];
+      std::vector<Histogram*> targets;
+      for (const Histogram* h : extra) {
+        mine.push_back(*h);
+        mine.back().clear();
+      }
+      for (auto& h : mine) targets.push_back(&h);
+      reps[static_cast<std::size_t>(k)] =
+          replicate(first + static_cast<std::uint64_t>(k), 1, targets);
+    });
+    for (const auto& mine : local)
+      for (std::size_t h = 0; h < mine.size(); ++h) extra[h]->merge(mine[h]);
+  } else {
+    for (std::size_t k = 0; k < count; ++k) reps[k] = replicate(first + k, threads, extra);
+  }
+  const std::size_t cases = case_names().size();
+  const double rank_cycles = static_cast<double>(setup_.ranks * setup_.cycles);
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto& rep = reps[k];
+    double* row = rows.data() + k * width;
+    std::size_t m = 0;
+    for (std::size_t c = 0; c < cases; ++c) row[m++] = rep.cases[c].cycle_end.back();
+    const double conventional = rep.cases[0].cycle_end.back();
+    const double quiet = rep.cases[cases - 1].cycle_end.back();
+    if (has_redundant()) {
+      row[m++] = conventional - rep.cases[1].cycle_end.back();
+      row[m++] = conventional - quiet;
+      row[m++] = static_cast<double>(rep.cases[1].adoptions) / rank_cycles;
+    } else {
+      row[m++] = conventional - quiet;
+    }
+    for (std::size_t c = 0; c < cases; ++c)
+      for (double t : rep.cases[c].cycle_end) row[m++] = t;
+  }
+}
+
+Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
+  const double level = context.confidence;
+  const auto cases = case_names();
+  Record s;
+  std::vector<std::string> warnings;
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const Accumulator acc = tally.total(c);
+    const MeanInterval ci = mean_interval(acc, tally.tops()[c], noiseless_, tail_index_, level);
+    put_mean(s, cases[c] + "_", acc, ci);
+    if (c == 0) warnings = ci.warnings;
+  }
+  if (!has_redundant())
+    for (const char* field :
+         {"samples", "mean", "ci_low", "ci_high", "ci_method", "standard_error"})
+      s.set(fmt::format("redundant_{}", field),
+            Field(Null{"the dissemination barrier has no redundant variant"}));
+  s.set("confidence", Field(level));
+
+  // Recovery ratio: a ratio of means over paired replications, with a delta-method interval.
+  if (!has_redundant()) {
+    const Null none{"the dissemination barrier has no redundant variant"};
+    for (const char* k : {"recovery_ratio", "recovery_ratio_ci_low", "recovery_ratio_ci_high"})
+      s.set(k, Field(none));
+  } else {
+    const Accumulator x = tally.total(3);
+    const Accumulator y = tally.total(4);
+    const CoMoment xy = tally.pair_total(0);
+    const auto n = static_cast<double>(y.count);
+    const auto null_ratio = [&](const std::string& why) {
+      for (const char* k : {"recovery_ratio", "recovery_ratio_ci_low", "recovery_ratio_ci_high"})
+        s.set(k, Field(Null{why}));
+    };
+    if (y.count < 2) {
+      null_ratio("fewer than two replications");
+    } else {
+      const double t = boost::math::quantile(boost::math::students_t(n - 1.0), 0.5 + level / 2.0);
+      const double y_half = t * y.sd() / std::sqrt(n);
+      if (y.mean - y_half <= 0.0 && 0.0 <= y.mean + y_half) {
+        null_ratio(fmt::format(
+            "the denominator T_conv - T_quiet = {:.3g} s has an interval containing 0: noise in "
+            "the collective's own overheads makes no detectable difference{}",
+            y.mean, noise_.stage ? " (per-stage noise acts on compute stages only)" : ""));
+      } else {
+        const double r = x.mean / y.mean;
+        const double var = (x.variance() - 2.0 * r * xy.covariance() + r * r * y.variance()) /
+                           (n * y.mean * y.mean);
+        const double half = t * std::sqrt(std::max(var, 0.0));
+        s.set("recovery_ratio", Field(r));
+        s.set("recovery_ratio_ci_low", Field(r - half));
+        s.set("recovery_ratio_ci_high", Field(r + half));
+      }
+    }
+    s.set("recovery_ratio_method", Field(std::string("delta method, Student t")));
+    s.set("adoptions_per_rank_cycle", Field(tally.total(5).mean));
+  }
+  const auto closed = noiseless_closed_form(setup_);
+  const std::string nic_bound =
+      "the NIC gap exceeds a round trip or the redundant messages do "
+      "not fit in a round's wait: no closed form";
+  s.set("noiseless_closed_form", closed ? Field(*closed) : Field(Null{nic_bound}));
+  if (has_redundant()) {
+    CycleSetup red = setup_;
+    red.algorithm = CycleAlgorithm::kRedundantButterfly;
+    const auto closed_red = noiseless_closed_form(red);
+    s.set("noiseless_closed_form_redundant",
+          closed_red ? Field(*closed_red) : Field(Null{nic_bound}));
+  } else {
+    s.set("noiseless_closed_form_redundant",
+          Field(Null{"the dissemination barrier has no redundant variant"}));
+  }
+  if (noise_.time) s.set("noise_busy_fraction", Field(busy_fraction(*noise_.time)));
+
+  // T_c per cycle, each case: means and Student t intervals over replications.
+  std::vector<double> cycles;
+  for (std::uint64_t k = 1; k <= setup_.cycles; ++k) cycles.push_back(static_cast<double>(k));
+  s.set("cycle", Field(series_of(cycles)));
+  for (const auto& c : cases) {
+    Series mean, low, high;
+    for (std::uint64_t k = 0; k < setup_.cycles; ++k) {
+      const Accumulator acc = tally.total(cycle_name(c, k));
+      const MeanInterval ci = student_t_interval(acc, level);
+      mean.push_back(acc.mean);
+      low.push_back(ci.ci_low.value);
+      high.push_back(ci.ci_high.value);
+    }
+    s.set(c + "_T", Field(mean));
+    s.set(c + "_T_ci_low", Field(low));
+    s.set(c + "_T_ci_high", Field(high));
+  }
+  s.set("warnings", Field(join_warnings(warnings)));
+  return s;
+}
+
+namespace {
+
+enum class NoiseKind { kQuiet, kStage, kPattern, kPoisson };
+
+NoiseKind noise_kind(const CpuNoiseSpec& noise) {
+  if (noise.stage) return NoiseKind::kStage;
+  if (!noise.time) return NoiseKind::kQuiet;
+  return std::holds_alternative<PatternNoise>(*noise.time) ? NoiseKind::kPattern
+                                                           : NoiseKind::kPoisson;
+}
+
+}  // namespace
+
+double CycleStudy::cost_per_sample() const {
+  // Seconds per rank and round of each case, and per rank and compute stage, measured on the
+  // fast engine (bench/RESULTS.md, "Cost model"); the reference simulator takes about 600 ns a
+  // rank-round whatever the case.
+  const NoiseKind kind = noise_kind(noise_);
+  const double poisson_op = kind == NoiseKind::kPoisson ? 1.2e-8 : 0.0;
+  double per_round = 0.0;
+  if (use_reference_) {
+    per_round = 6.0e-7 * (has_redundant() ? 4.0 : 2.0);
+  } else if (has_redundant()) {
+    per_round = (6.0e-9 + poisson_op) + (2.2e-8 + 2.0 * poisson_op) + 4.0e-9;
+  } else {
+    per_round = (6.0e-9 + poisson_op) + 4.0e-9;
+  }
+  double compute = 1.0e-9;
+  if (kind == NoiseKind::kStage) compute = 3.0e-8 + noise_.stage->eta->isf_seconds();
+  if (kind == NoiseKind::kPattern) compute = 5.0e-9;
+  if (kind == NoiseKind::kPoisson) compute = 3.0e-8;
+  const double cases = static_cast<double>(case_names().size());
+  const double rank_cycles = static_cast<double>(setup_.ranks * setup_.cycles);
+  // Beyond 2^20 ranks the state leaves the caches: the sweeps become memory-bound.
+  const double memory_bound = setup_.ranks > (1u << 20) ? 1.5 : 1.0;
+  return memory_bound * rank_cycles * (rounds_of(setup_) * per_round + cases * compute) + 2.0e-6;
+}
+
+double CycleStudy::working_bytes(int threads) const {
+  // CPU and NIC free times, arrivals, the redundant exchange's rank records and drop pool (506
+  // MiB at 2^23 ranks, bench/RESULTS.md), and the noise's per-rank state; the reference
+  // simulator keeps an event queue and message buffers per rank.
+  const NoiseKind kind = noise_kind(noise_);
+  double per_rank = has_redundant() ? 64.0 : 24.0;
+  if (kind == NoiseKind::kPattern) per_rank += 4.0;
+  if (kind == NoiseKind::kPoisson) per_rank += 33.0;
+  if (use_reference_) per_rank = 400.0;
+  const double copies = setup_.ranks < kParallelReplicationsBelow ? threads : 1;
+  return copies * per_rank * static_cast<double>(setup_.ranks);
+}
+
+}  // namespace collnoise

@@ -1,0 +1,31 @@
+#pragma once
+// Network noise (MODELS.md §4) as a sampled study: one sample is one random allocation (who runs
+// background traffic, where each process runs, the derangement), evaluated with and without the
+// background traffic; the slowdown is their ratio, reported as the mean of the paired ratios.
+#include "engine/network/congestion.hpp"
+#include "engine/study.hpp"
+
+namespace collnoise {
+
+class NetworkStudy final : public SampledStudy {
+ public:
+  explicit NetworkStudy(CongestionModel model);
+
+  TallyLayout layout(std::size_t histogram_bins, const std::string& spacing) const override;
+  std::uint64_t default_chunk_size() const override { return 16; }
+  void simulate(std::uint64_t first, std::span<double> rows, std::span<Histogram* const> extra,
+                int threads) const override;
+  Record summarize(const Tally& tally, const SummaryContext& context) const override;
+  double primary_tail_index() const override;
+  double cost_per_sample() const override;
+  double working_bytes(int threads) const override;
+
+ private:
+  CongestionModel model_;
+};
+
+/// A topology from its run-file text: "xgft(2; 12,12; 1,6)" (XGFT(h; m_1..m_h; w_1..w_h)) or
+/// "torus(100, 2)" / "100-ary 2-cube" (k-ary n-cube). InputError naming network.topology.
+std::shared_ptr<const Topology> parse_topology(const std::string& text);
+
+}  // namespace collnoise

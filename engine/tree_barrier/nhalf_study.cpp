@@ -1,0 +1,142 @@
+#include "engine/tree_barrier/nhalf_study.hpp"
+
+#include <fmt/format.h>
+
+#include "core/rng.hpp"
+#include "engine/tree_barrier/nhalf.hpp"
+#include "engine/tree_barrier/tree_theory.hpp"
+#include "estimators/mean_interval.hpp"
+#include "estimators/summary_fields.hpp"
+
+namespace collnoise {
+namespace {
+
+struct Check {
+  Accumulator acc;
+  MeanInterval ci;
+};
+
+Check simulate(const NHalfSettings& settings, std::uint64_t chunk_size, TreeBarrierModel model,
+               RankCount n, std::uint64_t key, int threads) {
+  model.shape = TreeShape(n);
+  const TreeBarrierSampler sampler(model, TreeSampling::kPerLevel, key);
+  Check c;
+  TopValues top(8192);
+  std::vector<double> buffer(chunk_size);
+  for (std::uint64_t first = 0; first < settings.check_samples; first += chunk_size) {
+    const auto count = static_cast<std::size_t>(
+        std::min<std::uint64_t>(chunk_size, settings.check_samples - first));
+    std::span<double> phases(buffer.data(), count);
+    sampler.sample(first, phases, threads);
+    Accumulator chunk;
+    for (double t : phases) {
+      chunk.add(t);
+      top.add(t);
+    }
+    c.acc.merge(chunk);
+  }
+  const double alpha = model.noise.scale > 0 ? model.noise.eta->tail_index()
+                                             : std::numeric_limits<double>::infinity();
+  const double shift = phase_time_distribution(model).lower();
+  c.ci = mean_interval(c.acc, top, shift, alpha, settings.check_confidence);
+  return c;
+}
+
+void set_count(Record& s, const std::string& key, RankCount n) {
+  s.set(key, Field(to_double(n)));
+  s.set(key + "_string", Field(to_string(n)));
+}
+
+}  // namespace
+
+NHalfStudy::NHalfStudy(TreeBarrierModel model, NHalfSettings settings, std::uint64_t chunk_size)
+    : model_(std::move(model)),
+      settings_(settings),
+      chunk_size_(chunk_size > 0 ? chunk_size : 1024) {}
+
+Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
+  const TreeBarrierModel& model = model_;
+  Record s;
+  const double target = 2.0 * model.w;
+  s.set("target_time", Field(target));
+
+  const PaperApprox approx = nhalf_paper_approx(model);
+  s.set("nhalf_paper_approx", approx.value);
+  s.set("nhalf_paper_formula", Field(approx.formula));
+
+  const ExactNHalf exact = exact_nhalf(model, false);
+  const ExactNHalf full = exact_nhalf(model, true);
+  if (!exact.found) {
+    s.set("nhalf_exact", Field(Null{exact.reason}));
+    s.set("nhalf_full_tree", Field(Null{exact.reason}));
+    s.set("check_passed", Field(Null{exact.reason}));
+    return s;
+  }
+  set_count(s, "nhalf_exact", exact.n);
+  s.set("nhalf_exact_resolved", Field(exact.resolved));
+  if (exact.resolved) {
+    s.set("nhalf_exact_low", Field(Null{"resolved to the integer"}));
+    s.set("nhalf_exact_high", Field(Null{"resolved to the integer"}));
+  } else {
+    set_count(s, "nhalf_exact_low", exact.low);
+    set_count(s, "nhalf_exact_high", exact.high);
+    s.set("nhalf_exact_note",
+          Field(std::string("double precision cannot resolve E[T] between neighbouring N here: "
+                            "every N in [nhalf_exact_low, nhalf_exact_high] has E[T] within the "
+                            "integration error of 2w")));
+  }
+  if (full.found) {
+    set_count(s, "nhalf_full_tree", full.n);
+    s.set("nhalf_full_tree_levels", Field(static_cast<std::int64_t>(floor_log2(full.n + 1))));
+  } else {
+    s.set("nhalf_full_tree", Field(Null{full.reason}));
+  }
+  if (approx.value.has_value())
+    s.set("paper_relative_error", Field(*approx.value.value / to_double(exact.n) - 1.0));
+  else
+    s.set("paper_relative_error", Field(Null{approx.value.reason}));
+
+  // (c) simulated bracket.
+  const RankCount half = exact.n / 2 >= 1 ? exact.n / 2 : 1;
+  const RankCount twice = exact.n * 2;
+  const Check below = simulate(settings_, chunk_size_, model, half, hash_combine(key_, 1), threads);
+  if (progress) progress(settings_.check_samples);
+  const Check above =
+      simulate(settings_, chunk_size_, model, twice, hash_combine(key_, 2), threads);
+  if (progress) progress(2 * settings_.check_samples);
+  set_count(s, "check_N_half", half);
+  set_count(s, "check_N_double", twice);
+  s.set("check_confidence", Field(settings_.check_confidence));
+  s.set("check_samples", Field(settings_.check_samples));
+  s.set("check_ci_method", Field(below.ci.method));
+  s.set("warnings", Field(join_warnings(below.ci.warnings)));
+  s.set("check_below_mean", Field(below.acc.mean));
+  s.set("check_below_ci_low", below.ci.ci_low);
+  s.set("check_below_ci_high", below.ci.ci_high);
+  s.set("check_above_mean", Field(above.acc.mean));
+  s.set("check_above_ci_low", above.ci.ci_low);
+  s.set("check_above_ci_high", above.ci.ci_high);
+  s.set("exact_mean_at_half", Field(mean_at_n(model, half)));
+  s.set("exact_mean_at_double", Field(mean_at_n(model, twice)));
+  if (below.ci.ci_high.has_value() && above.ci.ci_low.has_value())
+    s.set("check_passed",
+          Field(*below.ci.ci_high.value < target && target < *above.ci.ci_low.value));
+  else
+    s.set("check_passed", Field(Null{"an interval is undefined: " + below.ci.ci_high.reason +
+                                     above.ci.ci_low.reason}));
+  return s;
+}
+
+double NHalfStudy::estimated_cost() const {
+  // Two exact root searches (20 ms), then the simulated check at N_1/2 / 2 and 2 N_1/2, taking
+  // trees of about 30 levels (bench/RESULTS.md, "Cost model").
+  const double levels = 30.0;
+  const double per_phase = levels * (3.0e-8 + model_.noise.eta->isf_seconds());
+  return 2.0e-2 + 2.0 * static_cast<double>(settings_.check_samples) * per_phase;
+}
+
+double NHalfStudy::working_bytes(int threads) const {
+  return 8.0 * static_cast<double>(chunk_size_) + 16384.0 * threads;
+}
+
+}  // namespace collnoise

@@ -1,0 +1,117 @@
+#include "engine/tree_barrier/timed_tree_study.hpp"
+
+#include <fmt/format.h>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "core/parallel_for.hpp"
+#include "core/rng.hpp"
+#include "estimators/mean_interval.hpp"
+#include "estimators/summary_fields.hpp"
+
+namespace collnoise {
+namespace {
+constexpr std::size_t kTopCapacity = 2048;
+constexpr std::uint64_t kParallelReplicationsBelow = 1 << 14;
+}  // namespace
+
+TimedTreeStudy::TimedTreeStudy(TimedTreeSetup setup, CpuNoiseSpec noise)
+    : setup_(setup), noise_(std::move(noise)) {
+  const int depth = static_cast<int>(std::bit_width(setup_.ranks)) - 1;
+  noiseless_ = static_cast<double>(setup_.phases) * (setup_.work + 2.0 * setup_.tau * depth);
+}
+
+double TimedTreeStudy::primary_tail_index() const {
+  return std::numeric_limits<double>::infinity();  // detours per phase are bounded in number
+}
+
+TallyLayout TimedTreeStudy::layout(std::size_t histogram_bins, const std::string&) const {
+  TallyLayout layout;
+  layout.metrics.push_back("total_time");
+  for (std::uint64_t p = 1; p <= setup_.phases; ++p)
+    layout.metrics.push_back(fmt::format("phase_time_{}", p));
+  layout.top_capacity.assign(layout.metrics.size(), 0);
+  layout.top_capacity[0] = kTopCapacity;
+  // Phase times: never below the noiseless phase, log bins up to 100 times it.
+  const double lo = noiseless_ / static_cast<double>(setup_.phases);
+  layout.histograms.push_back(
+      {"phase_time", std::nullopt,
+       Histogram(std::nextafter(lo, 0.0), 100.0 * lo, histogram_bins, BinSpacing::kLog)});
+  return layout;
+}
+
+TimedTreeResult TimedTreeStudy::replicate(std::uint64_t index, int threads) const {
+  const std::uint64_t key = stream_key(key_, StreamPurpose::kReplication, index);
+  ReplicationCpu cpu = make_replication_cpu(noise_, key, setup_.ranks);
+  return with_cpu(cpu, false, [&](auto& c) { return simulate_timed_tree(setup_, c, threads); });
+}
+
+void TimedTreeStudy::simulate(std::uint64_t first, std::span<double> rows,
+                              std::span<Histogram* const> extra, int threads) const {
+  const std::size_t width = 1 + setup_.phases;
+  const std::size_t count = rows.size() / width;
+  std::vector<TimedTreeResult> reps(count);
+  if (setup_.ranks < kParallelReplicationsBelow && count > 1 && threads > 1) {
+    parallel_for(static_cast<std::int64_t>(count), threads, [&](std::int64_t k) {
+      reps[static_cast<std::size_t>(k)] = replicate(first + static_cast<std::uint64_t>(k), 1);
+    });
+  } else {
+    for (std::size_t k = 0; k < count; ++k) reps[k] = replicate(first + k, threads);
+  }
+  for (std::size_t k = 0; k < count; ++k) {
+    double* row = rows.data() + k * width;
+    const auto& ends = reps[k].phase_end;
+    row[0] = ends.back();
+    for (std::size_t p = 0; p < ends.size(); ++p) {
+      row[1 + p] = ends[p] - (p ? ends[p - 1] : 0.0);
+      extra[0]->add(row[1 + p]);
+    }
+  }
+}
+
+Record TimedTreeStudy::summarize(const Tally& tally, const SummaryContext& context) const {
+  const double level = context.confidence;
+  const Accumulator total = tally.total(0);
+  const MeanInterval ci =
+      mean_interval(total, tally.tops()[0], noiseless_, primary_tail_index(), level);
+  Record s;
+  put_mean(s, "", total, ci);
+  s.set("confidence", Field(level));
+  s.set("sd", Field(total.sd()));
+  s.set("noiseless_time", Field(noiseless_));
+  s.set("mean_phase_time", Field(total.mean / static_cast<double>(setup_.phases)));
+  if (noise_.time) s.set("noise_busy_fraction", Field(busy_fraction(*noise_.time)));
+  Series mean, low, high;
+  for (std::uint64_t p = 1; p <= setup_.phases; ++p) {
+    const Accumulator acc = tally.total(p);
+    const MeanInterval pci = student_t_interval(acc, level);
+    mean.push_back(acc.mean);
+    low.push_back(pci.ci_low.value);
+    high.push_back(pci.ci_high.value);
+  }
+  s.set("phase_time_means", Field(mean));
+  s.set("phase_time_ci_low", Field(low));
+  s.set("phase_time_ci_high", Field(high));
+  put_quantiles(s, "phase_time_", *tally.histogram_named("phase_time"), level);
+  s.set("warnings", Field(join_warnings(ci.warnings)));
+  return s;
+}
+
+double TimedTreeStudy::cost_per_sample() const {
+  // One advance per rank and phase through the detour pattern (15 ns) or Poisson cursors
+  // (20 ns); bench/RESULTS.md, "Cost model".
+  const bool poisson = noise_.time && !std::holds_alternative<PatternNoise>(*noise_.time);
+  return (poisson ? 2.0e-8 : 1.5e-8) * static_cast<double>(setup_.ranks * setup_.phases) + 1.0e-6;
+}
+
+double TimedTreeStudy::working_bytes(int threads) const {
+  // Each replication: a finishing time per rank and the noise's per-rank state; small trees run
+  // one replication per thread.
+  const bool poisson = noise_.time && !std::holds_alternative<PatternNoise>(*noise_.time);
+  const double per_rank = 8.0 + (poisson ? 33.0 : 4.0);
+  const double copies = setup_.ranks < kParallelReplicationsBelow ? threads : 1;
+  return copies * per_rank * static_cast<double>(setup_.ranks);
+}
+
+}  // namespace collnoise

@@ -1,0 +1,32 @@
+#pragma once
+// The fields every sampled summary writes for an estimated mean and its quantiles, under a name
+// prefix ("" for the primary metric of a tree barrier, "conventional_" for a butterfly case),
+// so that all models report intervals the same way: value, interval, level and method.
+#include <string>
+
+#include "core/record.hpp"
+#include "estimators/accumulator.hpp"
+#include "estimators/histogram.hpp"
+#include "estimators/mean_interval.hpp"
+
+namespace collnoise {
+
+/// <prefix>mean, <prefix>ci_low, <prefix>ci_high, <prefix>ci_method, <prefix>standard_error,
+/// <prefix>samples; confidence and warnings are the caller's.
+void put_mean(Record& record, const std::string& prefix, const Accumulator& acc,
+              const MeanInterval& interval);
+
+/// <prefix><name>, <prefix><name>_ci_low, _ci_high and _resolution for the median, p90, p99 and
+/// p99.9 of a histogram (distribution-free intervals).
+void put_quantiles(Record& record, const std::string& prefix, const Histogram& histogram,
+                   double level);
+
+/// Quantile probabilities reported for every sampled point (median, p90, p99, p99.9).
+const std::vector<double>& reported_probabilities();
+/// "median", "p90", "p99", "p999".
+std::string quantile_name(double p);
+
+/// Joins warnings with "; " (empty when none).
+std::string join_warnings(const std::vector<std::string>& warnings);
+
+}  // namespace collnoise
