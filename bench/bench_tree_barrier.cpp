@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
-#include "distributions/registry.hpp"
+#include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/sampler.hpp"
 
 namespace {

@@ -1,11 +1,58 @@
 #include "core/param_reader.hpp"
 
 #include <fmt/format.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
 
 #include "core/errors.hpp"
+#include "core/stop_request.hpp"
 
 namespace collnoise {
+namespace {
+
+std::string unit_suffix(const KeySpec& spec) {
+  return spec.unit.empty() ? std::string() : " " + spec.unit;
+}
+
+[[noreturn]] void wrong_type(const std::string& key, const char* expected, const ParamValue& v) {
+  throw InputError(fmt::format("{} must be {}, got {}", key, expected, to_text(v)));
+}
+
+double as_number(const std::string& key, const ParamValue& v) {
+  double x = 0.0;
+  if (const auto* d = std::get_if<double>(&v))
+    x = *d;
+  else if (const auto* i = std::get_if<std::int64_t>(&v))
+    x = static_cast<double>(*i);
+  else
+    wrong_type(key, "a number", v);
+  if (!std::isfinite(x)) throw InputError(fmt::format("{} = {} is not a finite number", key, x));
+  return x;
+}
+
+void check_bounds(const KeySpec& spec, const std::string& key, double x) {
+  if (!spec.bounds.contains(x))
+    throw InputError(fmt::format("{} = {:g} is out of range: it must lie in {}{}", key, x,
+                                 spec.bounds.describe(), unit_suffix(spec)));
+}
+
+void check_integer_bounds(const KeySpec& spec, const std::string& key, std::int64_t x) {
+  if (!spec.bounds.contains(static_cast<double>(x)))
+    throw InputError(fmt::format("{} = {} is out of range: it must be an integer in {}{}", key, x,
+                                 spec.bounds.describe(), unit_suffix(spec)));
+}
+
+struct StateDeleter {
+  void operator()(XXH3_state_t* s) const { XXH3_freeState(s); }
+};
+
+}  // namespace
 
 std::string to_text(const ParamValue& value) {
   return std::visit(
@@ -27,8 +74,54 @@ std::string to_text(const ParamValue& value) {
       value);
 }
 
+std::string canonical_text(const ParamValue& value) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, double>)
+          return fmt::format("{:a}", v);
+        else if constexpr (std::is_same_v<T, NumberList>) {
+          std::string out = "[";
+          for (std::size_t i = 0; i < v.size(); ++i)
+            out += fmt::format("{}{:a}", i ? "," : "", v[i]);
+          return out + "]";
+        } else
+          return to_text(v);
+      },
+      value);
+}
+
 std::string Bounds::describe() const {
   return fmt::format("{}{:g}, {:g}{}", lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
+}
+
+std::string full_key(const KeySpec& spec, const std::string& prefix) {
+  return prefix.empty() ? spec.name : prefix + "." + spec.name;
+}
+
+std::string file_content_hash(const std::string& key, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(
+        fmt::format("{} = \"{}\": the file cannot be read: {}", key, path, std::strerror(errno)));
+  std::unique_ptr<XXH3_state_t, StateDeleter> state(XXH3_createState());
+  if (!state || XXH3_128bits_reset(state.get()) != XXH_OK)
+    throw RuntimeFailure("cannot start a checksum (out of memory)");
+  std::vector<char> buffer(std::size_t{1} << 20);
+  while (in) {
+    throw_if_stop_requested();  // a trace may be gigabytes
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    XXH3_128bits_update(state.get(), buffer.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  const XXH128_hash_t h = XXH3_128bits_digest(state.get());
+  return fmt::format("xxh3:{:016x}{:016x}", h.high64, h.low64);
+}
+
+std::optional<std::string> ParamReader::peek_text(const std::string& key) const {
+  const auto it = given_.find(key);
+  if (it == given_.end()) return std::nullopt;
+  if (const auto* s = std::get_if<std::string>(&it->second)) return *s;
+  return std::nullopt;
 }
 
 const ParamValue* ParamReader::find(const std::string& key) {
@@ -37,177 +130,150 @@ const ParamValue* ParamReader::find(const std::string& key) {
   return it == given_.end() ? nullptr : &it->second;
 }
 
-const ParamValue& ParamReader::get(const std::string& key) {
-  const ParamValue* v = find(key);
-  if (!v) throw InputError(fmt::format("{} is missing", key));
-  return *v;
-}
-
-double ParamReader::number(const std::string& key) {
-  const ParamValue& v = get(key);
-  double x = 0.0;
-  if (const auto* d = std::get_if<double>(&v))
-    x = *d;
-  else if (const auto* i = std::get_if<std::int64_t>(&v))
-    x = static_cast<double>(*i);
-  else
-    throw InputError(fmt::format("{} must be a number, got {}", key, to_text(v)));
-  if (!std::isfinite(x)) throw InputError(fmt::format("{} = {} is not a finite number", key, x));
-  resolved_[key] = x;
-  return x;
-}
-
-double ParamReader::number_or(const std::string& key, double fallback) {
-  if (!given_.contains(key)) {
-    read_.insert(key);
-    resolved_[key] = fallback;
-    return fallback;
-  }
-  return number(key);
-}
-
-std::optional<double> ParamReader::optional_number(const std::string& key) {
-  read_.insert(key);
-  if (!given_.contains(key)) return std::nullopt;
-  return number(key);
-}
-
-double ParamReader::nonnegative(const std::string& key, std::optional<double> fallback,
-                                const char* unit, bool strictly_positive) {
-  if (!given_.contains(key) && !fallback) throw InputError(fmt::format("{} is missing", key));
-  const double x = fallback ? number_or(key, *fallback) : number(key);
-  if (strictly_positive ? !(x > 0.0) : !(x >= 0.0))
-    throw InputError(fmt::format(
-        "{} = {} is invalid: it must be {} 0{}", key, x,
-        strictly_positive ? ">" : ">=", *unit ? fmt::format(" {}", unit) : std::string()));
-  return x;
-}
-
-double ParamReader::number_in(const std::string& key, std::optional<double> fallback, Bounds bounds,
-                              const char* unit) {
-  if (!given_.contains(key) && !fallback) throw InputError(fmt::format("{} is missing", key));
-  const double x = fallback ? number_or(key, *fallback) : number(key);
-  if (!bounds.contains(x))
-    throw InputError(fmt::format("{} = {:g} is out of range: it must lie in {}{}", key, x,
-                                 bounds.describe(),
-                                 *unit ? fmt::format(" {}", unit) : std::string()));
-  return x;
-}
-
-std::int64_t ParamReader::integer_in(const std::string& key, std::optional<std::int64_t> fallback,
-                                     std::int64_t lo, std::int64_t hi) {
-  if (!given_.contains(key) && !fallback) throw InputError(fmt::format("{} is missing", key));
-  const std::int64_t x = fallback ? integer_or(key, *fallback) : integer(key);
-  if (x < lo || x > hi)
-    throw InputError(
-        fmt::format("{} = {} is out of range: it must be an integer in [{}, {}]", key, x, lo, hi));
-  return x;
-}
-
-std::int64_t ParamReader::integer(const std::string& key) {
-  const ParamValue& v = get(key);
-  if (const auto* i = std::get_if<std::int64_t>(&v)) {
-    resolved_[key] = *i;
-    return *i;
-  }
-  throw InputError(fmt::format("{} must be an integer, got {}", key, to_text(v)));
-}
-
-std::int64_t ParamReader::integer_or(const std::string& key, std::int64_t fallback) {
-  if (!given_.contains(key)) {
-    read_.insert(key);
-    resolved_[key] = fallback;
-    return fallback;
-  }
-  return integer(key);
-}
-
-std::string ParamReader::text(const std::string& key) {
-  const ParamValue& v = get(key);
-  if (const auto* s = std::get_if<std::string>(&v)) {
-    resolved_[key] = *s;
-    return *s;
-  }
-  throw InputError(fmt::format("{} must be a string, got {}", key, to_text(v)));
-}
-
-std::string ParamReader::file(const std::string& key) {
-  std::string path = text(key);
-  files_.push_back(path);
-  return path;
-}
-
-std::string ParamReader::text_or(const std::string& key, const std::string& fallback) {
-  if (!given_.contains(key)) {
-    read_.insert(key);
-    resolved_[key] = fallback;
-    return fallback;
-  }
-  return text(key);
-}
-
-std::string ParamReader::choice(const std::string& key, const std::string& fallback,
-                                std::initializer_list<const char*> choices) {
-  const std::string value = text_or(key, fallback);
-  for (const char* c : choices)
-    if (value == c) return value;
-  throw InputError(
-      fmt::format("{} = \"{}\" is invalid: use one of {}", key, value, fmt::join(choices, ", ")));
-}
-
-bool ParamReader::boolean_or(const std::string& key, bool fallback) {
-  read_.insert(key);
-  const auto it = given_.find(key);
-  bool value = fallback;
-  if (it != given_.end()) {
-    const auto* b = std::get_if<bool>(&it->second);
-    if (!b) throw InputError(fmt::format("{} must be true or false", key));
-    value = *b;
-  }
+void ParamReader::record(const KeySpec& spec, const std::string& key, const ParamValue& value,
+                         bool given) {
   resolved_[key] = value;
+  if (!spec.identity || !given || (spec.fallback && *spec.fallback == value)) return;
+  identity_[key] = spec.type == KeyType::kFile
+                       ? file_content_hash(key, std::get<std::string>(value))
+                       : canonical_text(value);
+}
+
+double ParamReader::number(const KeySpec& spec, const std::string& prefix) {
+  const auto x = optional_number(spec, prefix);
+  if (!x) throw InputError(fmt::format("{} is missing", full_key(spec, prefix)));
+  return *x;
+}
+
+std::optional<double> ParamReader::optional_number(const KeySpec& spec, const std::string& prefix) {
+  const std::string key = full_key(spec, prefix);
+  const ParamValue* v = find(key);
+  if (!v) {
+    if (!spec.fallback) return std::nullopt;
+    const double x = as_number(key, *spec.fallback);
+    record(spec, key, x, false);
+    return x;
+  }
+  const double x = as_number(key, *v);
+  check_bounds(spec, key, x);
+  record(spec, key, x, true);
+  return x;
+}
+
+std::int64_t ParamReader::integer(const KeySpec& spec, const std::string& prefix) {
+  const std::string key = full_key(spec, prefix);
+  const ParamValue* v = find(key);
+  if (!v) {
+    if (!spec.fallback) throw InputError(fmt::format("{} is missing", key));
+    const auto x = std::get<std::int64_t>(*spec.fallback);
+    record(spec, key, x, false);
+    return x;
+  }
+  const auto* i = std::get_if<std::int64_t>(v);
+  if (!i) wrong_type(key, "an integer", *v);
+  check_integer_bounds(spec, key, *i);
+  record(spec, key, *i, true);
+  return *i;
+}
+
+std::string ParamReader::text(const KeySpec& spec, const std::string& prefix) {
+  const std::string key = full_key(spec, prefix);
+  const ParamValue* v = find(key);
+  std::string value;
+  if (!v) {
+    if (!spec.fallback) throw InputError(fmt::format("{} is missing", key));
+    value = std::get<std::string>(*spec.fallback);
+  } else if (const auto* s = std::get_if<std::string>(v)) {
+    value = *s;
+  } else {
+    wrong_type(key, "a string", *v);
+  }
+  if (spec.type == KeyType::kChoice &&
+      std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end())
+    throw InputError(fmt::format("{} = \"{}\" is invalid: use one of {}", key, value,
+                                 fmt::join(spec.choices, ", ")));
+  if (spec.type == KeyType::kFile) files_.push_back(value);
+  record(spec, key, value, v != nullptr);
   return value;
 }
 
-RankCount ParamReader::rank_count(const std::string& key) {
-  const ParamValue& v = get(key);
+bool ParamReader::boolean(const KeySpec& spec, const std::string& prefix) {
+  const std::string key = full_key(spec, prefix);
+  const ParamValue* v = find(key);
+  bool value = false;
+  if (!v) {
+    if (!spec.fallback) throw InputError(fmt::format("{} is missing", key));
+    value = std::get<bool>(*spec.fallback);
+  } else if (const auto* b = std::get_if<bool>(v)) {
+    value = *b;
+  } else {
+    throw InputError(fmt::format("{} must be true or false", key));
+  }
+  record(spec, key, value, v != nullptr);
+  return value;
+}
+
+RankCount ParamReader::rank_count(const KeySpec& spec, const std::string& prefix) {
+  const std::string key = full_key(spec, prefix);
+  const ParamValue* v = find(key);
+  if (!v) throw InputError(fmt::format("{} is missing", key));
   RankCount n = 0;
-  if (const auto* i = std::get_if<std::int64_t>(&v)) {
+  if (const auto* i = std::get_if<std::int64_t>(v)) {
     if (*i < 1) throw InputError(fmt::format("{} = {} is invalid: N must be >= 1", key, *i));
     n = static_cast<RankCount>(*i);
-  } else if (const auto* s = std::get_if<std::string>(&v)) {
+  } else if (const auto* s = std::get_if<std::string>(v)) {
     const auto parsed = parse_rank_count(*s);
     if (!parsed || *parsed == 0)
       throw InputError(fmt::format("{} = \"{}\" is not a rank count >= 1", key, *s));
     n = *parsed;
-  } else if (const auto* r = std::get_if<RankCount>(&v)) {
+  } else if (const auto* r = std::get_if<RankCount>(v)) {
     n = *r;
   } else {
     throw InputError(
-        fmt::format("{} must be an integer (or a string of digits), got {}", key, to_text(v)));
+        fmt::format("{} must be an integer (or a string of digits), got {}", key, to_text(*v)));
   }
-  resolved_[key] = n;
+  record(spec, key, n, true);
   return n;
 }
 
-NumberList ParamReader::numbers(const std::string& key) {
-  const ParamValue& v = get(key);
-  if (const auto* list = std::get_if<NumberList>(&v)) {
-    for (double x : *list)
-      if (!std::isfinite(x))
-        throw InputError(fmt::format("{} holds {}: every value must be a finite number", key, x));
-    resolved_[key] = *list;
-    return *list;
+NumberList ParamReader::numbers(const KeySpec& spec, const std::string& prefix) {
+  const std::string key = full_key(spec, prefix);
+  const ParamValue* v = find(key);
+  if (!v) throw InputError(fmt::format("{} is missing", key));
+  const auto* list = std::get_if<NumberList>(v);
+  if (!list) wrong_type(key, "a list of numbers", *v);
+  for (double x : *list) {
+    if (!std::isfinite(x))
+      throw InputError(fmt::format("{} holds {}: every value must be a finite number", key, x));
+    check_bounds(spec, key, x);
   }
-  throw InputError(fmt::format("{} must be a list of numbers, got {}", key, to_text(v)));
+  record(spec, key, *list, true);
+  return *list;
 }
 
 void ParamReader::accept(const std::string& key) {
   if (const ParamValue* v = find(key)) resolved_[key] = *v;
 }
 
-void ParamReader::derive(const std::string& key, ParamValue value) {
+void ParamReader::derive(const std::string& key, ParamValue value, bool identity) {
   read_.insert(key);
+  if (identity) identity_[key] = canonical_text(value);
   resolved_[key] = std::move(value);
+}
+
+void ParamReader::forget(const std::string& key, bool keep_identity) {
+  resolved_.erase(key);
+  if (!keep_identity) identity_.erase(key);
+}
+
+void ParamReader::adopt(const ParamReader& sub) {
+  files_.insert(files_.end(), sub.files_.begin(), sub.files_.end());
+  for (const auto& [key, text] : sub.identity_) identity_[key] = text;
+}
+
+void ParamReader::add_input_file(const std::string& key, const std::string& path) {
+  files_.push_back(path);
+  identity_[key] = file_content_hash(key, path);
 }
 
 void ParamReader::reject_unread(const std::string& context) const {
@@ -222,6 +288,12 @@ void ParamReader::reject_unread(const std::string& context) const {
                                        ? std::string()
                                        : fmt::format(" (known here: {})", fmt::join(known, ", "))));
     }
+}
+
+std::string ParamReader::stream_identity() const {
+  std::string out;
+  for (const auto& [key, text] : identity_) out += key + "=" + text + "\n";
+  return out;
 }
 
 }  // namespace collnoise

@@ -1,84 +1,68 @@
 #pragma once
-// Typed, checked access to one point's parameters. A model reads the keys it knows (with
-// defaults where the run file may omit them); what it read, defaults included, becomes the
-// point's parameter record and the input of its stream key, and a key nobody read is an error
-// naming it. So each model's accepted keys live in its own code, next to their meaning.
+// Typed, checked access to one point's parameters. A model reads the keys it declares
+// (core/key_spec.hpp); what it read, defaults included, becomes the point's parameter record,
+// and a key nobody read is an error naming it. So each model's accepted keys live in its own
+// code, next to their meaning.
+//
+// The reader also builds the point's stream identity: the canonical text of every key that
+// defines the sampled model (KeySpec::identity) and was given a value other than its default,
+// data files by the hash of their content. The point's random streams are keyed by it
+// (docs/models/streams.md), so a default added to a model, a renamed or moved data file, or a
+// key spelt out at its default value changes no stream.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/key_spec.hpp"
 #include "core/param_value.hpp"
 
 namespace collnoise {
-
-/// The values a number parameter accepts: an interval, closed unless an end is open.
-struct Bounds {
-  double lo;
-  double hi;
-  bool lo_open = false;
-  bool hi_open = false;
-  bool contains(double x) const {
-    return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
-  }
-  /// "[0, 1e+06]", "(0, 1)".
-  std::string describe() const;
-};
-
-/// The largest value any time parameter accepts: 10^6 seconds (11.6 days) per stage, detour,
-/// period or cycle. Within it no arithmetic on simulated times can overflow (docs/run-files.md,
-/// "Valid ranges").
-inline constexpr double kMaxSeconds = 1.0e6;
 
 class ParamReader {
  public:
   explicit ParamReader(ParamMap given) : given_(std::move(given)) {}
 
+  /// Whether the run file gives `key` (dotted name).
   bool has(const std::string& key) const { return given_.contains(key); }
+  /// The text of a given string value without reading it (for choosing a model); nullopt when
+  /// absent or not a string.
+  std::optional<std::string> peek_text(const std::string& key) const;
 
-  /// A number (integers accepted); InputError naming the key if missing or of another type.
-  double number(const std::string& key);
-  double number_or(const std::string& key, double fallback);
-  std::optional<double> optional_number(const std::string& key);
-  /// A number that must be finite and >= 0 (or > 0 when `strictly_positive`), in `unit`.
-  double nonnegative(const std::string& key, std::optional<double> fallback, const char* unit,
-                     bool strictly_positive = false);
+  // Each accessor reads `spec` under `prefix` ("noise" reads "noise.<name>"; an empty prefix
+  // takes the name as it is). A missing key takes its default; a missing required key, a value
+  // of another type or outside the bounds is an InputError naming the key, the value, the
+  // accepted range and the unit.
+  double number(const KeySpec& spec, const std::string& prefix = "");
+  /// An optional number: nullopt when absent (and no default).
+  std::optional<double> optional_number(const KeySpec& spec, const std::string& prefix = "");
+  std::int64_t integer(const KeySpec& spec, const std::string& prefix = "");
+  /// kText, kChoice (checked against the choices) and kFile (recorded as an input, keyed by
+  /// its content) values.
+  std::string text(const KeySpec& spec, const std::string& prefix = "");
+  bool boolean(const KeySpec& spec, const std::string& prefix = "");
+  /// An integer >= 1, or a string of decimal digits (beyond 2^63).
+  RankCount rank_count(const KeySpec& spec, const std::string& prefix = "");
+  NumberList numbers(const KeySpec& spec, const std::string& prefix = "");
 
-  /// A number within `bounds` (in `unit`, for the message), or the fallback when absent (a
-  /// missing key without fallback is an error). InputError naming the key, the value and the
-  /// accepted range otherwise.
-  double number_in(const std::string& key, std::optional<double> fallback, Bounds bounds,
-                   const char* unit);
+  /// Marks a key as read (part of the point) without a value: an optional key left out.
+  void accept(const std::string& key);
+  /// Records a derived value in the parameter record; `identity`: it also defines the model
+  /// (N computed from log2_N), so it joins the stream identity.
+  void derive(const std::string& key, ParamValue value, bool identity = false);
+  /// Drops a key read as an alternative spelling of another from the record (log2_N is N), and
+  /// from the stream identity unless `keep_identity` (a key shown in the record another way).
+  void forget(const std::string& key, bool keep_identity = false);
+  /// Takes over what a reader of a sub-table read (a mixture component): its data files and
+  /// stream identity.
+  void adopt(const ParamReader& sub);
 
-  std::int64_t integer(const std::string& key);
-  std::int64_t integer_or(const std::string& key, std::int64_t fallback);
-  /// An integer in [lo, hi], or the fallback when absent. InputError naming the range.
-  std::int64_t integer_in(const std::string& key, std::optional<std::int64_t> fallback,
-                          std::int64_t lo, std::int64_t hi);
-  std::string text(const std::string& key);
-  /// The path of a data file the model reads (a trace, a delay file): a string, recorded so
-  /// that no output of the run may overwrite it.
-  std::string file(const std::string& key);
-  /// Records a data file read through another reader (a mixture component's).
-  void add_input_file(const std::string& path) { files_.push_back(path); }
+  /// Records a data file read through another route (whose content joins the identity).
+  void add_input_file(const std::string& key, const std::string& path);
   /// Every data file recorded.
   const std::vector<std::string>& input_files() const { return files_; }
-  std::string text_or(const std::string& key, const std::string& fallback);
-  /// One of `choices`; InputError listing them otherwise.
-  std::string choice(const std::string& key, const std::string& fallback,
-                     std::initializer_list<const char*> choices);
-  bool boolean_or(const std::string& key, bool fallback);
-  /// An integer >= 1, or a string of decimal digits (beyond 2^63).
-  RankCount rank_count(const std::string& key);
-  NumberList numbers(const std::string& key);
-
-  /// Marks a key as part of the point without reading it through a typed accessor.
-  void accept(const std::string& key);
-  /// Records a derived value (shown in the parameter record, keyed into the stream).
-  void derive(const std::string& key, ParamValue value);
-  /// Drops a key read as an alternative spelling of another from the record (log2_N is N).
-  void forget(const std::string& key) { resolved_.erase(key); }
 
   /// Throws InputError naming the first given key that no accessor read, with `context` (for
   /// example "a butterfly run") and the keys that were read.
@@ -86,15 +70,32 @@ class ParamReader {
 
   /// Every value read or derived, defaults included.
   const ParamMap& resolved() const { return resolved_; }
+  /// The stream identity: "key=value" lines, sorted by key, of the identity keys given a value
+  /// other than their default (doubles in hexadecimal, files as "xxh3:<hash of the content>").
+  std::string stream_identity() const;
 
  private:
   const ParamValue* find(const std::string& key);
-  const ParamValue& get(const std::string& key);
+  /// Records a value read for `spec` at `key`: in the record, and in the identity unless it is
+  /// the default or not an identity key.
+  void record(const KeySpec& spec, const std::string& key, const ParamValue& value, bool given);
 
   ParamMap given_;
   ParamMap resolved_;
   std::set<std::string> read_;
   std::vector<std::string> files_;
+  std::map<std::string, std::string> identity_;
 };
+
+/// "<prefix>.<name>", or the name alone for an empty prefix.
+std::string full_key(const KeySpec& spec, const std::string& prefix);
+
+/// The canonical text of a value in a stream identity: doubles in hexadecimal (every bit),
+/// integers and rank counts in decimal, lists bracketed.
+std::string canonical_text(const ParamValue& value);
+
+/// XXH3-128 of a file's bytes, as "xxh3:<32 hex digits>". InputError naming `key` and the path
+/// when it cannot be read.
+std::string file_content_hash(const std::string& key, const std::string& path);
 
 }  // namespace collnoise

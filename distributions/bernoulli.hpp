@@ -2,6 +2,7 @@
 // Bernoulli noise (Agarwal et al.): the stage takes w + T with probability p, else w. As a
 // unit-mean law, eta = B/p with B ~ Bernoulli(p), and the stage scale is s = p T (seconds), so
 // s * eta = T B. E[max of n (T B)] = T (1 - (1-p)^n).
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -26,5 +27,8 @@ class BernoulliLaw final : public NoiseLaw {
  private:
   double p_;
 };
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind bernoulli_law_kind();
 
 }  // namespace collnoise

@@ -1,4 +1,5 @@
 #include "distributions/detour_trace.hpp"
+#include "distributions/time_noise_kind.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -78,6 +79,36 @@ DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit
         "noise.span = {} s is too short for the trace '{}', whose last detour starts at {} s",
         *span_seconds, path, last_start));
   return DetourPattern(std::move(detours), span, fmt::format("detour trace '{}'", path));
+}
+
+TimeNoiseKind trace_noise_kind() {
+  static const KeySpec file{.name = "file",
+                            .type = KeyType::kFile,
+                            .meaning = "detour trace: lines 'start<TAB>duration'"};
+  static const KeySpec unit{.name = "unit",
+                            .type = KeyType::kText,
+                            .meaning = "the unit of the trace's times: s, ms, us or ns",
+                            .fallback = std::string("ns")};
+  static const KeySpec span{.name = "span",
+                            .meaning = "the trace's period (default: from its last detour)",
+                            .unit = "seconds",
+                            .bounds = {1.0e-9, kMaxSeconds},
+                            .optional = true};
+  return {.name = "trace",
+          .meaning = "a measured detour trace, replayed by every rank from a random position",
+          .keys = {file, unit, span},
+          .make = [](ParamReader& reader, const std::string& prefix) -> TimeNoiseLaw {
+            const std::string path = reader.text(file, prefix);
+            const double seconds_per_unit = trace_unit_seconds(reader.text(unit, prefix));
+            const auto period = reader.optional_number(span, prefix);
+            auto pattern = std::make_shared<const DetourPattern>(
+                read_detour_trace(path, seconds_per_unit, period));
+            PatternNoise noise;
+            noise.description = fmt::format("trace({}, {} busy intervals, span {} s)", path,
+                                            pattern->busy().size(), pattern->span());
+            noise.pattern = std::move(pattern);
+            return noise;
+          }};
 }
 
 }  // namespace collnoise

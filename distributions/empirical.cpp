@@ -127,4 +127,44 @@ double EmpiricalLaw::second_excess(double x) const {
   return value;
 }
 
+namespace {
+
+const KeySpec& delay_file_key() {
+  static const KeySpec file{.name = "file",
+                            .type = KeyType::kFile,
+                            .meaning = "measured delays, one per line, in seconds"};
+  return file;
+}
+
+std::shared_ptr<const EmpiricalLaw> read_delays(ParamReader& reader, const std::string& prefix) {
+  return std::make_shared<const EmpiricalLaw>(
+      EmpiricalLaw::from_file(reader.text(delay_file_key(), prefix)));
+}
+
+}  // namespace
+
+LawKind empirical_law_kind() {
+  static const KeySpec f = [] {
+    KeySpec k = overhead_fraction_key();
+    k.optional = true;
+    k.meaning = "mean overhead fraction; without it the delays are taken as measured (seconds)";
+    return k;
+  }();
+  return {.name = "empirical",
+          .meaning = "resampled measured delays, rescaled to unit mean",
+          .shape_keys = {delay_file_key()},
+          .make = [](ParamReader& reader, const std::string& prefix)
+              -> std::shared_ptr<const NoiseLaw> { return read_delays(reader, prefix); },
+          .scale_keys = {f},
+          .stage =
+              [](ParamReader& reader, const std::string& prefix, double w) {
+                auto law = read_delays(reader, prefix);
+                if (const auto fraction = reader.optional_number(f, prefix))
+                  return scaled_by_overhead(law, *fraction, w);
+                // Measured delays are absolute: their own mean is the scale.
+                const double scale = law->mean_delay_seconds();
+                return StageNoise{law, scale, w > 0.0 ? scale / w : 0.0};
+              }};
+}
+
 }  // namespace collnoise

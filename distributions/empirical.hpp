@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -42,5 +43,8 @@ class EmpiricalLaw final : public NoiseLaw {
   double mean_delay_ = 0.0;
   std::string source_;
 };
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind empirical_law_kind();
 
 }  // namespace collnoise

@@ -50,4 +50,12 @@ double harmonic_number(double n) {
   return std::log(n) + boost::math::constants::euler<double>() + 0.5 * inv - inv * inv / 12.0;
 }
 
+LawKind exponential_law_kind() {
+  return {.name = "exponential",
+          .meaning = "eta ~ Exp(1): light tail, E[max of n] = H_n",
+          .make = [](ParamReader&, const std::string&) {
+            return std::make_shared<const ExponentialLaw>();
+          }};
+}
+
 }  // namespace collnoise

@@ -1,5 +1,6 @@
 #pragma once
 // eta ~ Exp(1). E[max of n] = H_n, the n-th harmonic number.
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -19,5 +20,8 @@ class ExponentialLaw final : public NoiseLaw {
 
 /// H_n = sum_{k<=n} 1/k for real n >= 0 (psi(n+1) + gamma), exact to rounding for all n.
 double harmonic_number(double n);
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind exponential_law_kind();
 
 }  // namespace collnoise

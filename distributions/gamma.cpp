@@ -44,4 +44,14 @@ double GammaLaw::second_excess(double x) const {
   return 0.5 * (second_moment * boost::math::gamma_q(k_ + 2.0, k_ * x) - x * x * sf(x));
 }
 
+LawKind gamma_law_kind() {
+  static const KeySpec k{.name = "k", .meaning = "shape", .bounds = {0.001, 1.0e6}};
+  return {.name = "gamma",
+          .meaning = "Gamma of shape k and scale 1/k: unit mean, variance 1/k",
+          .shape_keys = {k},
+          .make = [](ParamReader& reader, const std::string& prefix) {
+            return std::make_shared<const GammaLaw>(reader.number(k, prefix), full_key(k, prefix));
+          }};
+}
+
 }  // namespace collnoise

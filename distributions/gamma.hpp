@@ -1,5 +1,6 @@
 #pragma once
 // eta ~ Gamma(shape k, scale 1/k) (unit mean, variance 1/k).
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -22,5 +23,8 @@ class GammaLaw final : public NoiseLaw {
  private:
   double k_;
 };
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind gamma_law_kind();
 
 }  // namespace collnoise

@@ -61,4 +61,17 @@ double LognormalLaw::second_excess(double x) const {
   return 0.5 * (partial2 - x * x * sf(x));
 }
 
+LawKind lognormal_law_kind() {
+  static const KeySpec sigma{.name = "sigma",
+                             .meaning = "standard deviation of log(eta)",
+                             .bounds = {0.0, 10.0, true, false}};
+  return {.name = "lognormal",
+          .meaning = "log(eta) ~ Normal(-sigma^2/2, sigma^2): unit mean, all moments finite",
+          .shape_keys = {sigma},
+          .make = [](ParamReader& reader, const std::string& prefix) {
+            return std::make_shared<const LognormalLaw>(reader.number(sigma, prefix),
+                                                        full_key(sigma, prefix));
+          }};
+}
+
 }  // namespace collnoise

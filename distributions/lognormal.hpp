@@ -1,5 +1,6 @@
 #pragma once
 // eta = exp(sigma Z - sigma^2/2), Z standard normal (unit mean; all moments finite).
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -22,5 +23,8 @@ class LognormalLaw final : public NoiseLaw {
  private:
   double sigma_;
 };
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind lognormal_law_kind();
 
 }  // namespace collnoise

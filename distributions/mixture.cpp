@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "core/errors.hpp"
 #include "distributions/bisection.hpp"
@@ -118,6 +119,69 @@ double MixtureLaw::isf_seconds() const {
   double per_step = 0.0;
   for (const auto& c : components_) per_step += c.law->isf_seconds();
   return 50.0 * per_step / 2.0;
+}
+
+namespace {
+
+const KeySpec& weight_key() {
+  static const KeySpec weight{.name = "weight",
+                              .meaning = "the component's weight (normalised to sum 1)",
+                              .bounds = {0.0, 1.0e12, true, false}};
+  return weight;
+}
+
+// The components noise.components[0], [1], ...: each a unit-mean law and its weight. The point
+// records them as one line (law and given numbers, in key order) under noise.components.
+std::shared_ptr<const NoiseLaw> read_mixture(ParamReader& reader, const std::string& prefix) {
+  std::vector<MixtureComponent> parts;
+  std::string description;
+  for (std::size_t j = 0;; ++j) {
+    const std::string at = fmt::format("{}.components[{}]", prefix, j);
+    if (!reader.has(at + ".law")) break;
+    const LawKind& kind = read_law_kind(reader, at, true);
+    auto law = kind.make(reader, at);
+    const double weight = reader.number(weight_key(), at);
+    parts.push_back({std::move(law), weight});
+    // Described as given: the law, its numbers in key order, its data file.
+    std::vector<KeySpec> keys = kind.shape_keys;
+    keys.push_back(weight_key());
+    std::sort(keys.begin(), keys.end(),
+              [](const KeySpec& a, const KeySpec& b) { return a.name < b.name; });
+    description += kind.name;
+    std::string file;
+    for (const auto& key : keys) {
+      const std::string name = full_key(key, at);
+      const auto it = reader.resolved().find(name);
+      if (it != reader.resolved().end()) {
+        if (key.type == KeyType::kFile)
+          file = " file=" + to_text(it->second);
+        else
+          description += fmt::format(" {}={}", key.name, to_text(it->second));
+      }
+      reader.forget(name, true);
+    }
+    reader.forget(at + ".law", true);
+    description += file + ";";
+  }
+  if (parts.empty())
+    throw InputError(fmt::format("{}.components is missing: a mixture needs components", prefix));
+  reader.derive(prefix + ".components", description);
+  return std::make_shared<const MixtureLaw>(std::move(parts), prefix + ".components");
+}
+
+}  // namespace
+
+LawKind mixture_law_kind() {
+  static const KeySpec components{
+      .name = "components",
+      .type = KeyType::kText,
+      .meaning = "array of tables, each a law (law and its keys) and its weight",
+      .optional = true};
+  return {.name = "mixture",
+          .meaning = "component j drawn with probability weight_j, rescaled to unit mean",
+          .shape_keys = {components},
+          .make = read_mixture,
+          .nestable = false};
 }
 
 }  // namespace collnoise

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -39,5 +40,8 @@ class MixtureLaw final : public NoiseLaw {
   std::vector<MixtureComponent> components_;
   double raw_mean_ = 1.0;  ///< E[X] before rescaling
 };
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind mixture_law_kind();
 
 }  // namespace collnoise

@@ -1,5 +1,6 @@
 #pragma once
 // No noise: eta = 0 (the only law whose mean is not 1).
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -17,5 +18,8 @@ class NoneLaw final : public NoiseLaw {
   double mean_excess(double x) const override { return x < 0.0 ? -x : 0.0; }
   double second_excess(double x) const override { return x < 0.0 ? -0.5 * x * x : 0.0; }
 };
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind none_law_kind();
 
 }  // namespace collnoise

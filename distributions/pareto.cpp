@@ -66,4 +66,16 @@ double ParetoLaw::second_excess(double x) const {
   return c_ * c_ * std::pow(x / c_, 2.0 - a_) / (a_ - 2.0);
 }
 
+LawKind pareto_law_kind() {
+  static const KeySpec a{.name = "a",
+                         .meaning = "tail index: P(eta > x) ~ x^-a (infinite variance for a <= 2)",
+                         .bounds = {1.001, 1000.0}};
+  return {.name = "pareto",
+          .meaning = "eta = ((a-1)/a) X, P(X > x) = x^-a for x >= 1: heavy tail of index a",
+          .shape_keys = {a},
+          .make = [](ParamReader& reader, const std::string& prefix) {
+            return std::make_shared<const ParetoLaw>(reader.number(a, prefix), full_key(a, prefix));
+          }};
+}
+
 }  // namespace collnoise

@@ -1,6 +1,7 @@
 #pragma once
 // eta = ((a-1)/a) X with P(X > x) = x^-a for x >= 1 (unit mean; heavy tail of index a > 1,
 // infinite variance for a <= 2). E[max of n X] = Gamma(n+1) Gamma(1-1/a) / Gamma(n+1-1/a).
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -33,5 +34,8 @@ class ParetoLaw final : public NoiseLaw {
 /// Gamma(z) / Gamma(z - delta) for z >= 1, 0 <= delta < 1: boost's ratio for moderate z, the
 /// asymptotic (Tricomi-Erdelyi) expansion beyond z = 1e6, where lgamma differences cancel.
 double gamma_ratio(double z, double delta);
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind pareto_law_kind();
 
 }  // namespace collnoise

@@ -1,4 +1,6 @@
 #include "distributions/poisson_detours.hpp"
+#include "distributions/law_kind.hpp"
+#include "distributions/time_noise_kind.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -63,6 +65,46 @@ double PoissonDetours::advance(Cursor& c, std::uint64_t key, double t, double x)
     t = c.end;
     next_merged(c, key);
   }
+}
+
+TimeNoiseKind poisson_noise_kind() {
+  static const KeySpec rate{.name = "rate",
+                            .meaning = "detours per second",
+                            .unit = "1/seconds",
+                            .bounds = {0.0, 1.0e9, true, false}};
+  static const KeySpec duration_law{.name = "duration.law",
+                                    .type = KeyType::kText,
+                                    .meaning = "the unit-mean law of the detours' durations",
+                                    .fallback = std::string("exponential")};
+  static const KeySpec mean{.name = "duration.mean",
+                            .meaning = "the mean detour",
+                            .unit = "seconds",
+                            .bounds = {0.0, kMaxSeconds, true, false}};
+  return {.name = "poisson",
+          .meaning = "detours starting at the events of a Poisson process, of random durations",
+          .keys = {rate, duration_law, mean},
+          .make = [](ParamReader& reader, const std::string& prefix) -> TimeNoiseLaw {
+            const double r = reader.number(rate, prefix);
+            const std::string law = reader.text(duration_law, prefix);
+            const LawKind* kind = find_law_kind(law);
+            if (!kind || !kind->nestable || law == "none")
+              throw InputError(fmt::format(
+                  "{} = \"{}\" is invalid: use a unit-mean law of distributions/ (not mixture or "
+                  "none)",
+                  full_key(duration_law, prefix), law));
+            auto durations = kind->make(reader, prefix + ".duration");
+            const double m = reader.number(mean, prefix);
+            // Overlapping detours merge: at a load rate x mean of 5 a merged detour already
+            // holds about e^5 = 150 of them, and beyond that their number grows exponentially
+            // (the CPU is never free).
+            if (r * m > 5.0)
+              throw InputError(fmt::format(
+                  "{} x {} = {:g} is out of range: at most 5 (the CPU would be busy {:.4g}% of "
+                  "the time and detours would merge without end)",
+                  full_key(rate, prefix), full_key(mean, prefix), r * m,
+                  100.0 * (1.0 - std::exp(-r * m))));
+            return std::make_shared<const PoissonDetours>(r, m, std::move(durations));
+          }};
 }
 
 }  // namespace collnoise

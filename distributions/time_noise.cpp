@@ -1,4 +1,5 @@
 #include "distributions/time_noise.hpp"
+#include "distributions/time_noise_kind.hpp"
 
 #include <fmt/format.h>
 #include <cmath>
@@ -36,6 +37,22 @@ std::string describe(const TimeNoiseLaw& law) {
   const auto& poisson = *std::get<std::shared_ptr<const PoissonDetours>>(law);
   return fmt::format("poisson(rate={} /s, mean duration={} s)", poisson.rate(),
                      poisson.mean_duration());
+}
+
+TimeNoiseKind periodic_noise_kind() {
+  static const KeySpec period{
+      .name = "P", .meaning = "the period", .unit = "seconds", .bounds = {1.0e-9, kMaxSeconds}};
+  static const KeySpec detour{.name = "D",
+                              .meaning = "the detour of every period (below P)",
+                              .unit = "seconds",
+                              .bounds = {0.0, kMaxSeconds, true, false}};
+  return {.name = "periodic",
+          .meaning = "a detour of D seconds every P seconds, each rank at a random phase",
+          .keys = {period, detour},
+          .make = [](ParamReader& reader, const std::string& prefix) -> TimeNoiseLaw {
+            const double p = reader.number(period, prefix);
+            return periodic_noise(p, reader.number(detour, prefix));
+          }};
 }
 
 }  // namespace collnoise

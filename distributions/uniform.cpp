@@ -1,6 +1,7 @@
 #include "distributions/uniform.hpp"
 
 #include <algorithm>
+#include <memory>
 
 namespace collnoise {
 
@@ -22,6 +23,14 @@ double UniformLaw::second_excess(double x) const {
   if (x >= 2.0) return 0.0;
   if (x <= 0.0) return 2.0 / 3.0 - 0.5 * x * x;
   return 2.0 / 3.0 - 0.5 * x * x + x * x * x / 6.0;
+}
+
+LawKind uniform_law_kind() {
+  return {.name = "uniform",
+          .meaning = "eta ~ Uniform(0, 2): bounded, E[max of n] = 2n/(n+1)",
+          .make = [](ParamReader&, const std::string&) {
+            return std::make_shared<const UniformLaw>();
+          }};
 }
 
 }  // namespace collnoise

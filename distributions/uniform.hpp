@@ -1,5 +1,6 @@
 #pragma once
 // eta ~ U[0, 2] (unit mean, bounded).
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -16,5 +17,8 @@ class UniformLaw final : public NoiseLaw {
   double mean_excess(double x) const override;
   double second_excess(double x) const override;
 };
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind uniform_law_kind();
 
 }  // namespace collnoise

@@ -48,4 +48,17 @@ double WeibullLaw::second_excess(double x) const {
   return 0.5 * (second_moment * boost::math::gamma_q(1.0 + 2.0 / k_, y) - x * x * sf(x));
 }
 
+LawKind weibull_law_kind() {
+  static const KeySpec k{.name = "k",
+                         .meaning = "shape (k < 1: heavier than exponential; k = 1: exponential)",
+                         .bounds = {0.05, 1000.0}};
+  return {.name = "weibull",
+          .meaning = "Weibull of shape k, rescaled to unit mean",
+          .shape_keys = {k},
+          .make = [](ParamReader& reader, const std::string& prefix) {
+            return std::make_shared<const WeibullLaw>(reader.number(k, prefix),
+                                                      full_key(k, prefix));
+          }};
+}
+
 }  // namespace collnoise

@@ -1,6 +1,7 @@
 #pragma once
 // eta = X / Gamma(1 + 1/k), X ~ Weibull(shape k, scale 1): P(eta > x) = exp(-(lambda x)^k) with
 // lambda = Gamma(1 + 1/k) (unit mean). k < 1 is a stretched-exponential (subexponential) tail.
+#include "distributions/law_kind.hpp"
 #include "distributions/noise_law.hpp"
 
 namespace collnoise {
@@ -24,5 +25,8 @@ class WeibullLaw final : public NoiseLaw {
   double k_;
   double lambda_;
 };
+
+/// The law as run files name it (distributions/laws.cpp).
+LawKind weibull_law_kind();
 
 }  // namespace collnoise

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
-#include "distributions/registry.hpp"
+#include "distributions/law_spec.hpp"
 #include "distributions/time_noise.hpp"
 
 namespace collnoise {

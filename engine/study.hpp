@@ -1,9 +1,14 @@
 #pragma once
-// What a model does for one sweep point. Sampled models (the collectives) simulate samples in
-// chunks, a row of metric values per sample, and turn the merged tally into a summary record;
-// the sampling driver (runs/sampling_driver.hpp) owns the chunk loop, threads, processes, parts,
-// checkpoints and precision targets for all of them. Analysis kinds (N_1/2, isoefficiency)
-// compute their record directly.
+// What a model does for one sweep point, and how models are found. Sampled models (the
+// collectives) simulate samples in chunks, a row of metric values per sample, and turn the merged
+// tally into a summary record; the sampling driver (runs/sampling_driver.hpp) owns the chunk
+// loop, threads, processes, parts, checkpoints and precision targets for all of them. Analysis
+// kinds (N_1/2, isoefficiency) compute their record directly.
+//
+// Each model lives in a room of engine/ and owns its whole life there: the keys it reads (with
+// their defaults, ranges and units), their validation, its closed forms, its summary fields and
+// table columns, its datasets and their units, and its plot hints. engine/models.cpp lists the
+// models, one line each (docs/extending.md).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -11,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/key_spec.hpp"
+#include "core/param_reader.hpp"
 #include "core/record.hpp"
 #include "estimators/tally.hpp"
 
@@ -20,6 +27,29 @@ namespace collnoise {
 struct SummaryContext {
   double confidence = 0.95;
   std::size_t points_in_run = 1;  ///< for the Bonferroni adjustment of verdicts
+};
+
+/// A column of the table `collnoise run` and `summary` print: a header and the summary field it
+/// shows (`format` "z" prints two decimals; empty: six significant digits).
+struct TableColumn {
+  std::string header;
+  std::string field;
+  std::string format;
+};
+
+/// What the plotting script needs to draw a point's figure without knowing the model
+/// (outputs/plot_result.py): the figure ("curve": y against x with its interval band and
+/// reference curves; "cycles", "isoefficiency", "nhalf": the figures of those models), the
+/// x parameter and its scale, the y field and its interval, and reference fields.
+struct PlotHints {
+  std::string figure = "curve";
+  std::string x = "collective.N";
+  std::string x_scale = "log";
+  std::string y = "mean";
+  std::string y_low = "ci_low";
+  std::string y_high = "ci_high";
+  std::string y_label = "mean [s]";
+  std::vector<std::string> references;  ///< fields drawn as reference curves ("exact_mean")
 };
 
 /// Called with the samples done so far in a point (progress display).
@@ -54,6 +84,9 @@ class SampledStudy {
   virtual double fixed_cost() const { return 0.0; }
   /// Bytes the simulation of a chunk holds besides the tally (per-rank state), on `threads`.
   virtual double working_bytes(int threads) const = 0;
+  /// The estimate columns of the run's table.
+  virtual std::vector<TableColumn> columns() const = 0;
+  virtual PlotHints plot_hints() const = 0;
 
  protected:
   std::uint64_t key_ = 0;
@@ -71,6 +104,8 @@ class AnalysisStudy {
   virtual double estimated_cost() const = 0;
   /// Bytes the analysis holds at once, on `threads`.
   virtual double working_bytes(int threads) const = 0;
+  virtual std::vector<TableColumn> columns() const = 0;
+  virtual PlotHints plot_hints() const = 0;
 
  protected:
   std::uint64_t key_ = 0;
@@ -84,6 +119,40 @@ struct PreparedPoint {
   std::unique_ptr<SampledStudy> sampled;
   std::unique_ptr<AnalysisStudy> analysis;
   std::vector<std::string> input_files;  ///< data files the model reads (traces, delays)
+  std::vector<TableColumn> columns() const {
+    return sampled ? sampled->columns() : analysis->columns();
+  }
+  PlotHints plot_hints() const { return sampled ? sampled->plot_hints() : analysis->plot_hints(); }
 };
+
+/// What a model may know of its run besides its own keys.
+struct RunContext {
+  std::string run_kind = "sample";  ///< "sample", "nhalf", "isoefficiency"
+  std::uint64_t samples = 0;        ///< samples per point; 0 when the run file gives none
+  double confidence = 0.95;
+  std::uint64_t chunk_size = 0;  ///< samples per chunk; 0: the model's default
+  ParamMap settings;             ///< settings tables a model owns ([nhalf]); it checks them
+};
+
+/// One kind of point a run file can ask for.
+struct ModelKind {
+  std::string name;     ///< "tree_barrier", "cycles", "network", "nhalf", ...
+  std::string meaning;  ///< one line
+  /// The collective.kind values it serves (for messages and documentation).
+  std::vector<std::string> collectives;
+  /// Its keys (documentation and tests; the laws' keys are the laws').
+  std::vector<KeySpec> keys;
+  /// Whether it takes the point: looks at the run kind and the given keys without reading them.
+  std::function<bool(const ParamReader&, const RunContext&)> takes;
+  /// Reads its keys through `reader` (InputError naming the key at fault) and sets the point's
+  /// kind and study.
+  std::function<void(PreparedPoint&, ParamReader&, const RunContext&)> prepare;
+};
+
+/// Every model, in the order they are asked whether they take a point (engine/models.cpp).
+const std::vector<ModelKind>& model_kinds();
+
+/// collective.kind: the collective of a sampled point.
+const KeySpec& collective_kind_key();
 
 }  // namespace collnoise

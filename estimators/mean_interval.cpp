@@ -1,9 +1,9 @@
 #include "estimators/mean_interval.hpp"
+#include "estimators/student_t.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 
 namespace collnoise {
@@ -18,8 +18,7 @@ MeanInterval student_t_interval(const Accumulator& acc, double level) {
     return r;
   }
   const double se = acc.sd() / std::sqrt(static_cast<double>(acc.count));
-  const boost::math::students_t t(static_cast<double>(acc.count - 1));
-  const double half = boost::math::quantile(t, 0.5 + level / 2.0) * se;
+  const double half = student_t_critical(static_cast<double>(acc.count - 1), level) * se;
   r.standard_error = Nullable::of(se);
   r.ci_low = Nullable::of(acc.mean - half);
   r.ci_high = Nullable::of(acc.mean + half);

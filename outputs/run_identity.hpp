@@ -12,8 +12,8 @@ struct RunIdentity {
   std::uint64_t seed = 0;
   std::uint64_t samples = 0;  ///< samples per point (0 when the run file gives none)
   double confidence = 0.95;
-  std::string path;  ///< the run file, as given
-  std::string text;  ///< the run file's full text
+  std::string path;          ///< the run file, as given
+  std::string text;          ///< the run file's full text
   std::string part = "1/1";  ///< "i/n" for one part of a job array
 };
 

@@ -1,8 +1,10 @@
 #pragma once
-// From run-file points to models: dispatches on the run's kind and collective.kind, lets the
-// model read (and so validate) its parameters, and derives the point's stream key from the seed
-// and the resolved parameters (not the point's position in the sweep, so adding a sweep value
-// changes no other point; MODELS.md §6).
+// From run-file points to models: finds the model that takes each point (engine/models.cpp), lets
+// it read (and so validate) its parameters, and derives the point's stream key from the seed and
+// the point's stream identity (docs/models/streams.md): not the point's position in the sweep,
+// so adding a sweep value changes no other point.
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/study.hpp"
@@ -14,7 +16,7 @@ namespace collnoise {
 PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec);
 std::vector<PreparedPoint> prepare_points(const RunSpec& run);
 
-/// The collective kinds a run file may name.
-const std::vector<std::string>& collective_kinds();
+/// The collective kinds a run file may name (every model's, sorted).
+std::vector<std::string> collective_kinds();
 
 }  // namespace collnoise

@@ -203,14 +203,9 @@ void read_settings(RunSpec& run, const NodeMap& all, const std::string& origin,
         "{}: output.histogram_spacing must be \"auto\", \"linear\" or \"log\"", origin));
   for (const char* key : {"plot.title", "plot.panels", "plot.x", "plot.series"})
     setting<std::string>(all, key, "", origin);  // type check only
-  run.nhalf.check_samples = setting<std::uint64_t>(all, "nhalf.check_samples", 20000, origin);
-  run.nhalf.check_confidence = setting<double>(all, "nhalf.check_confidence", 0.99, origin);
-  if (run.nhalf.check_samples < 100 || run.nhalf.check_samples > (1ULL << 40))
-    throw InputError(
-        fmt::format("{}: nhalf.check_samples = {} is out of range: it must lie in [100, 2^40]",
-                    origin, run.nhalf.check_samples));
-  if (!(run.nhalf.check_confidence > 0.0 && run.nhalf.check_confidence < 1.0))
-    throw InputError(fmt::format("{}: nhalf.check_confidence must lie in (0, 1)", origin));
+  // Settings tables a model owns ([nhalf]): handed to the models, which check them.
+  for (const auto& [key, node] : all)
+    if (key.starts_with("nhalf.")) run.model_settings[key] = scalar_value(origin, key, *node);
 
   auto& precision = run.precision;
   const auto optional_setting = [&](const std::string& key) -> std::optional<double> {
@@ -379,6 +374,11 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
         point.params[key] = values[rest % values.size()];
         rest /= values.size();
       }
+      // A mixture's components become keys of their own: noise.components[i].<key>.
+      for (std::size_t i = 0; i < point.components.size(); ++i)
+        for (const auto& [key, value] : point.components[i])
+          point.params[fmt::format("noise.components[{}].{}", i, key)] = value;
+      point.components.clear();
       run.points.push_back(std::move(point));
     }
   }

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "core/param_value.hpp"
-#include "engine/tree_barrier/nhalf_study.hpp"
 #include "outputs/run_identity.hpp"
 
 namespace collnoise {
@@ -21,8 +20,10 @@ enum class RunKind { kSample, kNHalf, kIsoefficiency };
 
 /// One sweep point as the run file gives it, before its model validates it.
 struct PointSpec {
-  ParamMap params;                   ///< dotted names: base, then case overrides, then sweep
-  std::vector<ParamMap> components;  ///< the tables of noise.components (mixtures)
+  ParamMap params;  ///< dotted names: base, then case overrides, then sweep
+  /// While parsing: the tables of noise.components (a mixture); each point holds them as
+  /// noise.components[i].<key> parameters.
+  std::vector<ParamMap> components;
 };
 
 struct OutputSettings {
@@ -60,7 +61,7 @@ struct RunSpec {
   double confidence = 0.95;
   std::uint64_t chunk_size = 0;  ///< samples per accumulation chunk; 0: the model's default
   OutputSettings output;
-  NHalfSettings nhalf;
+  ParamMap model_settings;  ///< settings tables a model owns and checks ([nhalf])
   PrecisionSettings precision;
   LimitSettings limits;
   std::vector<PointSpec> points;

@@ -6,7 +6,7 @@
 
 #include "distributions/detour_trace.hpp"
 #include "distributions/exponential.hpp"
-#include "distributions/registry.hpp"
+#include "distributions/law_spec.hpp"
 #include "engine/cycles/cycle_engine.hpp"
 #include "engine/cycles/cycle_reference.hpp"
 

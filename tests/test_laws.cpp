@@ -7,9 +7,9 @@
 #include "distributions/empirical.hpp"
 #include "distributions/exponential.hpp"
 #include "distributions/gamma.hpp"
+#include "distributions/law_spec.hpp"
 #include "distributions/lognormal.hpp"
 #include "distributions/pareto.hpp"
-#include "distributions/registry.hpp"
 #include "distributions/uniform.hpp"
 #include "distributions/weibull.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // A tree-barrier model for tests: N ranks, work w and hop latency tau in seconds.
-#include "distributions/registry.hpp"
+#include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/sampler.hpp"
 
 inline collnoise::TreeBarrierModel test_model(collnoise::RankCount n,

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "distributions/registry.hpp"
+#include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/nhalf.hpp"
 #include "engine/tree_barrier/tree_theory.hpp"
 

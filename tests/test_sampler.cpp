@@ -5,7 +5,7 @@
 #include <map>
 
 #include "core/rng.hpp"
-#include "distributions/registry.hpp"
+#include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/sampler.hpp"
 #include "engine/tree_barrier/tree_theory.hpp"
 #include "estimators/accumulator.hpp"

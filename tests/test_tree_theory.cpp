@@ -3,7 +3,7 @@
 #include <cmath>
 #include <map>
 
-#include "distributions/registry.hpp"
+#include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/timed_tree_barrier.hpp"
 #include "engine/tree_barrier/tree_theory.hpp"
 #include "tests/test_models.hpp"

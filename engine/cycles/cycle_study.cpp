@@ -2,14 +2,18 @@
 
 #include <fmt/format.h>
 #include <algorithm>
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 
+#include "core/errors.hpp"
 #include "core/parallel_for.hpp"
 #include "core/rng.hpp"
+#include "distributions/law_kind.hpp"
+#include "distributions/time_noise_kind.hpp"
 #include "engine/cycles/cycle_engine.hpp"
 #include "engine/cycles/cycle_reference.hpp"
+#include "engine/cycles/loggops_keys.hpp"
 #include "estimators/mean_interval.hpp"
+#include "estimators/ratio_interval.hpp"
 #include "estimators/summary_fields.hpp"
 
 namespace collnoise {
@@ -187,33 +191,22 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
     for (const char* k : {"recovery_ratio", "recovery_ratio_ci_low", "recovery_ratio_ci_high"})
       s.set(k, Field(none));
   } else {
-    const Accumulator x = tally.total(3);
     const Accumulator y = tally.total(4);
-    const CoMoment xy = tally.pair_total(0);
-    const auto n = static_cast<double>(y.count);
-    const auto null_ratio = [&](const std::string& why) {
+    const RatioInterval ratio = ratio_of_means(tally.total(3), y, tally.pair_total(0), level);
+    if (ratio.ratio) {
+      s.set("recovery_ratio", Field(*ratio.ratio));
+      s.set("recovery_ratio_ci_low", Field(*ratio.ci_low));
+      s.set("recovery_ratio_ci_high", Field(*ratio.ci_high));
+    } else {
+      const std::string why =
+          ratio.denominator_may_be_zero
+              ? fmt::format(
+                    "the denominator T_conv - T_quiet = {:.3g} s has an interval containing 0: "
+                    "noise in the collective's own overheads makes no detectable difference{}",
+                    y.mean, noise_.stage ? " (per-stage noise acts on compute stages only)" : "")
+              : ratio.reason;
       for (const char* k : {"recovery_ratio", "recovery_ratio_ci_low", "recovery_ratio_ci_high"})
         s.set(k, Field(Null{why}));
-    };
-    if (y.count < 2) {
-      null_ratio("fewer than two replications");
-    } else {
-      const double t = boost::math::quantile(boost::math::students_t(n - 1.0), 0.5 + level / 2.0);
-      const double y_half = t * y.sd() / std::sqrt(n);
-      if (y.mean - y_half <= 0.0 && 0.0 <= y.mean + y_half) {
-        null_ratio(fmt::format(
-            "the denominator T_conv - T_quiet = {:.3g} s has an interval containing 0: noise in "
-            "the collective's own overheads makes no detectable difference{}",
-            y.mean, noise_.stage ? " (per-stage noise acts on compute stages only)" : ""));
-      } else {
-        const double r = x.mean / y.mean;
-        const double var = (x.variance() - 2.0 * r * xy.covariance() + r * r * y.variance()) /
-                           (n * y.mean * y.mean);
-        const double half = t * std::sqrt(std::max(var, 0.0));
-        s.set("recovery_ratio", Field(r));
-        s.set("recovery_ratio_ci_low", Field(r - half));
-        s.set("recovery_ratio_ci_high", Field(r + half));
-      }
     }
     s.set("recovery_ratio_method", Field(std::string("delta method, Student t")));
     s.set("adoptions_per_rank_cycle", Field(tally.total(5).mean));
@@ -305,6 +298,121 @@ double CycleStudy::working_bytes(int threads) const {
   if (use_reference_) per_rank = 400.0;
   const double copies = setup_.ranks < kParallelReplicationsBelow ? threads : 1;
   return copies * per_rank * static_cast<double>(setup_.ranks);
+}
+
+std::vector<TableColumn> CycleStudy::columns() const {
+  return {{"reps", "conventional_samples", ""},
+          {"quiet[s]", "quiet_mean", ""},
+          {"conv[s]", "conventional_mean", ""},
+          {"red[s]", "redundant_mean", ""},
+          {"ratio", "recovery_ratio", ""},
+          {"ratio_lo", "recovery_ratio_ci_low", ""},
+          {"ratio_hi", "recovery_ratio_ci_high", ""},
+          {"noiseless[s]", "noiseless_closed_form", ""}};
+}
+
+PlotHints CycleStudy::plot_hints() const {
+  PlotHints hints;
+  hints.figure = "cycles";
+  hints.y = "conventional_mean";
+  hints.y_low = "conventional_ci_low";
+  hints.y_high = "conventional_ci_high";
+  hints.y_label = "run time T_M [s]";
+  hints.references = {"quiet_mean", "redundant_mean", "noiseless_closed_form"};
+  return hints;
+}
+
+ModelKind cycle_model_kind() {
+  static const KeySpec n{.name = "collective.N",
+                         .type = KeyType::kRankCount,
+                         .meaning = "ranks (a power of two for the butterfly)",
+                         .optional = true};
+  static const KeySpec log2_n{.name = "collective.log2_N",
+                              .type = KeyType::kInteger,
+                              .meaning = "N = 2^log2_N",
+                              .bounds = {0.0, 36.0},
+                              .optional = true};
+  static const KeySpec cycles{.name = "collective.cycles",
+                              .type = KeyType::kInteger,
+                              .meaning = "cycles M of compute, then the collective",
+                              .fallback = std::int64_t{1},
+                              .bounds = {1.0, 1.0e9}};
+  static const KeySpec work{.name = "collective.W",
+                            .meaning = "compute per cycle",
+                            .unit = "seconds",
+                            .fallback = 0.0,
+                            .bounds = {0.0, kMaxSeconds}};
+  static const KeySpec engine{
+      .name = "collective.engine",
+      .type = KeyType::kChoice,
+      .meaning = "fast (the engine) or reference (the discrete-event simulator): the same bits",
+      .fallback = std::string("fast"),
+      .choices = {"fast", "reference"},
+      .identity = false};
+  std::vector<KeySpec> keys = {n, log2_n, cycles, work, engine};
+  for (const auto& k : loggops_keys()) keys.push_back(k);
+  return {
+      .name = "cycles",
+      .meaning =
+          "M cycles of compute and a butterfly allreduce (conventional and redundant) or "
+          "a dissemination barrier under LogGOPS",
+      .collectives = {"butterfly", "dissemination"},
+      .keys = keys,
+      .takes =
+          [](const ParamReader& reader, const RunContext& run) {
+            const auto kind = reader.peek_text(collective_kind_key().name);
+            return run.run_kind == "sample" && (kind == "butterfly" || kind == "dissemination");
+          },
+      .prepare =
+          [](PreparedPoint& point, ParamReader& reader, const RunContext&) {
+            const std::string kind = reader.text(collective_kind_key());
+            CycleSetup setup;
+            setup.algorithm =
+                kind == "butterfly" ? CycleAlgorithm::kButterfly : CycleAlgorithm::kDissemination;
+            if (reader.has(n.name) == reader.has(log2_n.name))
+              throw InputError("give exactly one of collective.N and collective.log2_N");
+            RankCount ranks = 0;
+            if (reader.has(log2_n.name)) {
+              ranks = pow2(static_cast<int>(reader.integer(log2_n)));
+              reader.forget(log2_n.name);
+              reader.derive(n.name, ranks, true);
+            } else {
+              ranks = reader.rank_count(n);
+            }
+            if (ranks > pow2(36))
+              throw InputError(fmt::format("collective.N = {} is too large: at most 2^36 ranks",
+                                           to_string(ranks)));
+            setup.ranks = static_cast<std::uint64_t>(ranks);
+            if (setup.algorithm == CycleAlgorithm::kButterfly &&
+                (setup.ranks & (setup.ranks - 1)) != 0)
+              throw InputError(fmt::format(
+                  "collective.N = {} is invalid: the butterfly needs a power of two (the "
+                  "dissemination barrier takes any N)",
+                  setup.ranks));
+            setup.cycles = static_cast<std::uint64_t>(reader.integer(cycles));
+            setup.work = reader.number(work);
+            setup.net = read_loggops(reader);
+            const bool reference = reader.text(engine) == "reference";
+            if (reference && setup.ranks > (1u << 16))
+              throw InputError(
+                  "collective.engine = \"reference\" is meant for small N: at most 2^16 ranks");
+            CpuNoiseSpec cpu;
+            double tail_index = std::numeric_limits<double>::infinity();
+            if (!names_time_noise(reader, "noise")) {
+              cpu.stage = read_stage_noise(reader, "noise", setup.work);
+              if (cpu.stage->scale > 0.0) tail_index = cpu.stage->eta->tail_index();
+            } else {
+              cpu.time = read_time_noise(reader, "noise");
+              const double rounds = rounds_of(setup);
+              check_time_noise_horizon(*cpu.time,
+                                       static_cast<double>(setup.cycles) *
+                                           (setup.work + rounds * setup.net.noiseless_round()),
+                                       static_cast<double>(setup.cycles) * (1.0 + 4.0 * rounds));
+            }
+            point.kind = kind;
+            point.sampled =
+                std::make_unique<CycleStudy>(setup, std::move(cpu), reference, tail_index);
+          }};
 }
 
 }  // namespace collnoise

@@ -25,6 +25,8 @@ class CycleStudy final : public SampledStudy {
   double primary_tail_index() const override { return tail_index_; }
   double cost_per_sample() const override;
   double working_bytes(int threads) const override;
+  std::vector<TableColumn> columns() const override;
+  PlotHints plot_hints() const override;
 
  private:
   struct Replication;
@@ -42,5 +44,8 @@ class CycleStudy final : public SampledStudy {
   double tail_index_;
   double noiseless_;  ///< closed form of the conventional algorithm (or its noiseless T_M)
 };
+
+/// The model kind of this room: butterfly and dissemination cycles under LogGOPS.
+ModelKind cycle_model_kind();
 
 }  // namespace collnoise

@@ -66,9 +66,14 @@ class IsoefficiencyStudy final : public AnalysisStudy {
   std::uint64_t work_units() const override { return spec_.m.size(); }
   double estimated_cost() const override;
   double working_bytes(int threads) const override;
+  std::vector<TableColumn> columns() const override;
+  PlotHints plot_hints() const override;
 
  private:
   IsoefficiencySpec spec_;
 };
+
+/// The model kind of this room: isoefficiency curves (kind = "isoefficiency").
+ModelKind isoefficiency_model_kind();
 
 }  // namespace collnoise

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "estimators/slope_fit.hpp"
+
 namespace collnoise {
 
 /// An overhead as a function of (W, m), seconds.
@@ -52,15 +54,5 @@ double efficiency(double w, double m, double p, double overheads);
 std::optional<double> isoefficiency_w(const std::function<double(double)>& overheads, double m,
                                       double p, double target, double w_min = 1e-12,
                                       double w_max = 1e300, int bits = 50);
-
-/// Least-squares slope of log W against log m, with a Student t interval from the residuals
-/// (model misfit and sampling noise both widen it). Needs at least 3 points.
-struct SlopeFit {
-  double slope = 0.0;
-  std::optional<double> ci_low;
-  std::optional<double> ci_high;
-  std::string reason;  ///< when there is no interval
-};
-SlopeFit log_log_slope(const std::vector<double>& m, const std::vector<double>& w, double level);
 
 }  // namespace collnoise

@@ -23,7 +23,7 @@
 #include <optional>
 #include <vector>
 
-#include "distributions/registry.hpp"
+#include "distributions/law_spec.hpp"
 #include "engine/network/topology.hpp"
 
 namespace collnoise {

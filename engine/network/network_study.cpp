@@ -9,6 +9,8 @@
 #include "core/errors.hpp"
 #include "core/parallel_for.hpp"
 #include "core/rng.hpp"
+#include "distributions/law_kind.hpp"
+#include "distributions/time_noise_kind.hpp"
 #include "engine/network/torus.hpp"
 #include "engine/network/xgft.hpp"
 #include "estimators/mean_interval.hpp"
@@ -164,6 +166,81 @@ double NetworkStudy::working_bytes(int threads) const {
   const double per_thread = 8.0 * static_cast<double>(t.link_id_bound()) +
                             48.0 * static_cast<double>(t.endpoints()) * (1.0 + t.diameter());
   return threads * per_thread;
+}
+
+std::vector<TableColumn> NetworkStudy::columns() const {
+  return {{"samples", "samples", ""},          {"endpoints", "endpoints", ""},
+          {"slowdown", "slowdown_mean", ""},   {"ci_low", "slowdown_ci_low", ""},
+          {"ci_high", "slowdown_ci_high", ""}, {"quiet_cost", "cost_quiet_mean", ""}};
+}
+
+PlotHints NetworkStudy::plot_hints() const {
+  PlotHints hints;
+  hints.figure = "network";
+  hints.x = "endpoints";
+  hints.y = "slowdown_mean";
+  hints.y_low = "slowdown_ci_low";
+  hints.y_high = "slowdown_ci_high";
+  hints.y_label = "slowdown";
+  return hints;
+}
+
+namespace {
+
+bool on_network(const ParamReader& reader) {
+  const auto kind = reader.peek_text(collective_kind_key().name);
+  return reader.has("network.topology") || reader.has("network.rho") ||
+         kind == "binomial_broadcast" || kind == "binomial_reduce";
+}
+
+}  // namespace
+
+ModelKind network_model_kind() {
+  static const KeySpec topology{.name = "network.topology",
+                                .type = KeyType::kText,
+                                .meaning =
+                                    "\"xgft(h; m_1,...,m_h; w_1,...,w_h)\", \"torus(k, n)\" "
+                                    "or \"k-ary n-cube\""};
+  static const KeySpec rho{.name = "network.rho",
+                           .meaning = "the fraction of endpoints with background traffic",
+                           .bounds = {0.0, 1.0, false, true}};
+  return {
+      .name = "network",
+      .meaning =
+          "binomial broadcast and reduce, and the butterfly, on a fat tree or torus with "
+          "background traffic and optional OS noise",
+      .collectives = {"binomial_broadcast", "binomial_reduce", "butterfly"},
+      .keys = {topology, rho},
+      .takes = [](const ParamReader& reader,
+                  const RunContext& run) { return run.run_kind == "sample" && on_network(reader); },
+      .prepare =
+          [](PreparedPoint& point, ParamReader& reader, const RunContext&) {
+            const std::string kind = reader.text(collective_kind_key());
+            if (kind != "binomial_broadcast" && kind != "binomial_reduce" && kind != "butterfly")
+              throw InputError(fmt::format(
+                  "collective.kind = \"{}\" does not run on a [network]: use binomial_broadcast, "
+                  "binomial_reduce or butterfly",
+                  kind));
+            const auto shape = parse_topology(reader.text(topology));
+            const double fraction = reader.number(rho);
+            const NetworkPattern pattern =
+                kind == "binomial_broadcast" ? NetworkPattern::kBinomialBroadcast
+                : kind == "binomial_reduce"  ? NetworkPattern::kBinomialReduce
+                                             : NetworkPattern::kButterfly;
+            // Optional OS noise on each process's step, one message-time long.
+            std::optional<StageNoise> os;
+            if (reader.has("noise.law")) {
+              if (names_time_noise(reader, "noise"))
+                throw InputError(fmt::format(
+                    "noise.law = \"{}\" is time-based; the network model takes a per-stage law, "
+                    "applied to each step of one message-time",
+                    *reader.peek_text("noise.law")));
+              os = read_stage_noise(reader, "noise", 1.0);
+            }
+            point.kind = "network";
+            point.sampled =
+                std::make_unique<NetworkStudy>(CongestionModel(shape, pattern, fraction, os));
+          }};
 }
 
 }  // namespace collnoise

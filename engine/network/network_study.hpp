@@ -19,6 +19,8 @@ class NetworkStudy final : public SampledStudy {
   double primary_tail_index() const override;
   double cost_per_sample() const override;
   double working_bytes(int threads) const override;
+  std::vector<TableColumn> columns() const override;
+  PlotHints plot_hints() const override;
 
  private:
   CongestionModel model_;
@@ -27,5 +29,8 @@ class NetworkStudy final : public SampledStudy {
 /// A topology from its run-file text: "xgft(2; 12,12; 1,6)" (XGFT(h; m_1..m_h; w_1..w_h)) or
 /// "torus(100, 2)" / "100-ary 2-cube" (k-ary n-cube). InputError naming network.topology.
 std::shared_ptr<const Topology> parse_topology(const std::string& text);
+
+/// The model kind of this room: collectives on a network with background traffic.
+ModelKind network_model_kind();
 
 }  // namespace collnoise

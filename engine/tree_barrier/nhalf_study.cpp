@@ -1,4 +1,7 @@
 #include "engine/tree_barrier/nhalf_study.hpp"
+#include "core/errors.hpp"
+#include "distributions/time_noise_kind.hpp"
+#include "engine/tree_barrier/tree_barrier_study.hpp"
 
 #include <fmt/format.h>
 
@@ -137,6 +140,69 @@ double NHalfStudy::estimated_cost() const {
 
 double NHalfStudy::working_bytes(int threads) const {
   return 8.0 * static_cast<double>(chunk_size_) + 16384.0 * threads;
+}
+
+std::vector<TableColumn> NHalfStudy::columns() const {
+  return {{"paper_approx", "nhalf_paper_approx", ""}, {"nhalf_exact", "nhalf_exact", ""},
+          {"full_tree", "nhalf_full_tree", ""},       {"E[T](N/2)_hi", "check_below_ci_high", ""},
+          {"E[T](2N)_lo", "check_above_ci_low", ""},  {"check", "check_passed", ""}};
+}
+
+PlotHints NHalfStudy::plot_hints() const {
+  PlotHints hints;
+  hints.figure = "nhalf";
+  hints.x = "noise.f";
+  hints.y = "nhalf_exact";
+  hints.y_low = "";
+  hints.y_high = "";
+  hints.y_label = "N_1/2";
+  hints.references = {"nhalf_paper_approx", "nhalf_full_tree"};
+  return hints;
+}
+
+ModelKind nhalf_model_kind() {
+  static const KeySpec check_samples{.name = "nhalf.check_samples",
+                                     .type = KeyType::kInteger,
+                                     .meaning = "phases per simulated check point",
+                                     .fallback = std::int64_t{20000},
+                                     .bounds = {100.0, 1099511627776.0},
+                                     .identity = false};
+  static const KeySpec check_confidence{.name = "nhalf.check_confidence",
+                                        .meaning = "confidence level of the simulated check",
+                                        .fallback = 0.99,
+                                        .bounds = {0.0, 1.0, true, true},
+                                        .identity = false};
+  std::vector<KeySpec> keys = tree_keys();
+  keys.push_back(check_samples);
+  keys.push_back(check_confidence);
+  return {
+      .name = "nhalf",
+      .meaning =
+          "N_1/2, the N at which the expected phase time doubles: the paper's "
+          "approximation, the exact value and a simulated check",
+      .collectives = {"tree_barrier"},
+      .keys = keys,
+      .takes = [](const ParamReader&, const RunContext& run) { return run.run_kind == "nhalf"; },
+      .prepare =
+          [](PreparedPoint& point, ParamReader& reader, const RunContext& run) {
+            const std::string kind = reader.text(collective_kind_key());
+            if (kind != "tree_barrier")
+              throw InputError(fmt::format(
+                  "kind = \"nhalf\" needs collective.kind = \"tree_barrier\", got \"{}\"", kind));
+            const TreeParams tree = read_tree_params(reader, false);
+            if (names_time_noise(reader, "noise"))
+              throw InputError(
+                  fmt::format("noise.law = \"{}\": N_1/2 is defined for per-stage noise laws only",
+                              *reader.peek_text("noise.law")));
+            ParamReader settings(run.settings);
+            NHalfSettings check;
+            check.check_samples = static_cast<std::uint64_t>(settings.integer(check_samples));
+            check.check_confidence = settings.number(check_confidence);
+            settings.reject_unread("the [nhalf] table");
+            point.kind = "nhalf";
+            point.analysis =
+                std::make_unique<NHalfStudy>(read_tree_model(reader, tree), check, run.chunk_size);
+          }};
 }
 
 }  // namespace collnoise

@@ -22,6 +22,8 @@ class NHalfStudy final : public AnalysisStudy {
   std::uint64_t work_units() const override { return 2 * settings_.check_samples; }
   double estimated_cost() const override;
   double working_bytes(int threads) const override;
+  std::vector<TableColumn> columns() const override;
+  PlotHints plot_hints() const override;
 
  private:
   TreeBarrierModel model_;

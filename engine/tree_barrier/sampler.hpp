@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <span>
 
-#include "distributions/registry.hpp"
+#include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/tree_shape.hpp"
 
 namespace collnoise {

@@ -1,4 +1,7 @@
 #include "engine/tree_barrier/timed_tree_study.hpp"
+#include "core/errors.hpp"
+#include "distributions/time_noise_kind.hpp"
+#include "engine/tree_barrier/tree_params.hpp"
 
 #include <fmt/format.h>
 #include <bit>
@@ -112,6 +115,72 @@ double TimedTreeStudy::working_bytes(int threads) const {
   const double per_rank = 8.0 + (poisson ? 33.0 : 4.0);
   const double copies = setup_.ranks < kParallelReplicationsBelow ? threads : 1;
   return copies * per_rank * static_cast<double>(setup_.ranks);
+}
+
+std::vector<TableColumn> TimedTreeStudy::columns() const {
+  return {{"samples", "samples", ""},
+          {"mean[s]", "mean", ""},
+          {"ci_low", "ci_low", ""},
+          {"ci_high", "ci_high", ""},
+          {"noiseless[s]", "noiseless_time", ""}};
+}
+
+PlotHints TimedTreeStudy::plot_hints() const {
+  PlotHints hints;
+  hints.y_label = "time of all phases [s]";
+  hints.references = {"noiseless_time"};
+  return hints;
+}
+
+ModelKind timed_tree_model_kind() {
+  static const KeySpec phases{.name = "collective.phases",
+                              .type = KeyType::kInteger,
+                              .meaning = "phases per replication, simulated in absolute time",
+                              .fallback = std::int64_t{1},
+                              .bounds = {1.0, 1.0e9}};
+  std::vector<KeySpec> keys = tree_keys();
+  keys.push_back(phases);
+  return {.name = "timed_tree_barrier",
+          .meaning =
+              "the tree barrier under time-based noise: every rank in absolute time, phases "
+              "interact",
+          .collectives = {"tree_barrier"},
+          .keys = keys,
+          .takes =
+              [](const ParamReader& reader, const RunContext& run) {
+                return run.run_kind == "sample" &&
+                       reader.peek_text(collective_kind_key().name).value_or("tree_barrier") ==
+                           "tree_barrier" &&
+                       reader.has("noise.law") && names_time_noise(reader, "noise");
+              },
+          .prepare =
+              [](PreparedPoint& point, ParamReader& reader, const RunContext&) {
+                reader.text(collective_kind_key());
+                const TreeParams tree = read_tree_params(reader, true);
+                CpuNoiseSpec cpu;
+                cpu.time = read_time_noise(reader, "noise");
+                // Time-based noise: phases interact, every rank is simulated in absolute time.
+                if (tree.sampling != TreeSampling::kPerRank)
+                  throw InputError(fmt::format(
+                      "collective.sampling = \"per_level\" draws level maxima of iid per-stage "
+                      "noise; noise.law = \"{}\" is time-based and needs \"per_rank\"",
+                      *reader.peek_text("noise.law")));
+                if (tree.n > RankCount{1} << 40)
+                  throw InputError(
+                      "collective.N is too large for time-based noise: at most 2^40 ranks");
+                TimedTreeSetup setup;
+                setup.ranks = static_cast<std::uint64_t>(tree.n);
+                setup.work = tree.w;
+                setup.tau = tree.tau;
+                setup.phases = static_cast<std::uint64_t>(reader.integer(phases));
+                const double depth = static_cast<double>(std::bit_width(setup.ranks) - 1);
+                check_time_noise_horizon(
+                    *cpu.time,
+                    static_cast<double>(setup.phases) * (setup.work + 2.0 * setup.tau * depth),
+                    static_cast<double>(setup.phases));
+                point.kind = "tree_barrier";
+                point.sampled = std::make_unique<TimedTreeStudy>(setup, std::move(cpu));
+              }};
 }
 
 }  // namespace collnoise

@@ -19,6 +19,8 @@ class TimedTreeStudy final : public SampledStudy {
   double primary_tail_index() const override;
   double cost_per_sample() const override;
   double working_bytes(int threads) const override;
+  std::vector<TableColumn> columns() const override;
+  PlotHints plot_hints() const override;
 
  private:
   TimedTreeResult replicate(std::uint64_t index, int threads) const;

@@ -1,4 +1,7 @@
 #include "engine/tree_barrier/tree_barrier_study.hpp"
+#include "distributions/law_kind.hpp"
+#include "distributions/time_noise_kind.hpp"
+#include "engine/tree_barrier/tree_params.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -142,6 +145,52 @@ double TreeBarrierStudy::fixed_cost() const {
 
 double TreeBarrierStudy::working_bytes(int threads) const {
   return 16384.0 * threads;  // per thread: 64 level minima and a batch of 1024 words
+}
+
+std::vector<TableColumn> TreeBarrierStudy::columns() const {
+  return {{"samples", "samples", ""},  {"mean[s]", "mean", ""},        {"ci_low", "ci_low", ""},
+          {"ci_high", "ci_high", ""},  {"exact[s]", "exact_mean", ""}, {"z", "z_score", "z"},
+          {"in_ci", "exact_in_ci", ""}};
+}
+
+PlotHints TreeBarrierStudy::plot_hints() const {
+  PlotHints hints;
+  hints.y_label = "phase time [s]";
+  hints.references = {"exact_mean", "theorem1_lower", "theorem1_upper", "bound_lower",
+                      "bound_upper"};
+  return hints;
+}
+
+TreeBarrierModel read_tree_model(ParamReader& reader, const TreeParams& tree) {
+  TreeBarrierModel m;
+  m.shape = TreeShape(tree.n);
+  m.w = tree.w;
+  m.tau = tree.tau;
+  m.noise = read_stage_noise(reader, "noise", tree.w);
+  return m;
+}
+
+ModelKind tree_barrier_model_kind() {
+  return {
+      .name = "tree_barrier",
+      .meaning = "the tree barrier under per-stage noise: phase times, exact theory, Theorems 1-4",
+      .collectives = {"tree_barrier"},
+      .keys = tree_keys(),
+      .takes =
+          [](const ParamReader& reader, const RunContext& run) {
+            return run.run_kind == "sample" &&
+                   reader.peek_text(collective_kind_key().name).value_or("tree_barrier") ==
+                       "tree_barrier" &&
+                   !(reader.has("noise.law") && names_time_noise(reader, "noise"));
+          },
+      .prepare =
+          [](PreparedPoint& point, ParamReader& reader, const RunContext&) {
+            reader.text(collective_kind_key());
+            const TreeParams tree = read_tree_params(reader, true);
+            point.kind = "tree_barrier";
+            point.sampled =
+                std::make_unique<TreeBarrierStudy>(read_tree_model(reader, tree), tree.sampling);
+          }};
 }
 
 }  // namespace collnoise

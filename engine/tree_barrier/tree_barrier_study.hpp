@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "engine/study.hpp"
+#include "engine/tree_barrier/tree_params.hpp"
 #include "engine/tree_barrier/tree_theory.hpp"
 
 namespace collnoise {
@@ -24,6 +25,8 @@ class TreeBarrierStudy final : public SampledStudy {
   double cost_per_sample() const override;
   double fixed_cost() const override;
   double working_bytes(int threads) const override;
+  std::vector<TableColumn> columns() const override;
+  PlotHints plot_hints() const override;
 
  private:
   /// The exact theory, computed when first needed (tens of milliseconds a point: validating a
@@ -36,5 +39,8 @@ class TreeBarrierStudy final : public SampledStudy {
   mutable std::optional<TreeTheory> theory_;
   double tail_index_;
 };
+
+/// The tree's model from its keys and the [noise] table (a per-stage law).
+TreeBarrierModel read_tree_model(ParamReader& reader, const TreeParams& tree);
 
 }  // namespace collnoise

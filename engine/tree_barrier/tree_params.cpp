@@ -5,38 +5,60 @@
 #include "core/errors.hpp"
 
 namespace collnoise {
+namespace {
+
+const KeySpec kN{.name = "collective.N",
+                 .type = KeyType::kRankCount,
+                 .meaning = "ranks (an integer, or a string of digits beyond 2^63)",
+                 .optional = true};
+const KeySpec kLog2N{.name = "collective.log2_N",
+                     .type = KeyType::kInteger,
+                     .meaning = "N = 2^log2_N",
+                     .bounds = {0.0, 126.0},
+                     .optional = true};
+const KeySpec kLevels{.name = "collective.levels",
+                      .type = KeyType::kInteger,
+                      .meaning = "N = 2^levels - 1, a full tree",
+                      .bounds = {1.0, 127.0},
+                      .optional = true};
+const KeySpec kW{.name = "collective.w",
+                 .meaning = "work per phase",
+                 .unit = "seconds",
+                 .bounds = {0.0, kMaxSeconds, true, false}};
+const KeySpec kTau{.name = "collective.tau",
+                   .meaning = "latency per tree hop",
+                   .unit = "seconds",
+                   .fallback = 0.0,
+                   .bounds = {0.0, kMaxSeconds}};
+const KeySpec kSampling{.name = "collective.sampling",
+                        .type = KeyType::kChoice,
+                        .meaning = "per_rank (every rank drawn) or per_level (level maxima drawn)",
+                        .fallback = std::string("per_rank"),
+                        .choices = {"per_rank", "per_level"}};
+
+}  // namespace
+
+std::vector<KeySpec> tree_keys() {
+  return {kN, kLog2N, kLevels, kW, kTau, kSampling};
+}
 
 TreeParams read_tree_params(ParamReader& reader, bool n_required) {
   TreeParams p;
-  const int given = reader.has("collective.N") + reader.has("collective.log2_N") +
-                    reader.has("collective.levels");
+  const int given = reader.has(kN.name) + reader.has(kLog2N.name) + reader.has(kLevels.name);
   if (given > 1 || (given == 0 && n_required))
     throw InputError("give exactly one of collective.N, collective.log2_N, collective.levels");
   p.n_given = given == 1;
-  if (reader.has("collective.N")) p.n = reader.rank_count("collective.N");
-  if (reader.has("collective.log2_N")) {
-    const auto k = reader.integer("collective.log2_N");
-    if (k < 0 || k > 126)
-      throw InputError(fmt::format("collective.log2_N = {} is invalid: 0 <= log2_N <= 126", k));
-    p.n = pow2(static_cast<int>(k));
-  }
-  if (reader.has("collective.levels")) {
-    const auto k = reader.integer("collective.levels");
-    if (k < 1 || k > 127)
-      throw InputError(fmt::format("collective.levels = {} is invalid: 1 <= levels <= 127", k));
-    p.n = pow2(static_cast<int>(k)) - 1;
-  }
+  if (reader.has(kN.name)) p.n = reader.rank_count(kN);
+  if (reader.has(kLog2N.name)) p.n = pow2(static_cast<int>(reader.integer(kLog2N)));
+  if (reader.has(kLevels.name)) p.n = pow2(static_cast<int>(reader.integer(kLevels))) - 1;
   // Every point records its N under one name, whichever way the run file gave it.
-  reader.forget("collective.log2_N");
-  reader.forget("collective.levels");
-  if (p.n_given) reader.derive("collective.N", p.n);
-  p.w = reader.number_in("collective.w", std::nullopt, {0.0, kMaxSeconds, true},
-                         "seconds (the work per phase)");
-  p.tau =
-      reader.number_in("collective.tau", 0.0, {0.0, kMaxSeconds}, "seconds (the latency per hop)");
-  const std::string sampling =
-      reader.choice("collective.sampling", "per_rank", {"per_rank", "per_level"});
-  p.sampling = sampling == "per_level" ? TreeSampling::kPerLevel : TreeSampling::kPerRank;
+  reader.forget(kLog2N.name);
+  reader.forget(kLevels.name);
+  if (p.n_given) reader.derive(kN.name, p.n, true);
+  p.w = reader.number(kW);
+  p.tau = reader.number(kTau);
+  p.sampling =
+      reader.text(kSampling) == "per_level" ? TreeSampling::kPerLevel : TreeSampling::kPerRank;
   return p;
 }
 

@@ -1,8 +1,12 @@
 #pragma once
-// The [collective] keys of a tree barrier (MODELS.md §2): N (or log2_N, or levels), the work w
-// and hop latency tau in seconds, the sampling path, and for time-based noise the number of
-// phases per replication.
+// The [collective] keys of a tree barrier (docs/models/tree-barrier.md): N (or log2_N, or
+// levels), the work w and hop latency tau in seconds, and the sampling path. Shared by the
+// per-stage model, the time-based one and N_1/2.
+#include <vector>
+
+#include "core/key_spec.hpp"
 #include "core/param_reader.hpp"
+#include "engine/study.hpp"
 #include "engine/tree_barrier/sampler.hpp"
 
 namespace collnoise {
@@ -17,5 +21,14 @@ struct TreeParams {
 
 /// Reads the tree's keys; N is optional only for N_1/2 runs. InputError naming the key.
 TreeParams read_tree_params(ParamReader& reader, bool n_required);
+
+/// The keys read_tree_params reads.
+std::vector<KeySpec> tree_keys();
+
+/// The model kinds of the tree barrier's room: per-stage noise (sampled per rank or per level),
+/// time-based noise (phases in absolute time), and the N_1/2 analysis.
+ModelKind tree_barrier_model_kind();
+ModelKind timed_tree_model_kind();
+ModelKind nhalf_model_kind();
 
 }  // namespace collnoise

@@ -1,0 +1,57 @@
+#include "engine/cycles/loggops_keys.hpp"
+
+namespace collnoise {
+namespace {
+
+const LogGops kDefaults;  // the paper's values (docs/run-files.md)
+
+const KeySpec kL{.name = "loggops.L",
+                 .meaning = "latency",
+                 .unit = "seconds",
+                 .fallback = kDefaults.L,
+                 .bounds = {0.0, 1.0e3}};
+const KeySpec ko{.name = "loggops.o",
+                 .meaning = "CPU overhead per message",
+                 .unit = "seconds",
+                 .fallback = kDefaults.o,
+                 .bounds = {0.0, 1.0e3}};
+const KeySpec kg{.name = "loggops.g",
+                 .meaning = "NIC gap per message",
+                 .unit = "seconds",
+                 .fallback = kDefaults.g,
+                 .bounds = {0.0, 1.0e3}};
+const KeySpec kG{.name = "loggops.G",
+                 .meaning = "NIC gap per byte",
+                 .unit = "seconds per byte",
+                 .fallback = kDefaults.G,
+                 .bounds = {0.0, 1.0}};
+const KeySpec kO{.name = "loggops.O",
+                 .meaning = "CPU overhead per byte",
+                 .unit = "seconds per byte",
+                 .fallback = kDefaults.O,
+                 .bounds = {0.0, 1.0}};
+const KeySpec kBytes{.name = "loggops.message_bytes",
+                     .type = KeyType::kInteger,
+                     .meaning = "message size",
+                     .unit = "bytes",
+                     .fallback = static_cast<std::int64_t>(kDefaults.message_bytes),
+                     .bounds = {1.0, 1099511627776.0}};
+
+}  // namespace
+
+std::vector<KeySpec> loggops_keys() {
+  return {kL, ko, kg, kG, kO, kBytes};
+}
+
+LogGops read_loggops(ParamReader& reader) {
+  LogGops net;
+  net.L = reader.number(kL);
+  net.o = reader.number(ko);
+  net.g = reader.number(kg);
+  net.G = reader.number(kG);
+  net.O = reader.number(kO);
+  net.message_bytes = static_cast<std::uint64_t>(reader.integer(kBytes));
+  return net;
+}
+
+}  // namespace collnoise

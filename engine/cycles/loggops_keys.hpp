@@ -1,0 +1,18 @@
+#pragma once
+// The [loggops] table (docs/models/loggops-cycles.md): L, o, g in seconds, G and O in seconds
+// per byte, the message size in bytes. The defaults are Chen & Suda's values.
+#include <vector>
+
+#include "core/key_spec.hpp"
+#include "core/param_reader.hpp"
+#include "engine/cycles/loggops.hpp"
+
+namespace collnoise {
+
+/// The [loggops] keys.
+std::vector<KeySpec> loggops_keys();
+
+/// Reads the [loggops] table. InputError naming the key at fault.
+LogGops read_loggops(ParamReader& reader);
+
+}  // namespace collnoise
