@@ -11,9 +11,11 @@
 #include "app/messages.hpp"
 #include "app/output_guard.hpp"
 #include "core/errors.hpp"
+#include "core/rng.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
+#include "runs/presentation.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
 #include "runs/work_split.hpp"
@@ -63,6 +65,16 @@ void check_parts_belong_together(const std::vector<PartFile>& parts) {
           fmt::format("'{}' (seed {}) and '{}' (seed {}) were run with different "
                       "seeds: their samples are not shares of one run",
                       first.path, seed, p.path, s));
+    // Parts sampled by builds of another stream format hold other random numbers.
+    const Field* format = p.root.find("stream_format");
+    const std::int64_t stream_format = format && std::holds_alternative<std::int64_t>(*format)
+                                           ? std::get<std::int64_t>(*format)
+                                           : 1;
+    if (stream_format != kStreamFormat)
+      throw InputError(fmt::format(
+          "'{}' was sampled with stream format {}, this collnoise samples format {} "
+          "(CHANGELOG.md): its samples are not shares of the same run; run that part again",
+          p.path, stream_format, kStreamFormat));
     if (p.part.count != first.part.count)
       throw InputError(fmt::format("'{}' is part {} and '{}' part {}: one job array has one n",
                                    first.path, to_string(first.part), p.path, to_string(p.part)));
@@ -139,17 +151,11 @@ int merge_command(const MergeOptions& options) {
   const SummaryContext context{run.confidence, points.size()};
   std::vector<PointResult> results;
   for (std::size_t i = 0; i < points.size(); ++i)
-    results.push_back(PointResult{points[i].kind, points[i].params,
-                                  points[i].sampled->summarize(tallies[i], context), &tallies[i],
-                                  chunk_plan(run, *points[i].sampled).chunk_size});
+    results.push_back(point_result(points[i], points[i].sampled->summarize(tallies[i], context),
+                                   &tallies[i], chunk_plan(run, *points[i].sampled).chunk_size));
   write_result_file(options.out, run_identity(run, info.part), info, results);
   if (!options.quiet) {
-    std::vector<Record> params, summaries;
-    for (const auto& r : results) {
-      params.push_back(r.params);
-      summaries.push_back(r.summary);
-    }
-    fmt::print("{}", summary_table(params, summaries));
+    fmt::print("{}", summary_table(results));
     fmt::print("merged {} parts into {} ({} points)\n", parts.size(), options.out, points.size());
   }
   return exit_code::kSuccess;

@@ -25,6 +25,7 @@
 #include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
 #include "runs/precision_target.hpp"
+#include "runs/presentation.hpp"
 #include "runs/run_executor.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
@@ -139,15 +140,6 @@ void print_costliest_points(const RunEstimate& estimate) {
   for (const std::size_t i : order)
     fmt::print("  point {}: {}, {}\n", i, describe_core_seconds(estimate.points[i].core_seconds),
                describe_bytes(estimate.points[i].bytes));
-}
-
-void print_table(const std::vector<PointResult>& results) {
-  std::vector<Record> params, summaries;
-  for (const auto& r : results) {
-    params.push_back(r.params);
-    summaries.push_back(r.summary);
-  }
-  fmt::print("{}", summary_table(params, summaries));
 }
 
 int report_interruption(const Execution& execution, const RunOptions& options,
@@ -284,8 +276,8 @@ int run_command(const RunOptions& options) {
   std::vector<PointResult> results;
   for (std::size_t i = 0; i < points.size(); ++i) {
     PointOutcome& o = execution.points[i];
-    results.push_back(PointResult{points[i].kind, points[i].params, o.summary,
-                                  o.tally ? &*o.tally : nullptr, o.chunk_size});
+    results.push_back(
+        point_result(points[i], o.summary, o.tally ? &*o.tally : nullptr, o.chunk_size));
   }
   RunInfo info;
   info.kind = run_kind_label(run, points);
@@ -301,7 +293,7 @@ int run_command(const RunOptions& options) {
   }
   if (!ckpt.empty()) std::remove(ckpt.c_str());
   if (!options.quiet) {
-    print_table(results);
+    fmt::print("{}", summary_table(results));
     fmt::print("wrote {} ({} points, {:.2f} s, {} threads{}{})\n", out, results.size(),
                info.wall_time_s, threads,
                group.size() > 1 ? fmt::format(" x {} processes", group.size()) : "",

@@ -13,7 +13,9 @@ int summary_command(const SummaryOptions& options) {
   if (options.json)
     fmt::print("{}", summary_json(file.root, file.params, file.summaries));
   else
-    fmt::print("{}", summary_table(file.params, file.summaries));
+    fmt::print("{}", summary_table(
+                         file.params, file.summaries,
+                         file.table_columns.empty() ? std::string() : file.table_columns.front()));
   return exit_code::kSuccess;
 }
 

@@ -11,6 +11,12 @@ namespace collnoise {
 
 /// The named purposes of streams; one value per kind of draw, so that two purposes never share
 /// a stream. Keep values stable: they are part of the known-answer tests.
+/// The stream format: how a point's random streams follow from the seed and its parameters
+/// (docs/models/streams.md). Every result records it; a change to the numbers a seed gives
+/// raises it and is written in CHANGELOG.md. 1: a hash of every parameter read (up to the
+/// models' move to their rooms); 2: the point's stream identity.
+inline constexpr std::int64_t kStreamFormat = 2;
+
 enum class StreamPurpose : std::uint64_t {
   kTreePerRank = 1,     ///< per-rank tree barrier: indices (phase, block of ranks)
   kTreePerLevel = 2,    ///< per-level tree barrier: index (phase)

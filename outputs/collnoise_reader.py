@@ -107,6 +107,7 @@ class Point:
     top_values: dict[str, np.ndarray]
     chunks: dict[str, np.ndarray]
     raw: np.ndarray | None
+    plot: dict[str, Any] = dataclasses.field(default_factory=dict)  # the model's plot hints
 
     def value(self, key: str, default: Any = None) -> Any:
         """A summary value, or a parameter, by name."""
@@ -155,7 +156,8 @@ def _read_point(group) -> Point:
         chunks = {name: tally["chunks"][name][()] for name in tally["chunks"]}
         if "raw" in tally:
             raw = tally["raw"][()]
-    return Point(kind, params, summary, reasons, metrics, histograms, tops, chunks, raw)
+    plot = _attributes(group["plot"])[0] if "plot" in group else {}
+    return Point(kind, params, summary, reasons, metrics, histograms, tops, chunks, raw, plot)
 
 
 def load(path: str) -> Result:

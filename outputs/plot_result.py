@@ -102,11 +102,18 @@ def plot_tree(result, settings, out):
             ms = 1e3
             ax.plot(n, values(sp, "mean", ms), "o", ms=3, color=color, label=label or "estimate")
             band(ax, n, values(sp, "ci_low", ms), values(sp, "ci_high", ms), color)
-            ax.plot(n, values(sp, "exact_mean", ms), "-", lw=1, color=color)
+            # References the model gives (a time-based tree has no exact mean or theorems).
+            exact = values(sp, "exact_mean", ms)
+            if any(v is not None for v in exact):
+                ax.plot(n, exact, "-", lw=1, color=color)
             lower = [p.value("theorem1_lower") or p.value("bound_lower") for p in sp]
             upper = [p.value("theorem1_upper") or p.value("bound_upper") for p in sp]
-            ax.plot(n, [v * ms for v in lower], ":", lw=1, color=color)
-            ax.plot(n, [v * ms for v in upper], "--", lw=0.8, color=color)
+            if all(v is not None for v in lower + upper):
+                ax.plot(n, [v * ms for v in lower], ":", lw=1, color=color)
+                ax.plot(n, [v * ms for v in upper], "--", lw=0.8, color=color)
+            noiseless = values(sp, "noiseless_time", ms)
+            if not any(v is not None for v in exact) and all(v is not None for v in noiseless):
+                ax.plot(n, noiseless, "-", lw=1, color=color)
         ax.set_xscale("log")
         ax.set_xlabel("N (ranks)")
         ax.set_ylabel("mean phase time (ms)")
@@ -282,6 +289,9 @@ def save(fig, out, result, what):
     return path
 
 
+FIGURE_OF_KIND = {"tree_barrier": "curve", "butterfly": "cycles", "dissemination": "cycles"}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("result", help="a collnoise result file (.h5)")
@@ -294,10 +304,12 @@ def main(argv=None):
         return 2
     settings = result.run_file().get("plot", {})
     os.makedirs(args.out, exist_ok=True)
-    kinds = {p.kind for p in result.points}
-    plotters = {"tree_barrier": plot_tree, "butterfly": plot_cycles, "dissemination": plot_cycles,
-                "network": plot_network, "isoefficiency": plot_isoefficiency}
-    kind = kinds.pop() if len(kinds) == 1 else result.kind
+    # The figure each model asks for (its plot hints, stored with every point); files written
+    # before models gave hints name their kind instead.
+    figures = {p.plot.get("figure") or FIGURE_OF_KIND.get(p.kind, p.kind) for p in result.points}
+    plotters = {"curve": plot_tree, "cycles": plot_cycles, "network": plot_network,
+                "isoefficiency": plot_isoefficiency}
+    kind = figures.pop() if len(figures) == 1 else result.kind
     if kind not in plotters:
         print(f"plot_result: no figure for points of kind '{kind}'", file=sys.stderr)
         return 2

@@ -19,7 +19,9 @@ namespace {
 void write_point(const h5::Group& group, const PointResult& p) {
   Record kind;
   kind.set("kind", Field(p.kind));
+  if (!p.table_columns.empty()) kind.set("table_columns", Field(p.table_columns));
   group.write_record(kind);
+  if (!p.plot.fields().empty()) group.create_group("plot").write_record(p.plot);
   group.create_group("params").write_record(p.params);
   group.create_group("summary").write_record(p.summary);
   if (p.tally) write_tally(group.create_group("tally"), *p.tally, p.chunk_size);
@@ -35,6 +37,7 @@ Record root_attributes(const RunIdentity& run, const RunInfo& info, std::size_t 
   r.set("name", Field(run.name));
   r.set("kind", Field(info.kind));
   r.set("seed", Field(run.seed));
+  r.set("stream_format", Field(run.stream_format));
   r.set("threads", Field(static_cast<std::int64_t>(info.threads)));
   r.set("processes", Field(static_cast<std::int64_t>(info.processes)));
   r.set("run_kind", Field(run.run_kind));
@@ -131,6 +134,11 @@ ResultFile read_result(const std::string& path, const h5::ReadOptions& options) 
     const h5::Group g = all.open_group(name);
     out.params.push_back(g.open_group("params").read_record());
     out.summaries.push_back(g.open_group("summary").read_record());
+    const Record attributes = g.read_record();
+    const Field* columns = attributes.find("table_columns");
+    out.table_columns.push_back(columns && std::holds_alternative<std::string>(*columns)
+                                    ? std::get<std::string>(*columns)
+                                    : std::string());
   }
   return out;
 }

@@ -26,24 +26,29 @@ struct RunInfo {
   std::vector<std::string> merged_from;  ///< the part files of a merged result
 };
 
-/// One point as written: its parameters, summary, and for sampled points the tally.
+/// One point as written: its parameters, summary, for sampled points the tally, and how the
+/// model wants it shown (written as given, not interpreted here).
 struct PointResult {
   std::string kind;
   Record params;
   Record summary;
   const Tally* tally = nullptr;
   std::uint64_t chunk_size = 0;
+  std::string table_columns;  ///< lines "header<TAB>field<TAB>format" (outputs/summary_report.hpp)
+  Record plot;                ///< plot hints for outputs/plot_result.py
 };
 
 /// Writes the whole file atomically. RuntimeFailure on any I/O error (nothing left behind).
 void write_result_file(const std::string& path, const RunIdentity& run, const RunInfo& info,
                        const std::vector<PointResult>& points);
 
-/// What summary reads back: root attributes and, per point, params and summary records.
+/// What summary reads back: root attributes and, per point, params and summary records and the
+/// table columns its model chose (empty in files written before models chose them).
 struct ResultFile {
   Record root;
   std::vector<Record> params;
   std::vector<Record> summaries;
+  std::vector<std::string> table_columns;
 };
 
 /// Reads a result file; InputError if it is damaged, not one, or of another format version.

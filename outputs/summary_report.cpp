@@ -50,55 +50,43 @@ std::vector<std::string> varying_keys(const std::vector<Record>& params) {
 namespace {
 
 struct Column {
-  const char* header;
-  const char* key;
+  std::string header;
+  std::string key;
+  std::string format;
 };
 
-// The estimate columns of each kind of point, told apart by a field only that kind has.
-std::vector<Column> estimate_columns(const Record& summary) {
-  if (summary.find("nhalf_exact"))
-    return {{"paper_approx", "nhalf_paper_approx"}, {"nhalf_exact", "nhalf_exact"},
-            {"full_tree", "nhalf_full_tree"},       {"E[T](N/2)_hi", "check_below_ci_high"},
-            {"E[T](2N)_lo", "check_above_ci_low"},  {"check", "check_passed"}};
-  if (summary.find("conventional_mean"))
-    return {{"reps", "conventional_samples"},
-            {"quiet[s]", "quiet_mean"},
-            {"conv[s]", "conventional_mean"},
-            {"red[s]", "redundant_mean"},
-            {"ratio", "recovery_ratio"},
-            {"ratio_lo", "recovery_ratio_ci_low"},
-            {"ratio_hi", "recovery_ratio_ci_high"},
-            {"noiseless[s]", "noiseless_closed_form"}};
-  if (summary.find("slowdown_mean"))
-    return {{"samples", "samples"},          {"endpoints", "endpoints"},
-            {"slowdown", "slowdown_mean"},   {"ci_low", "slowdown_ci_low"},
-            {"ci_high", "slowdown_ci_high"}, {"quiet_cost", "cost_quiet_mean"}};
-  if (summary.find("growth_exponent"))
-    return {{"scalable", "scalable"},
-            {"exponent", "growth_exponent"},
-            {"ci_low", "growth_exponent_ci_low"},
-            {"ci_high", "growth_exponent_ci_high"},
-            {"predicted", "predicted_exponent"}};
-  if (summary.find("exact_mean"))
-    return {{"samples", "samples"},  {"mean[s]", "mean"},        {"ci_low", "ci_low"},
-            {"ci_high", "ci_high"},  {"exact[s]", "exact_mean"}, {"z", "z_score"},
-            {"in_ci", "exact_in_ci"}};
-  return {{"samples", "samples"},
-          {"mean[s]", "mean"},
-          {"ci_low", "ci_low"},
-          {"ci_high", "ci_high"},
-          {"noiseless[s]", "noiseless_time"}};
+// The model's columns, as written into the result; files written before models chose their
+// columns show the generic ones.
+std::vector<Column> parse_columns(const std::string& text) {
+  std::vector<Column> columns;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string line = text.substr(at, end - at);
+    at = end + 1;
+    const auto tab = line.find('\t');
+    if (tab == std::string::npos) continue;
+    const auto tab2 = line.find('\t', tab + 1);
+    columns.push_back({line.substr(0, tab), line.substr(tab + 1, tab2 - tab - 1),
+                       tab2 == std::string::npos ? std::string() : line.substr(tab2 + 1)});
+  }
+  if (columns.empty())
+    columns = {{"samples", "samples", ""},
+               {"mean", "mean", ""},
+               {"ci_low", "ci_low", ""},
+               {"ci_high", "ci_high", ""}};
+  return columns;
 }
 
 }  // namespace
 
-std::string summary_table(const std::vector<Record>& params, const std::vector<Record>& summaries) {
+std::string summary_table(const std::vector<Record>& params, const std::vector<Record>& summaries,
+                          const std::string& table_columns) {
   const auto keys = varying_keys(params);
-  const auto columns =
-      summaries.empty() ? std::vector<Column>{} : estimate_columns(summaries.front());
+  const auto columns = summaries.empty() ? std::vector<Column>{} : parse_columns(table_columns);
   std::vector<std::string> header;
   for (const auto& k : keys) header.push_back(k.substr(k.find('.') + 1));
-  for (const auto& c : columns) header.emplace_back(c.header);
+  for (const auto& c : columns) header.push_back(c.header);
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < summaries.size(); ++i) {
     std::vector<std::string> row;
@@ -108,10 +96,10 @@ std::string summary_table(const std::vector<Record>& params, const std::vector<R
       row.push_back(cell(exact ? exact : params[i].find(k)));
     }
     for (const auto& c : columns) {
-      const Field* exact = summaries[i].find(std::string(c.key) + "_string");
+      const Field* exact = summaries[i].find(c.key + "_string");
       const Field* f = exact ? exact : summaries[i].find(c.key);
-      const bool z = std::string(c.key) == "z_score" && f && std::holds_alternative<double>(*f);
-      row.push_back(z ? fmt::format("{:.2f}", std::get<double>(*f)) : cell(f));
+      const bool two_decimals = c.format == "z" && f && std::holds_alternative<double>(*f);
+      row.push_back(two_decimals ? fmt::format("{:.2f}", std::get<double>(*f)) : cell(f));
     }
     rows.push_back(std::move(row));
   }
@@ -128,6 +116,16 @@ std::string summary_table(const std::vector<Record>& params, const std::vector<R
   line(header);
   for (const auto& row : rows) line(row);
   return out;
+}
+
+std::string summary_table(const std::vector<PointResult>& results) {
+  std::vector<Record> params, summaries;
+  for (const auto& r : results) {
+    params.push_back(r.params);
+    summaries.push_back(r.summary);
+  }
+  return summary_table(params, summaries,
+                       results.empty() ? std::string() : results.front().table_columns);
 }
 
 std::string summary_json(const Record& root, const std::vector<Record>& params,

@@ -5,12 +5,18 @@
 #include <vector>
 
 #include "core/record.hpp"
+#include "outputs/result_file.hpp"
 
 namespace collnoise {
 
-/// A table with one row per point: the parameters that differ between points, then the
-/// estimate, its interval and the exact value.
-std::string summary_table(const std::vector<Record>& params, const std::vector<Record>& summaries);
+/// A table with one row per point: the parameters that differ between points, then the columns
+/// the first point's model chose (`table_columns`: lines "header<TAB>field<TAB>format", format
+/// "z" for two decimals; empty: the sample count, mean and interval where present).
+std::string summary_table(const std::vector<Record>& params, const std::vector<Record>& summaries,
+                          const std::string& table_columns);
+
+/// The same table of the points a run or merge has just written.
+std::string summary_table(const std::vector<PointResult>& results);
 
 /// {"format_version", "kind", "name", "seed", "points": [{"params": {...}, ...summary}]}.
 /// Parameters missing from a point but present in another are null with a reason.

@@ -11,16 +11,15 @@
 namespace collnoise {
 namespace {
 
-// The stream key of a point before stream format 2 (collnoise 645c846 and up to the change
-// recorded in CHANGELOG.md): a hash of every resolved parameter. Kept only while the models move
-// into their rooms, to show that the move changes no number.
-std::uint64_t legacy_stream_key(std::uint64_t seed, const ParamMap& resolved) {
+// A point's stream key (stream format 2, docs/models/streams.md): the seed, the format, the
+// model and the point's stream identity (the keys that define the sampled model, given other
+// than their defaults; data files by their content), folded byte by byte.
+std::uint64_t point_stream_key(std::uint64_t seed, const std::string& model,
+                               const std::string& identity) {
   std::uint64_t key = hash_combine(seed, 0x636f6c6c6e6f6973ULL);  // "collnois"
-  for (const auto& [k, v] : resolved) {
-    if (k.starts_with("nhalf.")) continue;  // run settings then, not parameters
-    for (char c : k + "=" + to_text(v) + ";")
-      key = hash_combine(key, static_cast<unsigned char>(c));
-  }
+  const std::string text =
+      fmt::format("stream format {}\nmodel={}\n{}", kStreamFormat, model, identity);
+  for (const char c : text) key = hash_combine(key, static_cast<unsigned char>(c));
   return key;
 }
 
@@ -77,7 +76,8 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   ParamReader reader(spec.params);
   const RunContext context = context_of(run);
   PreparedPoint point;
-  model_taking(reader, context).prepare(point, reader, context);
+  const ModelKind& model = model_taking(reader, context);
+  model.prepare(point, reader, context);
   reader.reject_unread(
       run.kind == RunKind::kIsoefficiency
           ? std::string("an isoefficiency curve")
@@ -88,7 +88,7 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
                                  run.path, run.samples));
   point.input_files = reader.input_files();
   point.params = params_record(reader.resolved());
-  point.stream_key = legacy_stream_key(run.seed, reader.resolved());
+  point.stream_key = point_stream_key(run.seed, model.name, reader.stream_identity());
   if (point.sampled) point.sampled->set_stream_key(point.stream_key);
   if (point.analysis) point.analysis->set_stream_key(point.stream_key);
   return point;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/rng.hpp"
 #include "core/stop_request.hpp"
 
 namespace collnoise {
@@ -403,6 +404,7 @@ RunIdentity run_identity(const RunSpec& run, const std::string& part) {
   id.path = run.path;
   id.text = run.text;
   id.part = part;
+  id.stream_format = kStreamFormat;
   return id;
 }
 
