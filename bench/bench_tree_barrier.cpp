@@ -82,33 +82,16 @@ void per_rank_batch(benchmark::State& state, const std::string& law) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kRanks * out.size()));
 }
 
-// The floor: the same 16-lane pcg32 words (lane l of block b is make_stream(hash(key_b, l))),
-// each folded into a per-lane running minimum in registers; no level bookkeeping, no transform,
-// nothing stored. Written out here rather than calling the engine, so it is an independent floor.
+// The floor: the engine's own 16-lane generator (core/rng.hpp, Pcg32Lanes::min_of_next) drawing
+// every rank's word of a phase and keeping each block's minimum: no level bookkeeping, no
+// transform, nothing stored. The per-rank kernel's distance to it is the cost of everything else.
 void bare_loop(benchmark::State& state) {
-  constexpr std::size_t kLanes = 16;
   std::uint64_t phase = 0;
   for (auto _ : state) {
     std::uint64_t total = 0;
     for (std::uint64_t block = 0; block < kRanks / TreeBarrierSampler::kBlockRanks; ++block) {
-      std::uint64_t s[kLanes], inc[kLanes], m[kLanes];
-      for (std::size_t l = 0; l < kLanes; ++l) {
-        const Pcg32 lane = make_stream(hash_combine(hash_combine(phase, block), l));
-        s[l] = lane.state();
-        inc[l] = lane.increment();
-        m[l] = ~0ULL;
-      }
-      for (std::uint64_t j = 0; j < TreeBarrierSampler::kBlockRanks / kLanes; ++j) {
-#pragma omp simd
-        for (std::size_t l = 0; l < kLanes; ++l) {
-          const std::uint64_t s0 = s[l];
-          const std::uint64_t s1 = s0 * Pcg32::kMultiplier + inc[l];
-          s[l] = s1 * Pcg32::kMultiplier + inc[l];
-          const std::uint64_t word = (std::uint64_t{Pcg32::output(s0)} << 32) | Pcg32::output(s1);
-          m[l] = word < m[l] ? word : m[l];
-        }
-      }
-      for (std::size_t l = 0; l < kLanes; ++l) total ^= m[l];
+      Pcg32Lanes lanes(hash_combine(phase, block));
+      total ^= lanes.min_of_next(TreeBarrierSampler::kBlockRanks / Pcg32Lanes::kLanes);
     }
     ++phase;
     benchmark::DoNotOptimize(total);

@@ -70,7 +70,8 @@ std::vector<Bytes> ProcessGroup::gather_to_root(std::span<const std::byte> mine)
     // Sizes first, then the buffers one by one: a tally may exceed the 2^31 bytes that one
     // Gatherv can describe.
     const auto my_size = static_cast<std::uint64_t>(mine.size());
-    std::vector<std::uint64_t> sizes(is_root() ? size_ : 0);
+    const auto processes = static_cast<std::size_t>(size_);
+    std::vector<std::uint64_t> sizes(is_root() ? processes : 0);
     check(MPI_Gather(&my_size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD),
           "Gather");
     constexpr std::uint64_t kPiece = std::uint64_t{1} << 30;
@@ -81,13 +82,13 @@ std::vector<Bytes> ProcessGroup::gather_to_root(std::span<const std::byte> mine)
               "Send");
       return {};
     }
-    std::vector<Bytes> all(size_);
+    std::vector<Bytes> all(processes);
     all[0].assign(mine.begin(), mine.end());
-    for (int r = 1; r < size_; ++r) {
+    for (std::size_t r = 1; r < processes; ++r) {
       all[r].resize(sizes[r]);
       for (std::uint64_t at = 0; at < sizes[r]; at += kPiece)
         check(MPI_Recv(all[r].data() + at, static_cast<int>(std::min(kPiece, sizes[r] - at)),
-                       MPI_BYTE, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                       MPI_BYTE, static_cast<int>(r), 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
               "Recv");
     }
     return all;

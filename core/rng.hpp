@@ -120,6 +120,16 @@ class Pcg32Lanes {
  public:
   static constexpr std::size_t kLanes = 16;
 
+  /// One lane's step, the only copy of it: two pcg32 outputs from state `s` (advanced twice) as
+  /// one 64-bit word, the first output in the high half.
+  [[gnu::always_inline]] static std::uint64_t lane_step(std::uint64_t& s,
+                                                        std::uint64_t inc) noexcept {
+    const std::uint64_t s0 = s;
+    const std::uint64_t s1 = s0 * Pcg32::kMultiplier + inc;
+    s = s1 * Pcg32::kMultiplier + inc;
+    return (std::uint64_t{Pcg32::output(s0)} << 32) | Pcg32::output(s1);
+  }
+
   explicit Pcg32Lanes(std::uint64_t key) noexcept {
     for (std::size_t l = 0; l < kLanes; ++l) {
       const Pcg32 lane = make_stream(hash_combine(key, l));
@@ -152,14 +162,7 @@ inline void Pcg32Lanes::fill(std::span<std::uint64_t> out) noexcept {
   }
   for (std::size_t j = 0; j < steps; ++j) {
 #pragma omp simd
-    for (std::size_t l = 0; l < kLanes; ++l) {
-      const std::uint64_t s0 = s[l];
-      const std::uint64_t s1 = s0 * Pcg32::kMultiplier + inc[l];
-      s[l] = s1 * Pcg32::kMultiplier + inc[l];
-      const std::uint64_t hi = Pcg32::output(s0);
-      const std::uint64_t lo = Pcg32::output(s1);
-      dst[j * kLanes + l] = (hi << 32) | lo;
-    }
+    for (std::size_t l = 0; l < kLanes; ++l) dst[j * kLanes + l] = lane_step(s[l], inc[l]);
   }
   for (std::size_t l = 0; l < kLanes; ++l) state_[l] = s[l];
 }
@@ -176,10 +179,7 @@ inline std::uint64_t Pcg32Lanes::min_of_next(std::size_t steps) noexcept {
   for (std::size_t j = 0; j < steps; ++j) {
 #pragma omp simd
     for (std::size_t l = 0; l < kLanes; ++l) {
-      const std::uint64_t s0 = s[l];
-      const std::uint64_t s1 = s0 * Pcg32::kMultiplier + inc[l];
-      s[l] = s1 * Pcg32::kMultiplier + inc[l];
-      const std::uint64_t word = (std::uint64_t{Pcg32::output(s0)} << 32) | Pcg32::output(s1);
+      const std::uint64_t word = lane_step(s[l], inc[l]);
       m[l] = word < m[l] ? word : m[l];
     }
   }

@@ -52,7 +52,8 @@ EmpiricalLaw::EmpiricalLaw(std::vector<double> delays, std::string source)
     if (!(d >= 0.0) || !std::isfinite(d))
       throw InputError(fmt::format("empirical noise '{}' has an invalid delay {}", source_, d));
   std::sort(delays.begin(), delays.end());
-  mean_delay_ = std::accumulate(delays.begin(), delays.end(), 0.0) / delays.size();
+  mean_delay_ =
+      std::accumulate(delays.begin(), delays.end(), 0.0) / static_cast<double>(delays.size());
   if (!(mean_delay_ > 0.0))
     throw InputError(fmt::format("empirical noise '{}': every delay is zero", source_));
   eta_.reserve(delays.size());

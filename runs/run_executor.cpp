@@ -322,7 +322,7 @@ class Executor {
     e.chunks_in_checkpoint = checkpoint_chunks_.value_or(0);
     for (const auto& w : work_)
       for (std::uint64_t c = w.range.begin; c < w.range.end && w.study; ++c)
-        e.chunks_done += w.done[c] ? 1 : 0;
+        e.chunks_done += w.done[c] ? 1U : 0U;
     return e;
   }
 

@@ -315,13 +315,13 @@ class CycleEngine {
     }
   }
 
-  int redundant_quad(int r, std::size_t a, int thread) {
+  std::uint64_t redundant_quad(int r, std::size_t a, int thread) {
     const std::size_t c = a | (std::size_t{1} << r);
     // Round-r arrivals, read before this quad overwrites them with round r+1's.
     const double in_a = state_[c].out, in_b = state_[c + 1].out;
     const double in_c = state_[a].out, in_d = state_[a + 1].out;
-    return redundant_pair(r, a, a + 1, in_a, in_b, thread) +
-           redundant_pair(r, c, c + 1, in_c, in_d, thread);
+    return static_cast<std::uint64_t>(redundant_pair(r, a, a + 1, in_a, in_b, thread) +
+                                      redundant_pair(r, c, c + 1, in_c, in_d, thread));
   }
 
   std::uint64_t redundant_cycle(std::uint64_t cycle) {

@@ -96,7 +96,8 @@ std::optional<double> isoefficiency_w(const std::function<double(double)>& overh
     if (g(hi) < 0.0) continue;
     std::uintmax_t iterations = 200;
     const auto [a, b] = boost::math::tools::toms748_solve(
-        g, lo, hi, boost::math::tools::eps_tolerance<double>(bits), iterations);
+        g, lo, hi, boost::math::tools::eps_tolerance<double>(static_cast<unsigned>(bits)),
+        iterations);
     // The upper end of the final bracket: E there has reached the target.
     return std::exp(g(a) >= 0.0 ? a : b);
   }

@@ -38,7 +38,7 @@ void block_level_min_words(std::uint64_t block_key, std::uint64_t first_rank,
     const std::uint64_t stop = start + count;
     // Almost every batch lies inside one level: reduce the words without storing them.
     if (count == kWordBatch && level_of(start) == level_of(stop - 1)) {
-      const int depth = level_of(start);
+      const auto depth = static_cast<std::size_t>(level_of(start));
       min_words[depth] =
           std::min(min_words[depth], generator.min_of_next(kWordBatch / Pcg32Lanes::kLanes));
       continue;
@@ -52,7 +52,8 @@ void block_level_min_words(std::uint64_t block_key, std::uint64_t first_rank,
       const std::uint64_t level_end =
           (depth == 63) ? stop : std::min<std::uint64_t>(stop, (2ULL << depth) - 1);
       const std::uint64_t m = min_of(words.data() + (rank - start), level_end - rank);
-      min_words[depth] = std::min(min_words[depth], m);
+      min_words[static_cast<std::size_t>(depth)] =
+          std::min(min_words[static_cast<std::size_t>(depth)], m);
       rank = level_end;
     }
   }
@@ -76,7 +77,7 @@ double TreeBarrierSampler::time_from_level_min_words(
   const auto& noise = model_.noise;
   double t = 0.0;
   for (int d = 0; d <= model_.shape.depth(); ++d) {
-    const double eta = noise.eta->isf(uniform_from_word(min_words[d]));
+    const double eta = noise.eta->isf(uniform_from_word(min_words[static_cast<std::size_t>(d)]));
     t = std::max(t, model_.w + noise.scale * eta + 2.0 * model_.tau * d);
   }
   return t;
@@ -134,14 +135,17 @@ void TreeBarrierSampler::sample(std::uint64_t first_phase, std::span<double> out
                             count < 4 * threads;
   if (split_blocks) {
     for (std::int64_t i = 0; i < count; ++i)
-      out[i] = per_rank_phase(first_phase + static_cast<std::uint64_t>(i), threads);
+      out[static_cast<std::size_t>(i)] =
+          per_rank_phase(first_phase + static_cast<std::uint64_t>(i), threads);
     return;
   }
   // Per-level phases cost microseconds: a chunk of them per scheduling step.
   const std::int64_t chunk = sampling_ == TreeSampling::kPerLevel ? 64 : 1;
   parallel_for(
       count, threads,
-      [&](std::int64_t i) { out[i] = phase_time(first_phase + static_cast<std::uint64_t>(i)); },
+      [&](std::int64_t i) {
+        out[static_cast<std::size_t>(i)] = phase_time(first_phase + static_cast<std::uint64_t>(i));
+      },
       chunk);
 }
 
