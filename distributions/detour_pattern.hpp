@@ -1,8 +1,8 @@
 #pragma once
-// A pattern of CPU detours that repeats with a period (MODELS.md §1b): periodic(P, D) noise is
-// the pattern {[0, D)} of period P, and a measured trace is its list of detours, repeated at the
-// trace's span (the rank "wraps around" at the end). A rank sees the pattern shifted by its own
-// offset: detour g covers [offset + k span + s_j, offset + k span + e_j), g = k n + j.
+// A pattern of CPU detours that repeats with a period (docs/models/time-noise.md): periodic(P, D)
+// noise is the pattern {[0, D)} of period P, and a measured trace is its list of detours, repeated
+// at the trace's span (the rank "wraps around" at the end). A rank sees the pattern shifted by its
+// own offset: detour g covers [offset + k span + s_j, offset + k span + e_j), g = k n + j.
 //
 // advance(offset, t, x) is the earliest t' such that the detour-free time in [t, t') equals x:
 // CPU work started at t is suspended while a detour lasts and resumes when it ends. Detours are

@@ -1,7 +1,7 @@
 #pragma once
-// Measured detour traces (MODELS.md §1b) in the Netgauge format that LogGOPSim reads: one detour
-// per line, `start<TAB>duration` (any blank space separates), '#' starts a comment. Times are in
-// the trace's unit (nanoseconds for Netgauge); the run file states it.
+// Measured detour traces (docs/models/time-noise.md) in the Netgauge format that LogGOPSim reads:
+// one detour per line, `start<TAB>duration` (any blank space separates), '#' starts a comment.
+// Times are in the trace's unit (nanoseconds for Netgauge); the run file states it.
 #include <optional>
 #include <string>
 

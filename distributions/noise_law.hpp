@@ -1,7 +1,7 @@
 #pragma once
-// A per-stage noise law (MODELS.md §1a): the distribution of the dimensionless, unit-mean
-// variable eta >= 0. A stage of nominal length w seconds then takes w + s * eta seconds, with the
-// scale s in seconds (s = w f/(1-f) for the f-parametrised laws; see stage_noise.hpp).
+// A per-stage noise law (docs/models/noise-laws.md): the distribution of the dimensionless,
+// unit-mean variable eta >= 0. A stage of nominal length w seconds then takes w + s * eta seconds,
+// with the scale s in seconds (s = w f/(1-f) for the f-parametrised laws; see stage_noise.hpp).
 //
 // Every law offers the survival function S and its generalised inverse (the inverse survival
 // function, ISF) so that tails stay exact where S is tiny: the engine samples by eta = ISF(U),

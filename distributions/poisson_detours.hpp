@@ -1,8 +1,8 @@
 #pragma once
-// Poisson detours (MODELS.md §1b): detours start as a Poisson process of `rate` per second on
-// each rank, with durations mean * eta (eta from a unit-mean law of distributions/); overlapping
-// detours merge, the CPU being unavailable on their union. The process starts at t = 0 (no
-// detour is in progress at the start of a run; docs/modelling-choices.md).
+// Poisson detours (docs/models/time-noise.md): detours start as a Poisson process of `rate` per
+// second on each rank, with durations mean * eta (eta from a unit-mean law of distributions/);
+// overlapping detours merge, the CPU being unavailable on their union. The process starts at t = 0
+// (no detour is in progress at the start of a run; docs/modelling-choices.md).
 //
 // Each rank's detours come from its own pcg32 stream, drawn lazily: a cursor holds the current
 // merged detour and the start of the next raw one, so a rank's state is 32 bytes and the

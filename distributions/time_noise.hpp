@@ -1,7 +1,7 @@
 #pragma once
-// Time-based noise of a point (MODELS.md §1b): periodic(P, D), Poisson detours, or a measured
-// trace. The laws here say where detours lie; engine/cpu_noise.hpp turns them into each rank's
-// advance() for one replication, with the rank's random offset or stream.
+// Time-based noise of a point (docs/models/time-noise.md): periodic(P, D), Poisson detours, or a
+// measured trace. The laws here say where detours lie; engine/cpu_noise.hpp turns them into each
+// rank's advance() for one replication, with the rank's random offset or stream.
 #include <memory>
 #include <optional>
 #include <string>

@@ -10,7 +10,8 @@
 //    float) makes the common case, work that ends before the next detour, one comparison:
 //    4 bytes a rank.
 //  - PoissonCpu: per-rank Poisson detour cursors (32 bytes a rank).
-//  - StageCpu: per-stage noise (MODELS.md §1a) on compute stages only; the stage delay of
+//  - StageCpu: per-stage noise (docs/models/noise-laws.md) on compute stages only; the stage delay
+//  of
 //    (cycle, rank) comes from its own stream. Overheads are not delayed.
 //  - QuietOps<Cpu>: Cpu's compute stages, undelayed overheads (the "quiet" collective).
 // Preconditions: for each rank, t never decreases from one call to the next.

@@ -1,5 +1,5 @@
 #pragma once
-// Confidence intervals for a mean (MODELS.md §6).
+// Confidence intervals for a mean (docs/models/estimators.md).
 //  - Student t over independent samples, for tails with finite variance;
 //  - for tail index <= 2 (infinite variance, where t intervals under-cover badly), Peng's (2001)
 //    semiparametric estimator: the k largest values are replaced by a Pareto tail fitted by Hill's
@@ -41,8 +41,8 @@ Nullable hill_tail_index(const std::vector<double>& descending, std::size_t k, d
 /// The number of top order statistics the semiparametric method uses for n samples.
 std::size_t tail_order_count(std::uint64_t n, std::size_t available);
 
-/// Chooses the method from the law's tail index (MODELS.md §6): semiparametric for <= 2,
-/// Student t otherwise, with a warning at or below 4.
+/// Chooses the method from the law's tail index (docs/models/estimators.md): semiparametric for <=
+/// 2, Student t otherwise, with a warning at or below 4.
 MeanInterval mean_interval(const Accumulator& acc, const TopValues& top, double shift,
                            double tail_index, double level);
 

@@ -1,8 +1,8 @@
 #pragma once
-// The mergeable state of one sweep point (MODELS.md §6). Samples are accumulated in fixed-size
-// chunks; each chunk has its own accumulator per metric (and co-moment per declared pair), and
-// totals are left folds over the chunks in chunk order. Histograms (integer counts) and top
-// values merge in any order. So a point's results are the same bits however its chunks were
+// The mergeable state of one sweep point (docs/models/streams.md). Samples are accumulated in
+// fixed-size chunks; each chunk has its own accumulator per metric (and co-moment per declared
+// pair), and totals are left folds over the chunks in chunk order. Histograms (integer counts) and
+// top values merge in any order. So a point's results are the same bits however its chunks were
 // split over threads, processes, job-array parts or interrupted sittings.
 #include <cstdint>
 #include <map>

@@ -1,8 +1,8 @@
 #pragma once
 // Checkpoint files (default <out>.ckpt): what a run has done so far, so that an interrupted run
-// resumes to the same bits. Random streams are keyed by sample index (MODELS.md §6), so the
-// position of every stream is the set of chunks done: a checkpoint holds, per sampled point, the
-// tally of those chunks (per-chunk accumulators, histograms, top values, raw values) and where
+// resumes to the same bits. Random streams are keyed by sample index (docs/models/streams.md), so
+// the position of every stream is the set of chunks done: a checkpoint holds, per sampled point,
+// the tally of those chunks (per-chunk accumulators, histograms, top values, raw values) and where
 // its precision batches stand. Analysis points (N_1/2, isoefficiency) are recomputed on resume.
 // Written to a temporary name and renamed, so the previous checkpoint stays valid until the new
 // one is complete. Layout: docs/hdf5-layout.md.

@@ -2,7 +2,7 @@
 // Runs the points of a run file on one process or many (MPI), for the whole run or one part of
 // a job array, from scratch or from a checkpoint, to a fixed sample count or to precision
 // targets. Whatever the split, a point's result is a function of the chunks it sampled, so it is
-// the same bits for any number of threads, processes, parts or sittings (MODELS.md §6).
+// the same bits for any number of threads, processes, parts or sittings (docs/models/streams.md).
 //
 // The chunks of a batch (all of a point's chunks in the part, or one precision batch) are shared
 // out among the processes; they sample them in rounds of one chunk each and meet after every

@@ -1,7 +1,7 @@
 #pragma once
-// The chunk loop shared by every sampled model (MODELS.md §6). A point's samples are cut into
-// chunks of a fixed size; chunk c holds samples [c * size, (c + 1) * size) and is simulated and
-// tallied as a unit, so the result of a point depends only on which chunks were done, never on
+// The chunk loop shared by every sampled model (docs/models/streams.md). A point's samples are cut
+// into chunks of a fixed size; chunk c holds samples [c * size, (c + 1) * size) and is simulated
+// and tallied as a unit, so the result of a point depends only on which chunks were done, never on
 // who did them: threads, MPI processes, job-array parts or interrupted sittings.
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
-// Who samples which chunks (MODELS.md §6). A point's chunks are split into contiguous, disjoint
-// shares: first among the parts of a job array (--part i/n), then among the MPI processes that
-// run one part. The results depend only on which chunks were done, so any split gives the same
+// Who samples which chunks (docs/models/streams.md). A point's chunks are split into contiguous,
+// disjoint shares: first among the parts of a job array (--part i/n), then among the MPI processes
+// that run one part. The results depend only on which chunks were done, so any split gives the same
 // bits once the shares are merged.
 #include <cstdint>
 #include <span>

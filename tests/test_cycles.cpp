@@ -1,5 +1,5 @@
-// Repeated cycles under LogGOPS (MODELS.md §3): closed forms, hand-worked examples, and the fast
-// engine against the reference discrete-event simulator, to the last bit.
+// Repeated cycles under LogGOPS (docs/models/loggops-cycles.md): closed forms, hand-worked
+// examples, and the fast engine against the reference discrete-event simulator, to the last bit.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>

@@ -59,8 +59,8 @@ TEST_CASE("Student t coverage for a light tail is nominal", "[heavy]") {
 }
 
 TEST_CASE("tail-aware coverage for Pareto a = 1.5 beats the t interval", "[heavy]") {
-  // t intervals cover about 80% here (MODELS.md §6); the semiparametric interval must do
-  // clearly better. Same 3.5 sd band below the nominal 95%, with 5% allowed asymptotic bias.
+  // t intervals cover about 80% here (docs/models/estimators.md); the semiparametric interval must
+  // do clearly better. Same 3.5 sd band below the nominal 95%, with 5% allowed asymptotic bias.
   const double c = coverage("pareto", 1.5, 400, 3000);
   CHECK(c > 0.90 - 3.5 * 0.015);
 }

@@ -1,5 +1,6 @@
-// Isoefficiency with imbalance (MODELS.md §5): closed forms for every family, fitted exponents,
-// the non-scalable case, granularity imbalance by hand, and noise curves against the exact ones.
+// Isoefficiency with imbalance (docs/models/isoefficiency.md): closed forms for every family,
+// fitted exponents, the non-scalable case, granularity imbalance by hand, and noise curves against
+// the exact ones.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>

@@ -1,5 +1,5 @@
-// Network noise (MODELS.md §4): topology counts, hand-routed paths, and congestion worked out by
-// hand in the manner of Hoefler et al.'s Section 3 walk-through.
+// Network noise (docs/models/network.md): topology counts, hand-routed paths, and congestion worked
+// out by hand in the manner of Hoefler et al.'s Section 3 walk-through.
 #include <catch2/catch.hpp>
 #include <set>
 

@@ -11,7 +11,7 @@ namespace {
 TreeBarrierModel model(LawSpec spec) {
   TreeBarrierModel m;
   m.w = 1e-3;
-  m.tau = 2e-6;  // tau/w = 0.002, as MODELS.md §2 fixes for the paper's numbers
+  m.tau = 2e-6;  // tau/w = 0.002, as docs/models/tree-barrier.md fixes for the paper's numbers
   m.noise = make_stage_noise(spec, m.w);
   return m;
 }

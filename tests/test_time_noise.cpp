@@ -1,5 +1,5 @@
-// Time-based noise (MODELS.md §1b): advance() against hand-computed cases for each law, trace
-// parsing errors with file and line, and the per-rank drop lists of the redundant engine.
+// Time-based noise (docs/models/time-noise.md): advance() against hand-computed cases for each law,
+// trace parsing errors with file and line, and the per-rank drop lists of the redundant engine.
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,6 +1,7 @@
 #pragma once
-// The fast engine for repeated cycles (MODELS.md §3), parallel over ranks with OpenMP, giving the
-// same times as the reference simulator (engine/cycle_reference.hpp) to the last bit:
+// The fast engine for repeated cycles (docs/models/loggops-cycles.md), parallel over ranks with
+// OpenMP, giving the same times as the reference simulator (engine/cycle_reference.hpp) to the last
+// bit:
 //  - butterfly: round by round, each pair (i, i XOR 2^r) sends, then receives the other's message;
 //  - dissemination: a send sweep that records each message's arrival, then a receive sweep;
 //  - redundant butterfly: round r >= 1 is closed within the quad {i, i^1, i^2^r, i^2^r^1}: each

@@ -1,13 +1,14 @@
 #pragma once
-// Repeated computation cycles (MODELS.md §3; Chen & Suda): every rank computes W seconds, then
-// joins a collective under LogGOPS, and starts its next compute as soon as it has finished the
-// collective (no global synchronisation), so ranks drift apart and noise carries from cycle to
-// cycle. T_c is the latest time any rank finishes the collective of cycle c.
+// Repeated computation cycles (docs/models/loggops-cycles.md; Chen & Suda): every rank computes W
+// seconds, then joins a collective under LogGOPS, and starts its next compute as soon as it has
+// finished the collective (no global synchronisation), so ranks drift apart and noise carries from
+// cycle to cycle. T_c is the latest time any rank finishes the collective of cycle c.
 //
 // Algorithms:
 //  - butterfly (recursive doubling, N = 2^K): in round r rank i sends to i XOR 2^r, then
 //    receives that partner's round-r message;
-//  - redundant butterfly (Chen & Suda's Algorithm 2, with the semantic of MODELS.md §3): after
+//  - redundant butterfly (Chen & Suda's Algorithm 2, with the semantic of
+//  docs/models/loggops-cycles.md): after
 //    completing a round r >= 1 by its own exchange a rank also sends its partial result to its
 //    pair-mate i XOR 1, which adopts it if it arrives before the mate's own round-r message;
 //  - dissemination barrier (any N): in round r rank i sends to (i + 2^r) mod N and receives

@@ -1,7 +1,7 @@
 #pragma once
-// Repeated cycles of compute and a collective under LogGOPS (MODELS.md §3; Chen & Suda) as a
-// sampled study. One sample is one replication: fresh noise offsets, shared by the three cases of
-// the paper (quiet: noise in compute stages only; conventional; redundant), so that their
+// Repeated cycles of compute and a collective under LogGOPS (docs/models/loggops-cycles.md; Chen &
+// Suda) as a sampled study. One sample is one replication: fresh noise offsets, shared by the three
+// cases of the paper (quiet: noise in compute stages only; conventional; redundant), so that their
 // differences are paired. The summary gives each case's T_M and T_c with intervals, the recovery
 // ratio (T_conv - T_red) / (T_conv - T_quiet) with a delta-method interval, and the noiseless
 // closed form.

@@ -1,8 +1,8 @@
 #pragma once
-// LogGOPS (MODELS.md §3; Hoefler, Schneider, Lumsdaine's LogGOPSim): latency L, CPU overhead o
-// per message and O per byte, NIC gap g per message and G per byte, message size s. Every time
-// the engines compute goes through these functions, so the reference simulator and the fast
-// engine do the same floating-point operations in the same order and agree to the last bit.
+// LogGOPS (docs/models/loggops-cycles.md; Hoefler, Schneider, Lumsdaine's LogGOPSim): latency L,
+// CPU overhead o per message and O per byte, NIC gap g per message and G per byte, message size s.
+// Every time the engines compute goes through these functions, so the reference simulator and the
+// fast engine do the same floating-point operations in the same order and agree to the last bit.
 //  - a send occupies the sender's CPU for o + (s-1)O;
 //  - the message reaches the receiver L + (s-1)G after the send overhead ends;
 //  - the sender's NIC is busy g + (s-1)G from the start of a send: the next send of that rank

@@ -1,6 +1,6 @@
 #pragma once
-// Load imbalance measured by Monte Carlo (MODELS.md §5): the extra time of the node that finishes
-// last, T_q = max_i (w_i - W/m) / p, for two sources of imbalance.
+// Load imbalance measured by Monte Carlo (docs/models/isoefficiency.md): the extra time of the node
+// that finishes last, T_q = max_i (w_i - W/m) / p, for two sources of imbalance.
 //  - Granularity: W work units come in J = max(1, round(W / g)) jobs whose sizes are g eta_k
 //    (eta iid, unit mean, from a law of distributions/), rescaled to sum exactly W, and dealt as
 //    whole jobs: in blocks (node i gets jobs [iJ/m, (i+1)J/m)), cyclically (job k to node k mod m)

@@ -1,10 +1,11 @@
 #pragma once
-// The isoefficiency run kind (MODELS.md §5; Bosque et al.): one point is one curve W(m) that keeps
-// the efficiency at a target, for an imbalance overhead T_q (a closed-form family, or measured by
-// Monte Carlo from job granularity or from a noise law, absolute or proportional to each node's
-// work) plus a communication overhead T_o (a closed-form family, or a simulated collective). The
-// record carries the curve with intervals, the exact curve where one exists, the fitted log-log
-// growth exponent with its interval, the paper's predicted exponent, and an efficiency surface.
+// The isoefficiency run kind (docs/models/isoefficiency.md; Bosque et al.): one point is one curve
+// W(m) that keeps the efficiency at a target, for an imbalance overhead T_q (a closed-form family,
+// or measured by Monte Carlo from job granularity or from a noise law, absolute or proportional to
+// each node's work) plus a communication overhead T_o (a closed-form family, or a simulated
+// collective). The record carries the curve with intervals, the exact curve where one exists, the
+// fitted log-log growth exponent with its interval, the paper's predicted exponent, and an
+// efficiency surface.
 #include <functional>
 #include <memory>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
-// Isoefficiency with load imbalance (MODELS.md §5; Bosque, Robles, Toharia, Pastor). With W
-// work units, m nodes of p units per second, imbalance overhead T_q(W, m) and communication
-// overhead T_o(W, m) (seconds):
+// Isoefficiency with load imbalance (docs/models/isoefficiency.md; Bosque, Robles, Toharia,
+// Pastor). With W work units, m nodes of p units per second, imbalance overhead T_q(W, m) and
+// communication overhead T_o(W, m) (seconds):
 //   T_R = W/(p m) + T_q + T_o,   E = 1 / (1 + m p (T_q + T_o) / W),
 // and the isoefficiency function is the W(m) that keeps E at a target: W = K m (T_q + T_o) with
 // K = p E/(1-E), solved numerically because the overheads may depend on W.

@@ -1,8 +1,8 @@
 #pragma once
 // Communication overheads T_o(m) measured by simulating a collective on m ranks, for the
-// isoefficiency run kind (MODELS.md §5): the phase time of a tree barrier less its work, or the
-// completion time of one butterfly allreduce with no work, over independent samples, with a
-// confidence interval and the exact mean where one is known.
+// isoefficiency run kind (docs/models/isoefficiency.md): the phase time of a tree barrier less its
+// work, or the completion time of one butterfly allreduce with no work, over independent samples,
+// with a confidence interval and the exact mean where one is known.
 #include <cstdint>
 
 #include "engine/cpu_noise.hpp"

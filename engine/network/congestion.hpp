@@ -1,6 +1,6 @@
 #pragma once
-// Network noise (MODELS.md §4; Hoefler, Schneider, Lumsdaine, Section 3): in each sample a
-// fraction rho of the endpoints, chosen at random, exchange large messages along a uniform random
+// Network noise (docs/models/network.md; Hoefler, Schneider, Lumsdaine, Section 3): in each sample
+// a fraction rho of the endpoints, chosen at random, exchange large messages along a uniform random
 // derangement (the background traffic); the other endpoints run the application, with a random
 // process-to-endpoint mapping. The collective proceeds in rounds; each round's application
 // messages are routed together with all background messages, a link's load is the number of

@@ -1,7 +1,8 @@
 #pragma once
-// Network noise (MODELS.md §4) as a sampled study: one sample is one random allocation (who runs
-// background traffic, where each process runs, the derangement), evaluated with and without the
-// background traffic; the slowdown is their ratio, reported as the mean of the paired ratios.
+// Network noise (docs/models/network.md) as a sampled study: one sample is one random allocation
+// (who runs background traffic, where each process runs, the derangement), evaluated with and
+// without the background traffic; the slowdown is their ratio, reported as the mean of the paired
+// ratios.
 #include "engine/network/congestion.hpp"
 #include "engine/study.hpp"
 

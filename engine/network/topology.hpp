@@ -1,5 +1,5 @@
 #pragma once
-// Interconnection networks for the network-noise model (MODELS.md §4; Hoefler, Schneider,
+// Interconnection networks for the network-noise model (docs/models/network.md; Hoefler, Schneider,
 // Lumsdaine): endpoints, switches, directed links (one each way per cable) numbered 0..links-1,
 // and a deterministic route between any two endpoints as a sequence of link numbers.
 #include <cstdint>

@@ -1,10 +1,10 @@
 #pragma once
-// k-ary n-cube tori (MODELS.md §4): endpoint numbers have n base-k digits; endpoints whose numbers
-// differ by one (mod k) in exactly one digit are linked, one directed link each way (for k = 2 the
-// two neighbours coincide: one cable). Routes are dimension order, lowest digit first, each
-// dimension along the shorter way round its ring, ties to the positive direction. The endpoints
-// are the routers: there are no switches, and injection links are not modelled (no two messages
-// of one round share an endpoint's injection or ejection).
+// k-ary n-cube tori (docs/models/network.md): endpoint numbers have n base-k digits; endpoints
+// whose numbers differ by one (mod k) in exactly one digit are linked, one directed link each way
+// (for k = 2 the two neighbours coincide: one cable). Routes are dimension order, lowest digit
+// first, each dimension along the shorter way round its ring, ties to the positive direction. The
+// endpoints are the routers: there are no switches, and injection links are not modelled (no two
+// messages of one round share an endpoint's injection or ejection).
 #include "engine/network/topology.hpp"
 
 namespace collnoise {

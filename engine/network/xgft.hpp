@@ -1,11 +1,11 @@
 #pragma once
-// Extended generalized fat-trees XGFT(h; m_1..m_h; w_1..w_h) (Öhring et al.; MODELS.md §4). A
-// node at level l (0 = endpoints) has a label of h digits: digit j ranges over m_j for j > l and
-// over w_j for j <= l. Nodes at levels l and l+1 are linked iff their labels agree in every digit
-// but digit l+1. Routes go up to the lowest level L at which source and destination agree on all
-// digits above L, choosing at level l the up-port floor(d / (w_1 ... w_l)) mod w_(l+1) for
-// destination endpoint index d (D-mod-K), then down along the unique path. Endpoint index:
-// d = d_1 + m_1 (d_2 + m_2 (d_3 + ...)).
+// Extended generalized fat-trees XGFT(h; m_1..m_h; w_1..w_h) (Öhring et al.;
+// docs/models/network.md). A node at level l (0 = endpoints) has a label of h digits: digit j
+// ranges over m_j for j > l and over w_j for j <= l. Nodes at levels l and l+1 are linked iff their
+// labels agree in every digit but digit l+1. Routes go up to the lowest level L at which source and
+// destination agree on all digits above L, choosing at level l the up-port floor(d / (w_1 ... w_l))
+// mod w_(l+1) for destination endpoint index d (D-mod-K), then down along the unique path. Endpoint
+// index: d = d_1 + m_1 (d_2 + m_2 (d_3 + ...)).
 #include <array>
 #include <vector>
 

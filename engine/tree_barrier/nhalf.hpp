@@ -1,6 +1,6 @@
 #pragma once
-// N_1/2 (MODELS.md §2; Agarwal et al., Section 4): the smallest N whose expected phase time is at
-// least twice the noiseless single-processor time, E[T](N) >= 2w.
+// N_1/2 (docs/models/tree-barrier.md; Agarwal et al., Section 4): the smallest N whose expected
+// phase time is at least twice the noiseless single-processor time, E[T](N) >= 2w.
 #include <string>
 
 #include "core/nullable.hpp"

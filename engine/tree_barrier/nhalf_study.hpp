@@ -1,8 +1,8 @@
 #pragma once
-// The N_1/2 run kind (MODELS.md §2; Agarwal et al., Section 4): per point, (a) the paper's
-// approximation, (b) the exact N_1/2 of the model (any N, and full trees), (c) a simulated check
-// that E[T](N/2) < 2w < E[T](2N) at the run's check confidence, on the per-level path (any N up
-// to 2^127).
+// The N_1/2 run kind (docs/models/tree-barrier.md; Agarwal et al., Section 4): per point, (a) the
+// paper's approximation, (b) the exact N_1/2 of the model (any N, and full trees), (c) a simulated
+// check that E[T](N/2) < 2w < E[T](2N) at the run's check confidence, on the per-level path (any N
+// up to 2^127).
 #include "engine/study.hpp"
 #include "engine/tree_barrier/sampler.hpp"
 

@@ -1,5 +1,6 @@
 #pragma once
-// The tree barrier under per-stage noise (MODELS.md §2; Agarwal, Garg, Vishnoi): one phase takes
+// The tree barrier under per-stage noise (docs/models/tree-barrier.md; Agarwal, Garg, Vishnoi): one
+// phase takes
 //   T = max_i (w + s eta_i + 2 tau d(i))    seconds,
 // with eta_i iid unit-mean noise, s the stage scale and d(i) the heap depth of rank i.
 //

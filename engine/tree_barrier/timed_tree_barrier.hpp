@@ -1,10 +1,10 @@
 #pragma once
-// The tree barrier under time-based noise (MODELS.md §2, §1b): phases are no longer independent,
-// so each replication simulates them one after the other in absolute time. In a phase that the
-// root starts at S, rank i receives the start at S + tau d(i), computes w seconds on its CPU
-// (advance_i), and forwards its completion up once it has finished and heard from both children
-// (tau per hop; network time is not delayed). The phase ends when the root is done; the next one
-// starts then.
+// The tree barrier under time-based noise (docs/models/tree-barrier.md, docs/models/time-noise.md):
+// phases are no longer independent, so each replication simulates them one after the other in
+// absolute time. In a phase that the root starts at S, rank i receives the start at S + tau d(i),
+// computes w seconds on its CPU (advance_i), and forwards its completion up once it has finished
+// and heard from both children (tau per hop; network time is not delayed). The phase ends when the
+// root is done; the next one starts then.
 #include <cstdint>
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
-// The tree barrier under per-stage noise (MODELS.md §2) as a sampled study: one sample is one
-// phase (phases are iid), drawn per rank or per level; the summary puts the exact distribution,
-// Theorems 1-4 and the bounds for any N beside the estimates.
+// The tree barrier under per-stage noise (docs/models/tree-barrier.md) as a sampled study: one
+// sample is one phase (phases are iid), drawn per rank or per level; the summary puts the exact
+// distribution, Theorems 1-4 and the bounds for any N beside the estimates.
 #include <memory>
 #include <mutex>
 #include <optional>

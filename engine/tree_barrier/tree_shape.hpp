@@ -1,6 +1,7 @@
 #pragma once
-// The complete binary tree of the tree barrier in heap order (MODELS.md §2): node i has children
-// 2i+1 and 2i+2 and depth floor(log2(i+1)); every level is full except possibly the deepest.
+// The complete binary tree of the tree barrier in heap order (docs/models/tree-barrier.md): node i
+// has children 2i+1 and 2i+2 and depth floor(log2(i+1)); every level is full except possibly the
+// deepest.
 #include <vector>
 
 #include "core/rank_count.hpp"

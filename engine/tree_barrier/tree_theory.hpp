@@ -1,6 +1,6 @@
 #pragma once
-// Exact and theoretical values of the tree barrier's phase time (MODELS.md §2; Agarwal, Garg,
-// Vishnoi, Theorems 1-4), all in seconds. Y^n denotes the maximum of n iid eta.
+// Exact and theoretical values of the tree barrier's phase time (docs/models/tree-barrier.md;
+// Agarwal, Garg, Vishnoi, Theorems 1-4), all in seconds. Y^n denotes the maximum of n iid eta.
 #include <vector>
 
 #include "core/nullable.hpp"
