@@ -12,9 +12,10 @@ namespace collnoise {
 /// The named purposes of streams; one value per kind of draw, so that two purposes never share
 /// a stream. Keep values stable: they are part of the known-answer tests.
 /// The stream format: how a point's random streams follow from the seed and its parameters
-/// (docs/models/streams.md). Every result records it; a change to the numbers a seed gives
-/// raises it and is written in CHANGELOG.md. 1: a hash of every parameter read (up to the
-/// models' move to their rooms); 2: the point's stream identity.
+/// (docs/models/streams.md). Every result records it, and merges refuse parts of another. It is
+/// raised when the derivation of streams changes (CHANGELOG.md); any other deliberate change to
+/// the numbers a seed gives is written in CHANGELOG.md too. 1: a hash of every parameter read
+/// (645c846 and before); 2: the point's model and stream identity.
 inline constexpr std::int64_t kStreamFormat = 2;
 
 enum class StreamPurpose : std::uint64_t {
@@ -24,7 +25,7 @@ enum class StreamPurpose : std::uint64_t {
   kPoissonDetours = 4,  ///< Poisson detours: indices (replication, rank)
   kStageDelay = 5,      ///< per-stage delay of a compute stage: indices (replication, cycle, rank)
   kNetworkSample = 6,   ///< network noise: allocation, mapping and derangement of one sample
-  kImbalance = 7,       ///< isoefficiency Monte Carlo: indices (sample, block)
+  kImbalance = 7,       ///< isoefficiency Monte Carlo: indices (m, sample)
   kReplication = 8,     ///< one replication of a time-dependent run: index (replication)
 };
 

@@ -16,6 +16,7 @@ class BernoulliLaw final : public NoiseLaw {
   std::string describe() const override;
   double sf(double x) const override;
   double isf(double s) const override;
+  double support_max() const override { return 1.0 / p_; }
   double isf_seconds() const override { return 1.0e-9; }
   double quantile(double q) const override;
   std::vector<double> breakpoints() const override { return {0.0, 1.0 / p_}; }

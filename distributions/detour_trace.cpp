@@ -107,6 +107,7 @@ TimeNoiseKind trace_noise_kind() {
             noise.description = fmt::format("trace({}, {} busy intervals, span {} s)", path,
                                             pattern->busy().size(), pattern->span());
             noise.pattern = std::move(pattern);
+            noise.period_key = full_key(span, prefix) + " (the trace's period)";
             return noise;
           }};
 }

@@ -26,6 +26,7 @@ class EmpiricalLaw final : public NoiseLaw {
   double quantile(double p) const override;
   std::vector<double> breakpoints() const override;
   bool is_discrete() const override { return true; }
+  double support_max() const override { return eta_.back(); }
   double expected_max(double n) const override;
   double mean_excess(double x) const override;
   double second_excess(double x) const override;

@@ -82,6 +82,12 @@ double MixtureLaw::tail_index() const {
   return alpha;
 }
 
+double MixtureLaw::support_max() const {
+  double hi = 0.0;
+  for (const auto& c : components_) hi = std::max(hi, c.law->support_max() / raw_mean_);
+  return hi;
+}
+
 double MixtureLaw::support_min() const {
   double lo = std::numeric_limits<double>::infinity();
   for (const auto& c : components_) lo = std::min(lo, c.law->support_min() / raw_mean_);
@@ -142,26 +148,19 @@ std::shared_ptr<const NoiseLaw> read_mixture(ParamReader& reader, const std::str
     auto law = kind.make(reader, at);
     const double weight = reader.number(weight_key(), at);
     parts.push_back({std::move(law), weight});
-    // Described as given: the law, its numbers in key order, its data file.
-    std::vector<KeySpec> keys = kind.shape_keys;
-    keys.push_back(weight_key());
-    std::sort(keys.begin(), keys.end(),
-              [](const KeySpec& a, const KeySpec& b) { return a.name < b.name; });
+    // Described as given: the law, then every key read under the component (its shape, its
+    // weight, a wrapped law's keys) in key order; they join the record as this one line.
     description += kind.name;
-    std::string file;
-    for (const auto& key : keys) {
-      const std::string name = full_key(key, at);
-      const auto it = reader.resolved().find(name);
-      if (it != reader.resolved().end()) {
-        if (key.type == KeyType::kFile)
-          file = " file=" + to_text(it->second);
-        else
-          description += fmt::format(" {}={}", key.name, to_text(it->second));
-      }
+    std::vector<std::string> read;
+    for (const auto& [name, value] : reader.resolved())
+      if (name.starts_with(at + ".")) read.push_back(name);
+    for (const auto& name : read) {
+      if (name != at + ".law")
+        description += fmt::format(" {}={}", name.substr(at.size() + 1),
+                                   to_text(reader.resolved().at(name)));
       reader.forget(name, true);
     }
-    reader.forget(at + ".law", true);
-    description += file + ";";
+    description += ";";
   }
   if (parts.empty())
     throw InputError(fmt::format("{}.components is missing: a mixture needs components", prefix));

@@ -31,6 +31,7 @@ class MixtureLaw final : public NoiseLaw {
   double quantile(double p) const override;
   double tail_index() const override;
   double support_min() const override;
+  double support_max() const override;
   std::vector<double> breakpoints() const override;
   bool is_discrete() const override;
   double mean_excess(double x) const override;

@@ -1,7 +1,7 @@
 #pragma once
 // A per-stage noise law (docs/models/noise-laws.md): the distribution of the dimensionless,
 // unit-mean variable eta >= 0. A stage of nominal length w seconds then takes w + s * eta seconds,
-// with the scale s in seconds (s = w f/(1-f) for the f-parametrised laws; see stage_noise.hpp).
+// with the scale s in seconds (s = w f/(1-f) for the f-parametrised laws; see law_kind.hpp).
 //
 // Every law offers the survival function S and its generalised inverse (the inverse survival
 // function, ISF) so that tails stay exact where S is tiny: the engine samples by eta = ISF(U),
@@ -39,6 +39,8 @@ class NoiseLaw {
   virtual double tail_index() const { return std::numeric_limits<double>::infinity(); }
   /// Lower end of the support.
   virtual double support_min() const { return 0.0; }
+  /// Upper end of the support: +infinity unless eta is bounded.
+  virtual double support_max() const { return std::numeric_limits<double>::infinity(); }
   /// Points where S jumps or has a kink (atoms, support ends); used to split integrals.
   virtual std::vector<double> breakpoints() const { return {support_min()}; }
   /// True when eta takes finitely many values (S is a step function).

@@ -13,6 +13,7 @@ class NoneLaw final : public NoiseLaw {
   double isf(double /*s*/) const override { return 0.0; }
   double quantile(double /*p*/) const override { return 0.0; }
   double mean() const override { return 0.0; }
+  double support_max() const override { return 0.0; }
   bool is_discrete() const override { return true; }
   double expected_max(double /*n*/) const override { return 0.0; }
   double mean_excess(double x) const override { return x < 0.0 ? -x : 0.0; }

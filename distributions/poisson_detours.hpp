@@ -42,6 +42,9 @@ class PoissonDetours {
 
   double rate() const { return rate_; }
   double mean_duration() const { return mean_; }
+  /// The tail index of the detours' durations (infinity for light tails): times that meet them
+  /// inherit it.
+  double duration_tail_index() const { return duration_->tail_index(); }
 
  private:
   void next_merged(Cursor& cursor, std::uint64_t key) const;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <cmath>
+#include <limits>
 
 #include "core/errors.hpp"
 
@@ -20,7 +21,13 @@ PatternNoise periodic_noise(double period, double duration) {
   noise.pattern = std::make_shared<const DetourPattern>(std::vector<Detour>{{0.0, duration}},
                                                         period, "periodic noise");
   noise.description = fmt::format("periodic(P={} s, D={} s)", period, duration);
+  noise.period_key = "noise.P";
   return noise;
+}
+
+double tail_index(const TimeNoiseLaw& law) {
+  if (std::holds_alternative<PatternNoise>(law)) return std::numeric_limits<double>::infinity();
+  return std::get<std::shared_ptr<const PoissonDetours>>(law)->duration_tail_index();
 }
 
 double busy_fraction(const TimeNoiseLaw& law) {

@@ -18,6 +18,7 @@ namespace collnoise {
 struct PatternNoise {
   std::shared_ptr<const DetourPattern> pattern;
   std::string description;  ///< "periodic(P=0.01 s, D=0.0001 s)", "trace(file.txt, 1200 detours)"
+  std::string period_key;   ///< the key that sets the period, for messages ("noise.P")
 };
 
 using TimeNoiseLaw = std::variant<PatternNoise, std::shared_ptr<const PoissonDetours>>;
@@ -25,6 +26,10 @@ using TimeNoiseLaw = std::variant<PatternNoise, std::shared_ptr<const PoissonDet
 /// periodic(P, D): detours [phi + kP, phi + kP + D) for every integer k. InputError naming the
 /// key unless P > 0 and 0 < D < P (seconds).
 PatternNoise periodic_noise(double period, double duration);
+
+/// The tail index of the delays the noise causes: infinity for repeating patterns (bounded
+/// detours), the durations' for Poisson detours (a Pareto duration law makes times heavy-tailed).
+double tail_index(const TimeNoiseLaw& law);
 
 /// Long-run fraction of CPU time lost to detours (D/P for periodic noise).
 double busy_fraction(const TimeNoiseLaw& law);

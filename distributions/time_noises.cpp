@@ -53,9 +53,7 @@ void check_time_noise_horizon(const TimeNoiseLaw& law, double noiseless, double 
   for (const auto& d : p.busy()) longest = std::max(longest, d.end - d.start);
   const double free_fraction = p.free_per_period() / p.span();
   const double horizon = 16.0 * (noiseless + operations * longest) / free_fraction;
-  p.check_resolution(horizon, pattern->description.starts_with("periodic")
-                                  ? "noise.P"
-                                  : "noise.span (the trace's period)");
+  p.check_resolution(horizon, pattern->period_key);
 }
 
 }  // namespace collnoise

@@ -84,7 +84,8 @@ LawKind truncated_law_kind() {
           .meaning = "a base law's unit-mean variable capped at cap, rescaled to unit mean",
           .shape_keys = {cap, base},
           .make = [](ParamReader& reader, const std::string& prefix) {
-            auto inner = read_unit_law(reader, prefix + ".base");
+            // Any law but a mixture (whose components are a run file's array of tables).
+            auto inner = read_unit_law(reader, prefix + ".base", true);
             return std::make_shared<const TruncatedLaw>(
                 std::move(inner), reader.number(cap, prefix), full_key(cap, prefix));
           }};

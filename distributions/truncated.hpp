@@ -27,6 +27,7 @@ class TruncatedLaw final : public NoiseLaw {
   double quantile(double p) const override;
   double tail_index() const override { return std::numeric_limits<double>::infinity(); }
   double support_min() const override;
+  double support_max() const override { return cap_ / m_; }
   std::vector<double> breakpoints() const override;
   bool is_discrete() const override { return base_->is_discrete(); }
   double isf_seconds() const override { return base_->isf_seconds() + 2.0e-9; }

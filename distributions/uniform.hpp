@@ -11,6 +11,7 @@ class UniformLaw final : public NoiseLaw {
   double sf(double x) const override;
   double cdf(double x) const override;
   double isf(double s) const override { return 2.0 * (1.0 - s); }
+  double support_max() const override { return 2.0; }
   double quantile(double p) const override { return 2.0 * p; }
   std::vector<double> breakpoints() const override { return {0.0, 2.0}; }
   double expected_max(double n) const override { return 2.0 * n / (n + 1.0); }

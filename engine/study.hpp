@@ -39,7 +39,8 @@ struct TableColumn {
 
 /// What the plotting script needs to draw a point's figure without knowing the model
 /// (outputs/plot_result.py): the figure ("curve": y against x with its interval band and
-/// reference curves; "cycles", "isoefficiency", "nhalf": the figures of those models), the
+/// reference curves; "cycles", "network", "isoefficiency", "nhalf": the figures of those
+/// models), the
 /// x parameter and its scale, the y field and its interval, and reference fields.
 struct PlotHints {
   std::string figure = "curve";
@@ -59,7 +60,7 @@ class SampledStudy {
  public:
   virtual ~SampledStudy() = default;
 
-  /// The point's stream key (a hash of the seed and the resolved parameters), set once the
+  /// The point's stream key (from the seed and the point's stream identity), set once the
   /// parameters are known.
   void set_stream_key(std::uint64_t key) { key_ = key; }
 

@@ -16,7 +16,7 @@ struct RatioInterval {
   std::optional<double> ratio;
   std::optional<double> ci_low;
   std::optional<double> ci_high;
-  std::string reason;  ///< why there is no ratio: "fewer than two samples", "denominator"
+  std::string reason;  ///< why there is no ratio: "fewer than two replications", the denominator
   bool denominator_may_be_zero = false;  ///< the denominator's interval contains 0
 };
 

@@ -8,7 +8,7 @@
 namespace collnoise {
 
 /// Least-squares slope of log w against log m, with a Student t interval from the residuals
-/// (model misfit and sampling noise both widen it). Needs at least 3 points.
+/// (model misfit and sampling noise both widen it). The slope needs 2 points, its interval 3.
 struct SlopeFit {
   double slope = 0.0;
   std::optional<double> ci_low;

@@ -135,7 +135,8 @@ std::string summary_json(const Record& root, const std::vector<Record>& params,
     for (const auto& [k, v] : r.fields())
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   std::string out = "{\n";
-  for (const char* k : {"format_version", "kind", "name", "seed", "engine_version", "git_sha"})
+  for (const char* k :
+       {"format_version", "kind", "name", "seed", "stream_format", "engine_version", "git_sha"})
     if (const Field* f = root.find(k))
       out += fmt::format("  {}: {},\n", json_string(k), json_value(*f));
   out += "  \"points\": [";

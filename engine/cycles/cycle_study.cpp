@@ -403,6 +403,7 @@ ModelKind cycle_model_kind() {
               if (cpu.stage->scale > 0.0) tail_index = cpu.stage->eta->tail_index();
             } else {
               cpu.time = read_time_noise(reader, "noise");
+              tail_index = collnoise::tail_index(*cpu.time);
               const double rounds = rounds_of(setup);
               check_time_noise_horizon(*cpu.time,
                                        static_cast<double>(setup.cycles) *

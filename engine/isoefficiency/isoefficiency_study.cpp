@@ -322,7 +322,7 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
       else if (s.law->name() == "exponential")
         imbalance_growth = {std::nullopt,
                             "m H_m is not a power law (its log-log slope is 1 + 1/H_m)", true};
-      else if (s.law->name() == "bernoulli" || s.law->name() == "uniform")
+      else if (std::isfinite(s.law->support_max()))
         imbalance_growth = {1.0, "", true};  // a bounded delay: E[Y^m] tends to its maximum
       else
         imbalance_growth = {std::nullopt,
@@ -613,7 +613,7 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const RunC
   if (reader.has(kSurfaceW.name)) s.surface_w = reader.numbers(kSurfaceW);
   // A curve may take fewer samples than the run (granularity costs O(W) a sample).
   const std::int64_t default_samples =
-      run.samples > 0 ? static_cast<std::int64_t>(std::min<std::uint64_t>(run.samples, 1ULL << 62))
+      run.samples > 0 ? static_cast<std::int64_t>(std::min<std::uint64_t>(run.samples, 1ULL << 40))
                       : 10000;
   s.samples = static_cast<std::uint64_t>(reader.integer(with_default(kSamples, default_samples)));
   s.confidence = run.confidence;
@@ -684,8 +684,9 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const RunC
     read_simulated_overhead(s, reader, overhead, collective_noise);
   } else {
     throw InputError(fmt::format(
-        "isoefficiency.overhead = \"{}\" is invalid: use none, constant, linear_m, log2_m, "
-        "tree_barrier or butterfly",
+        "isoefficiency.overhead = \"{}\" is invalid: use a family (none, constant, linear_m, "
+        "inverse_m, proportional_w, inverse_w, log2_m) or a simulated collective (tree_barrier, "
+        "butterfly)",
         overhead));
   }
   if (noise && !noise_used)

@@ -60,9 +60,17 @@ OverheadSimulator butterfly_overhead(CycleSetup base, CpuNoiseSpec noise, std::u
                    return simulate_cycles(setup, c, threads, CycleRecording{false, nullptr});
                  }).cycle_end.back();
     }
-    // Detours are bounded below by zero and have a finite tail for every time-based law.
-    SimulatedOverhead o = summarize(times, std::numeric_limits<double>::infinity(), confidence);
-    if (!noise.time) o.exact = noiseless_closed_form(setup);
+    SimulatedOverhead o =
+        summarize(times,
+                  noise.time ? tail_index(*noise.time)
+                  : noise.stage && noise.stage->scale > 0.0
+                      ? noise.stage->eta->tail_index()
+                      : std::numeric_limits<double>::infinity(),
+                  confidence);
+    // Per-stage noise scaled by f delays compute stages only, and there are none here (W = 0);
+    // a law with a delay of its own (Bernoulli's T) does delay them: no closed form then.
+    const bool quiet = !noise.time && !(noise.stage && noise.stage->scale > 0.0);
+    if (quiet) o.exact = noiseless_closed_form(setup);
     return o;
   };
 }

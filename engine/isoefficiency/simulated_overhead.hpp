@@ -20,7 +20,7 @@ using OverheadSimulator =
 OverheadSimulator tree_barrier_overhead(TreeBarrierModel base, std::uint64_t samples);
 
 /// T_o(m) of one butterfly allreduce on m = 2^k ranks with no work (base.ranks is replaced); exact
-/// when only per-stage noise is given, which cannot touch a collective without work.
+/// when no noise reaches it (per-stage noise scaled by f has no compute stage to delay).
 /// Precondition: samples >= 2, base.cycles == 1, base.work == 0.
 OverheadSimulator butterfly_overhead(CycleSetup base, CpuNoiseSpec noise, std::uint64_t samples);
 

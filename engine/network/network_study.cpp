@@ -76,7 +76,8 @@ std::shared_ptr<const Topology> parse_topology(const std::string& text) {
 NetworkStudy::NetworkStudy(CongestionModel model) : model_(std::move(model)) {}
 
 double NetworkStudy::primary_tail_index() const {
-  return std::numeric_limits<double>::infinity();  // a ratio of bounded costs
+  // A ratio of congestion costs, bounded without OS noise; heavy OS delays make it heavy-tailed.
+  return model_.os_tail_index();
 }
 
 TallyLayout NetworkStudy::layout(std::size_t histogram_bins, const std::string&) const {

@@ -26,7 +26,7 @@ TimedTreeStudy::TimedTreeStudy(TimedTreeSetup setup, CpuNoiseSpec noise)
 }
 
 double TimedTreeStudy::primary_tail_index() const {
-  return std::numeric_limits<double>::infinity();  // detours per phase are bounded in number
+  return noise_.time ? tail_index(*noise_.time) : std::numeric_limits<double>::infinity();
 }
 
 TallyLayout TimedTreeStudy::layout(std::size_t histogram_bins, const std::string&) const {

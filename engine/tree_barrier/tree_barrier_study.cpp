@@ -18,7 +18,10 @@ constexpr std::size_t kTopCapacity = 8192;
 Histogram make_histogram(const MaxDistribution& dist, double tail_index, std::size_t bins,
                          const std::string& requested_spacing) {
   double lo = dist.lower();
-  double hi = dist.quantile(tail_index <= 4.0 ? 1.0 - 1e-7 : 1.0 - 1e-9);
+  // One step above the top quantile, so that an atom there (the largest delay of a Bernoulli or
+  // truncated law) falls inside the last bin, not into the overflow.
+  double hi = std::nextafter(dist.quantile(tail_index <= 4.0 ? 1.0 - 1e-7 : 1.0 - 1e-9),
+                             std::numeric_limits<double>::infinity());
   if (!(hi > lo)) hi = lo * (1.0 + 1e-9) + 1e-15;  // a degenerate (noiseless) phase time
   lo = std::nextafter(lo, 0.0);
   std::string spacing = requested_spacing;

@@ -28,7 +28,7 @@ struct TreeTheory {
 /// The exact distribution of one phase's time.
 MaxDistribution phase_time_distribution(const TreeBarrierModel& model);
 
-/// Everything above for one model. `law_name` selects Theorems 2-4.
+/// Everything above for one model (Theorems 2-4 where its law is theirs).
 TreeTheory tree_theory(const TreeBarrierModel& model, const std::vector<double>& probabilities);
 
 /// Exact E[T] alone (the N_1/2 root search calls this many times).
