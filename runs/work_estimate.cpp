@@ -13,6 +13,10 @@ namespace collnoise {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+// Start-up (HDF5, the run file, writing the result) and a point's own bookkeeping (its summary,
+// its part of the file), core-seconds (bench/RESULTS.md, "Cost model").
+constexpr double kRunOverhead = 0.01;
+constexpr double kPointOverhead = 2.0e-3;
 
 // A sampled point's tally: per chunk an accumulator per metric and a co-moment per pair (and a
 // map node), kept raw samples, histograms (edges and counts) and top values.
@@ -109,9 +113,11 @@ RunEstimate estimate_run(const RunSpec& run, const std::vector<PreparedPoint>& p
       pe.bytes = p.analysis->working_bytes(threads);
       largest_working = std::max(largest_working, pe.bytes);
     }
+    pe.core_seconds += kPointOverhead;
     e.core_seconds += pe.core_seconds;
     e.points.push_back(pe);
   }
+  e.core_seconds += kRunOverhead;
   // Every point's tally is held until the result is written, and the result's image in memory
   // holds them once more.
   e.peak_bytes = 2.0 * tallies + largest_working + 64.0 * 1024 * 1024;

@@ -137,7 +137,7 @@ double TreeBarrierStudy::cost_per_sample() const {
   // an expm1 and the transform per level (bench/RESULTS.md, "Cost model").
   const double levels = model_.shape.depth() + 1.0;
   const double transform = model_.noise.eta->isf_seconds();
-  if (sampling_ == TreeSampling::kPerLevel) return levels * (3.0e-8 + transform) + 2.0e-7;
+  if (sampling_ == TreeSampling::kPerLevel) return levels * (1.0e-8 + transform) + 2.0e-7;
   return 6.0e-10 * to_double(model_.shape.ranks()) + levels * transform + 1.0e-6;
 }
 
