@@ -35,6 +35,11 @@ struct TallyLayout {
   std::vector<NamedHistogram> histograms;                  ///< empty, with their edges
   std::vector<std::size_t> top_capacity;                   ///< per metric; 0 keeps none
   bool keep_raw = false;                                   ///< keep metric 0's values
+  /// The unit of each metric ("seconds", "1" for ratios, ...); empty: every metric in seconds.
+  std::vector<std::string> metric_units;
+  std::string unit_of(std::size_t metric) const {
+    return metric < metric_units.size() ? metric_units[metric] : "seconds";
+  }
 };
 
 struct ChunkTally {

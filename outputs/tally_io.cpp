@@ -56,6 +56,9 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
   info.set("chunks", Field(static_cast<std::uint64_t>(tally.chunks().size())));
   info.set("samples", Field(tally.samples()));
   info.set("metrics", Field(joined_metrics(layout)));
+  std::vector<std::string> units;
+  for (std::size_t m = 0; m < width; ++m) units.push_back(layout.unit_of(m));
+  info.set("metric_units", Field(fmt::format("{}", fmt::join(units, ","))));
   info.set("pairs", Field(joined_pairs(layout)));
   info.set("keep_raw", Field(layout.keep_raw));
   group.write_record(info);

@@ -82,6 +82,8 @@ TallyLayout CycleStudy::layout(std::size_t histogram_bins, const std::string&) c
   }
   for (const auto& c : cases)
     for (std::uint64_t k = 0; k < setup_.cycles; ++k) layout.metrics.push_back(cycle_name(c, k));
+  for (const auto& metric : layout.metrics)
+    layout.metric_units.emplace_back(metric == "adoptions_per_rank_cycle" ? "1" : "seconds");
   layout.top_capacity.assign(layout.metrics.size(), 0);
   for (std::size_t k = 0; k < cases.size(); ++k) layout.top_capacity[k] = kTopCapacity;
   // Finishing times of the last cycle: no rank finishes before the noiseless time.

@@ -83,6 +83,7 @@ double NetworkStudy::primary_tail_index() const {
 TallyLayout NetworkStudy::layout(std::size_t histogram_bins, const std::string&) const {
   TallyLayout layout;
   layout.metrics = {"slowdown", "cost_perturbed", "cost_quiet", "cost_clean", "slowdown_total"};
+  layout.metric_units = {"1", "message-times", "message-times", "message-times", "1"};
   layout.top_capacity.assign(layout.metrics.size(), 0);
   // Slowdowns are >= 1; a message can wait for at most every other message.
   const double hi = 2.0 + static_cast<double>(model_.endpoints());
