@@ -156,8 +156,8 @@ std::shared_ptr<const NoiseLaw> read_mixture(ParamReader& reader, const std::str
       if (name.starts_with(at + ".")) read.push_back(name);
     for (const auto& name : read) {
       if (name != at + ".law")
-        description += fmt::format(" {}={}", name.substr(at.size() + 1),
-                                   to_text(reader.resolved().at(name)));
+        description +=
+            fmt::format(" {}={}", name.substr(at.size() + 1), to_text(reader.resolved().at(name)));
       reader.forget(name, true);
     }
     description += ";";

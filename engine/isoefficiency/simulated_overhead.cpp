@@ -60,13 +60,12 @@ OverheadSimulator butterfly_overhead(CycleSetup base, CpuNoiseSpec noise, std::u
                    return simulate_cycles(setup, c, threads, CycleRecording{false, nullptr});
                  }).cycle_end.back();
     }
-    SimulatedOverhead o =
-        summarize(times,
-                  noise.time ? tail_index(*noise.time)
-                  : noise.stage && noise.stage->scale > 0.0
-                      ? noise.stage->eta->tail_index()
-                      : std::numeric_limits<double>::infinity(),
-                  confidence);
+    SimulatedOverhead o = summarize(times,
+                                    noise.time ? tail_index(*noise.time)
+                                    : noise.stage && noise.stage->scale > 0.0
+                                        ? noise.stage->eta->tail_index()
+                                        : std::numeric_limits<double>::infinity(),
+                                    confidence);
     // Per-stage noise scaled by f delays compute stages only, and there are none here (W = 0);
     // a law with a delay of its own (Bernoulli's T) does delay them: no closed form then.
     const bool quiet = !noise.time && !(noise.stage && noise.stage->scale > 0.0);
