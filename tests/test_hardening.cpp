@@ -252,15 +252,19 @@ TEST_CASE("4: a full disk never crashes: failed checkpoints are retried, the res
   CHECK(small.output.find("could not be kept") != std::string::npos);  // says what was lost
   CHECK_FALSE(fs::exists("h4.h5"));
 
-  // Checkpoints fail (their directory is gone), the run goes on, warns once, and writes its
+  // Checkpoints fail (their directory becomes a file), the run goes on, warns once, and writes its
   // result.
   write_text("h4b.toml", replace_text(kLong, "samples = 20000", "samples = 3000"));
   fs::remove("h4b.h5");
+  fs::remove_all("h4gone");
+  fs::remove_all("h4moved");
   fs::create_directories("h4gone");
-  const auto ckpt = run_shell("sh -c '" + std::string(COLLNOISE_BINARY) +
-                              " run h4b.toml --out h4b.h5 --checkpoint h4gone/c.ckpt "
-                              "--checkpoint-every 0.05 --quiet & pid=$!; sleep 0.3; rm -rf h4gone; "
-                              "wait $pid; echo exit=$?' 2>&1");
+  const auto ckpt =
+      run_shell("sh -c '" + std::string(COLLNOISE_BINARY) +
+                " run h4b.toml --out h4b.h5 --checkpoint h4gone/c.ckpt "
+                "--checkpoint-every 0.05 --quiet & pid=$!; sleep 0.3; mv h4gone h4moved; "
+                ": > h4gone; "
+                "wait $pid; echo exit=$?' 2>&1");
   INFO(ckpt.output);
   CHECK(ckpt.output.find("exit=0") != std::string::npos);
   CHECK(count_lines_starting(ckpt.output, "collnoise: warning: checkpoint") == 1);
@@ -301,7 +305,7 @@ TEST_CASE("4: a full disk never crashes: failed checkpoints are retried, the res
   CHECK(run_command_line("verify h4r.h5").code == 0);
 }
 
-TEST_CASE("5: damaged files are refused before HDF5 reads them; verify; old and edited files") {
+TEST_CASE("5: damaged files are refused before HDF5 reads them, verify, old and edited files") {
   write_text("h5.toml", kSmall);
   REQUIRE(run_command_line("run h5.toml --out h5.h5 --force --quiet").code == 0);
   REQUIRE(run_command_line("verify h5.h5").code == 0);
@@ -353,7 +357,7 @@ TEST_CASE("5: damaged files are refused before HDF5 reads them; verify; old and 
   CHECK(several.output.find("h5-bad.h5") != std::string::npos);
 }
 
-TEST_CASE("6: huge time values are refused with their range; extreme valid ones finish") {
+TEST_CASE("6: huge time values are refused with their range, extreme valid ones finish") {
   write_text("h6.toml", kSmall);
   const std::string cycles = R"(name = "h6c"
 seed = 1
@@ -393,7 +397,7 @@ D = 1.0e-4
   CHECK(r.code == 0);
 }
 
-TEST_CASE("7: astronomical work is refused with its estimate; the limit can be raised") {
+TEST_CASE("7: astronomical work is refused with its estimate, the limit can be raised") {
   const std::string huge = replace_text(kLong, "log2_N = 20", "log2_N = 60");
   const auto r = run_command_line("run " + write_text("h7.toml", huge) + " --validate-only");
   expect_refused(r, {"h7.toml", "core-years", "point 0", "--max-core-hours"});
@@ -511,7 +515,7 @@ TEST_CASE("9: absurd counts are refused with the key and the estimate, never bad
       {"samples", "-5"});
 }
 
-TEST_CASE("10: errors are one line; HDF5's own stack only with --verbose") {
+TEST_CASE("10: errors are one line, HDF5's own stack only with --verbose") {
   std::ofstream("h10.h5", std::ios::binary)
       << std::string("\x89HDF\r\n\x1a\n", 8) << std::string(2000, 'x');
   const auto quiet = run_command_line("summary h10.h5");
@@ -531,7 +535,7 @@ TEST_CASE("10: errors are one line; HDF5's own stack only with --verbose") {
       {"noise.a"});
 }
 
-TEST_CASE("11: non-finite numbers are documented values or null with a reason; valid JSON") {
+TEST_CASE("11: non-finite numbers are documented values or null with a reason, valid JSON") {
   // Degenerate and extreme laws: Pareto near its limit, a noiseless point, huge and tiny f.
   const std::string cases = R"(name = "h11"
 seed = 2

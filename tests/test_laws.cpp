@@ -106,7 +106,7 @@ TEST_CASE("Bernoulli scale and f parametrisation") {
   CHECK(n.scale * n.eta->expected_max(10) == Approx(1e-3 * (1 - std::pow(1 - n.scale / 1e-3, 10))));
 }
 
-TEST_CASE("empirical law: file errors carry file and line; exact max") {
+TEST_CASE("empirical law: file errors carry file and line, exact max") {
   const std::string path = "empirical_test_delays.txt";
   {
     std::ofstream f(path);

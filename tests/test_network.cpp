@@ -156,7 +156,7 @@ TEST_CASE("congestion worked by hand: application traffic alone on a ring of fou
   CHECK(bcast.quiet == 3.0);
 }
 
-TEST_CASE("allocations: disjoint roles, a derangement, reproducible; bad rho is refused") {
+TEST_CASE("allocations: disjoint roles, a derangement, reproducible, bad rho is refused") {
   auto fat = std::make_shared<const Xgft>(std::vector<std::uint32_t>{12, 12},
                                           std::vector<std::uint32_t>{1, 6}, "t");
   const CongestionModel model(fat, NetworkPattern::kBinomialBroadcast, 0.5, std::nullopt);

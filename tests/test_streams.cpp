@@ -146,7 +146,7 @@ TEST_CASE("spelling out defaults or moving a data file changes no stream") {
   CHECK(mean_of(reference, "conventional_mean") == mean_of(here, "conventional_mean"));
 }
 
-TEST_CASE("results record their stream format; merges refuse parts of another") {
+TEST_CASE("results record their stream format, merges refuse parts of another") {
   run_summary("streams-format", kTree);
   const collnoise::ResultFile file = collnoise::read_result_file("streams-format.h5");
   const collnoise::Field* format = file.root.find("stream_format");

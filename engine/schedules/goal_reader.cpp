@@ -1,0 +1,472 @@
+#include "engine/schedules/goal_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "core/stop_request.hpp"
+
+namespace collnoise {
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+// Lines of a file or a string, read in blocks of 4 MiB: the text is never held whole.
+class LineSource {
+ public:
+  explicit LineSource(std::FILE* file) : file_(file) {}
+  explicit LineSource(std::string_view text) : text_(text) {}
+
+  /// The next line without its end (and without a '\r' before it); false at the end.
+  bool next(std::string_view& line) {
+    while (true) {
+      const char* begin = buffer_.data() + at_;
+      const char* end = buffer_.data() + filled_;
+      if (const void* nl = std::memchr(begin, '\n', static_cast<std::size_t>(end - begin))) {
+        const char* stop = static_cast<const char*>(nl);
+        at_ = static_cast<std::size_t>(stop - buffer_.data()) + 1;
+        line = trim_cr(std::string_view(begin, static_cast<std::size_t>(stop - begin)));
+        return true;
+      }
+      if (eof_) {
+        if (begin == end) return false;
+        line = trim_cr(std::string_view(begin, static_cast<std::size_t>(end - begin)));
+        at_ = filled_;
+        return true;
+      }
+      refill();
+    }
+  }
+
+ private:
+  static std::string_view trim_cr(std::string_view s) {
+    if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+    return s;
+  }
+
+  void refill() {
+    // Keep the unfinished line, then append a block.
+    const std::size_t rest = filled_ - at_;
+    if (at_ > 0 && rest > 0) std::memmove(buffer_.data(), buffer_.data() + at_, rest);
+    filled_ = rest;
+    at_ = 0;
+    if (buffer_.size() < filled_ + kBlock)
+      buffer_.resize(std::max(buffer_.size() * 2, filled_ + kBlock));
+    if (file_) {
+      throw_if_stop_requested();
+      const std::size_t got = std::fread(buffer_.data() + filled_, 1, kBlock, file_);
+      if (got < kBlock) {
+        if (std::ferror(file_))
+          throw InputError(fmt::format("read error: {}", std::strerror(errno)));
+        eof_ = true;
+      }
+      filled_ += got;
+    } else {
+      const std::size_t got = std::min(kBlock, text_.size() - text_at_);
+      std::memcpy(buffer_.data() + filled_, text_.data() + text_at_, got);
+      text_at_ += got;
+      filled_ += got;
+      eof_ = text_at_ == text_.size();
+    }
+  }
+
+  static constexpr std::size_t kBlock = std::size_t{4} << 20;
+  std::FILE* file_ = nullptr;
+  std::string_view text_;
+  std::size_t text_at_ = 0;
+  std::vector<char> buffer_ = std::vector<char>(kBlock);
+  std::size_t at_ = 0;
+  std::size_t filled_ = 0;
+  bool eof_ = false;
+};
+
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_ident(char c) {
+  return is_alpha(c) || is_digit(c) || c == '_';
+}
+
+// A dependency as written, resolved when its rank block closes (labels may come later).
+struct PendingDependency {
+  std::string later, earlier;
+  bool started;
+  std::uint64_t line;
+  std::size_t column;
+};
+
+class GoalParser {
+ public:
+  explicit GoalParser(std::string origin) : origin_(std::move(origin)) {}
+
+  Schedule parse(LineSource& source) {
+    std::string_view line;
+    while (source.next(line)) {
+      ++line_no_;
+      if ((line_no_ & 0xffff) == 0) throw_if_stop_requested();
+      parse_line(line);
+    }
+    ++line_no_;
+    if (in_block_comment_) fail(1, "the file ends inside a /* comment");
+    if (rank_open_)
+      fail(1, fmt::format("the file ends inside the block of rank {}: a '}}' is missing", rank_));
+    if (!num_ranks_) fail(1, "the file has no num_ranks line");
+    if (builder_.ranks_done() != *num_ranks_)
+      fail(1, fmt::format("num_ranks is {}, but the file ends after {} rank block(s)", *num_ranks_,
+                          builder_.ranks_done()));
+    check_messages_balance();
+    return builder_.finish();
+  }
+
+ private:
+  [[noreturn]] void fail(std::size_t column, const std::string& what) const {
+    throw InputError(fmt::format("{}:{}:{}: {}", origin_, line_no_, column, what));
+  }
+
+  // ---- tokens --------------------------------------------------------------------------------
+
+  struct Cursor {
+    std::string_view s;
+    std::size_t at = 0;
+    void skip_space() {
+      while (at < s.size() && (s[at] == ' ' || s[at] == '\t')) ++at;
+    }
+    bool done() {
+      skip_space();
+      return at >= s.size();
+    }
+    std::size_t column() const { return at + 1; }
+  };
+
+  // Removes comments from the line (and tracks /* */ across lines).
+  std::string_view strip_comments(std::string_view line) {
+    scratch_.clear();
+    std::size_t i = 0;
+    bool copied = false;
+    while (i < line.size()) {
+      if (in_block_comment_) {
+        const auto close = line.find("*/", i);
+        if (close == std::string_view::npos) {
+          i = line.size();
+          break;
+        }
+        in_block_comment_ = false;
+        // Columns stay right: the comment becomes spaces.
+        scratch_.append(close + 2 - i, ' ');
+        i = close + 2;
+        copied = true;
+        continue;
+      }
+      const auto slash = line.find('/', i);
+      if (slash == std::string_view::npos || slash + 1 >= line.size()) {
+        if (!copied) return line.substr(0, line.size());
+        scratch_.append(line.substr(i));
+        break;
+      }
+      if (line[slash + 1] == '/') {
+        if (!copied) return line.substr(0, slash);
+        scratch_.append(line.substr(i, slash - i));
+        break;
+      }
+      if (line[slash + 1] == '*') {
+        scratch_.append(line.substr(i, slash - i));
+        scratch_.append(2, ' ');
+        in_block_comment_ = true;
+        copied = true;
+        i = slash + 2;
+        continue;
+      }
+      scratch_.append(line.substr(i, slash + 1 - i));
+      copied = true;
+      i = slash + 1;
+    }
+    return scratch_;
+  }
+
+  std::string_view word(Cursor& c) {
+    c.skip_space();
+    const std::size_t start = c.at;
+    if (c.at < c.s.size() && is_alpha(c.s[c.at])) {
+      while (c.at < c.s.size() && is_ident(c.s[c.at])) ++c.at;
+    }
+    return c.s.substr(start, c.at - start);
+  }
+
+  std::uint64_t number(Cursor& c, const char* what, std::uint64_t max) {
+    c.skip_space();
+    const std::size_t start = c.at;
+    if (c.at >= c.s.size() || !is_digit(c.s[c.at]))
+      fail(c.column(), fmt::format("expected {} (an integer)", what));
+    std::uint64_t v = 0;
+    while (c.at < c.s.size() && is_digit(c.s[c.at])) {
+      const auto d = static_cast<std::uint64_t>(c.s[c.at] - '0');
+      if (v > (max - d) / 10)
+        fail(start + 1, fmt::format("{} is too large (at most {})", what, max));
+      v = v * 10 + d;
+      ++c.at;
+    }
+    return v;
+  }
+
+  // An integer or -1 (a wildcard).
+  std::uint32_t number_or_any(Cursor& c, const char* what, std::uint32_t any) {
+    c.skip_space();
+    if (c.at + 1 < c.s.size() && c.s[c.at] == '-' && c.s[c.at + 1] == '1' &&
+        (c.at + 2 >= c.s.size() || !is_digit(c.s[c.at + 2]))) {
+      c.at += 2;
+      return any;
+    }
+    return static_cast<std::uint32_t>(
+        number(c, what, std::numeric_limits<std::uint32_t>::max() - 1));
+  }
+
+  void expect_end(Cursor& c) {
+    if (!c.done())
+      fail(c.column(),
+           fmt::format("unexpected '{}' at the end of the statement", c.s.substr(c.at)));
+  }
+
+  // ---- statements ----------------------------------------------------------------------------
+
+  void parse_line(std::string_view raw) {
+    const std::string_view line = strip_comments(raw);
+    Cursor c{line};
+    if (c.done()) return;
+    if (c.s[c.at] == '}') {
+      if (!rank_open_) fail(c.column(), "'}' outside a rank block");
+      ++c.at;
+      expect_end(c);
+      close_rank();
+      return;
+    }
+    const std::size_t word_column = c.column();
+    const std::string_view first = word(c);
+    if (first.empty()) fail(word_column, fmt::format("unexpected '{}'", c.s.substr(c.at, 1)));
+    if (!rank_open_) {
+      if (first == "num_ranks") return parse_num_ranks(c);
+      if (first == "rank") return open_rank(c, word_column);
+      fail(word_column, fmt::format("expected \"num_ranks\" or \"rank\", found \"{}\"", first));
+    }
+    if (first == "send" || first == "recv" || first == "calc")
+      return parse_op(c, first, {}, word_column);
+    if (first == "rank" || first == "num_ranks")
+      fail(word_column,
+           fmt::format("\"{}\" inside the block of rank {}: a '}}' is missing", first, rank_));
+    // A label: "label: op" or "label requires label".
+    c.skip_space();
+    if (c.at < c.s.size() && c.s[c.at] == ':') {
+      ++c.at;
+      const std::size_t op_column = c.column();
+      const std::string_view op = word(c);
+      if (op != "send" && op != "recv" && op != "calc")
+        fail(op_column,
+             fmt::format("expected \"send\", \"recv\" or \"calc\" after \"{}:\"", first));
+      return parse_op(c, op, first, op_column);
+    }
+    const std::size_t dep_column = c.column();
+    const std::string_view dep = word(c);
+    if (dep != "requires" && dep != "irequires")
+      fail(dep_column,
+           fmt::format("expected ':', \"requires\" or \"irequires\" after \"{}\"", first));
+    c.skip_space();
+    const std::size_t target_column = c.column();
+    const std::string_view earlier = word(c);
+    if (earlier.empty()) fail(target_column, "expected a label");
+    expect_end(c);
+    pending_.push_back(
+        {std::string(first), std::string(earlier), dep == "irequires", line_no_, word_column});
+  }
+
+  void parse_num_ranks(Cursor& c) {
+    if (num_ranks_) fail(c.column(), "a second num_ranks line");
+    const auto n = number(c, "the number of ranks", 0x7fffffffULL);
+    if (n == 0) fail(c.column(), "num_ranks must be at least 1");
+    expect_end(c);
+    num_ranks_ = static_cast<std::uint32_t>(n);
+    sends_to_.assign(n, 0);
+    receives_at_.assign(n, 0);
+  }
+
+  void open_rank(Cursor& c, std::size_t word_column) {
+    if (!num_ranks_) fail(word_column, "a rank block before the num_ranks line");
+    const std::size_t column = c.column();
+    const auto r = number(c, "a rank", std::numeric_limits<std::uint32_t>::max());
+    if (r != builder_.ranks_done())
+      fail(column + 1, r >= *num_ranks_
+                           ? fmt::format("rank {} does not exist (num_ranks {})", r, *num_ranks_)
+                           : fmt::format("rank {} comes out of order: rank {} is next (ranks are "
+                                         "given once each, in order)",
+                                         r, builder_.ranks_done()));
+    c.skip_space();
+    if (c.at >= c.s.size() || c.s[c.at] != '{') fail(c.column(), "expected '{' after the rank");
+    ++c.at;
+    expect_end(c);
+    rank_ = static_cast<std::uint32_t>(r);
+    rank_open_ = true;
+    labels_.clear();
+    numbered_.clear();
+  }
+
+  void parse_op(Cursor& c, std::string_view op, std::string_view label, std::size_t op_column) {
+    Operation o;
+    if (op == "calc") {
+      o.kind = OpKind::kCalc;
+      o.size = number(c, "the computation's length (nanoseconds)",
+                      std::numeric_limits<std::uint64_t>::max());
+    } else {
+      o.kind = op == "send" ? OpKind::kSend : OpKind::kRecv;
+      o.size = number(c, "the message size (bytes)", std::numeric_limits<std::uint64_t>::max());
+      c.skip_space();
+      if (c.at >= c.s.size() || c.s[c.at] != 'b') fail(c.column(), "expected 'b' after the size");
+      ++c.at;
+      const std::size_t dir_column = c.column();
+      const std::string_view dir = word(c);
+      const char* expected = o.kind == OpKind::kSend ? "to" : "from";
+      if (dir != expected) fail(dir_column, fmt::format("expected \"{}\"", expected));
+      const std::size_t peer_column = c.column();
+      o.peer = o.kind == OpKind::kRecv
+                   ? number_or_any(c, "the source rank", kAnyPeer)
+                   : static_cast<std::uint32_t>(number(c, "the destination rank", 0xfffffffeULL));
+      if (o.peer != kAnyPeer && o.peer >= *num_ranks_)
+        fail(peer_column + 1, fmt::format("unknown peer {}: num_ranks is {}", o.peer, *num_ranks_));
+    }
+    // Options in LogGOPSim's order: tag (messages), cpu, nic (messages).
+    std::size_t stage = 0;
+    while (!c.done()) {
+      const std::size_t column = c.column();
+      const std::string_view key = word(c);
+      if (key == "tag" && o.kind != OpKind::kCalc && stage < 1) {
+        o.tag = number_or_any(c, "the tag", kAnyTag);
+        stage = 1;
+      } else if (key == "cpu" && stage < 2) {
+        o.cpu = static_cast<std::uint8_t>(number(c, "the cpu", 255));
+        stage = 2;
+      } else if (key == "nic" && o.kind != OpKind::kCalc && stage < 3) {
+        o.nic = static_cast<std::uint8_t>(number(c, "the nic", 255));
+        stage = 3;
+      } else {
+        fail(column, key.empty()
+                         ? fmt::format("unexpected '{}'", c.s.substr(c.at, 1))
+                         : fmt::format("unexpected \"{}\" (the options are {}, in this order)", key,
+                                       o.kind == OpKind::kCalc ? "cpu" : "tag, cpu, nic"));
+      }
+    }
+    const std::uint32_t local = builder_.add(o);
+    if (o.kind == OpKind::kSend) ++sends_to_[o.peer];
+    if (o.kind == OpKind::kRecv) ++receives_at_[rank_];
+    if (!label.empty()) define_label(label, local, op_column);
+  }
+
+  // Labels "l<number>" (Schedgen's) go to a vector by number; others to a hash map.
+  static std::optional<std::uint64_t> numbered_label(std::string_view label) {
+    if (label.size() < 2 || label.size() > 11 || label[0] != 'l' || !is_digit(label[1]))
+      return std::nullopt;
+    std::uint64_t n = 0;
+    for (std::size_t i = 1; i < label.size(); ++i) {
+      if (!is_digit(label[i])) return std::nullopt;
+      n = n * 10 + static_cast<std::uint64_t>(label[i] - '0');
+    }
+    return n < (std::uint64_t{1} << 31) ? std::optional(n) : std::nullopt;
+  }
+
+  void define_label(std::string_view label, std::uint32_t local, std::size_t column) {
+    if (const auto n = numbered_label(label)) {
+      if (*n >= numbered_.size())
+        numbered_.resize(std::max<std::size_t>(*n + 1, numbered_.size() * 2), 0);
+      if (numbered_[*n] != 0)
+        fail(column, fmt::format("label \"{}\" is defined twice in rank {}", label, rank_));
+      numbered_[*n] = local + 1;
+      return;
+    }
+    if (!labels_.emplace(std::string(label), local).second)
+      fail(column, fmt::format("label \"{}\" is defined twice in rank {}", label, rank_));
+  }
+
+  std::optional<std::uint32_t> find_label(std::string_view label) const {
+    if (const auto n = numbered_label(label)) {
+      if (*n < numbered_.size() && numbered_[*n] != 0) return numbered_[*n] - 1;
+      return std::nullopt;
+    }
+    const auto it = labels_.find(std::string(label));
+    if (it == labels_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  void close_rank() {
+    for (const auto& d : pending_) {
+      const auto later = find_label(d.later);
+      const auto earlier = find_label(d.earlier);
+      if (!later || !earlier) {
+        const std::string& missing = !later ? d.later : d.earlier;
+        throw InputError(fmt::format("{}:{}:{}: label \"{}\" is not defined in rank {}", origin_,
+                                     d.line, d.column, missing, rank_));
+      }
+      if (*later == *earlier)
+        throw InputError(
+            fmt::format("{}:{}:{}: \"{}\" depends on itself", origin_, d.line, d.column, d.later));
+      builder_.depend(*later, *earlier, d.started);
+    }
+    pending_.clear();
+    builder_.end_rank(fmt::format("{}:{}: rank {}", origin_, line_no_, rank_));
+    rank_open_ = false;
+  }
+
+  // Every receive needs a message: per destination, as many sends as receives (tags and
+  // wildcards aside, which only the simulation can match).
+  void check_messages_balance() const {
+    for (std::uint32_t r = 0; r < *num_ranks_; ++r)
+      if (sends_to_[r] != receives_at_[r])
+        throw InputError(fmt::format(
+            "{}: rank {} posts {} receive(s) but {} message(s) are sent to it: some operations can "
+            "never be matched",
+            origin_, r, receives_at_[r], sends_to_[r]));
+  }
+
+  std::string origin_;
+  std::uint64_t line_no_ = 0;
+  bool in_block_comment_ = false;
+  std::string scratch_;
+  std::optional<std::uint32_t> num_ranks_;
+  bool rank_open_ = false;
+  std::uint32_t rank_ = 0;
+  ScheduleBuilder builder_;
+  std::unordered_map<std::string, std::uint32_t> labels_;
+  std::vector<std::uint32_t> numbered_;  ///< local index + 1 of label "l<n>", 0 if undefined
+  std::vector<PendingDependency> pending_;
+  std::vector<std::uint64_t> sends_to_;
+  std::vector<std::uint64_t> receives_at_;
+};
+
+}  // namespace
+
+Schedule read_goal_file(const std::string& path) {
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file)
+    throw InputError(fmt::format("GOAL file '{}' cannot be read: {}", path, std::strerror(errno)));
+  LineSource source(file.get());
+  try {
+    return GoalParser(path).parse(source);
+  } catch (const std::bad_alloc&) {
+    throw InputError(fmt::format("GOAL file '{}' holds more than memory can: out of memory", path));
+  }
+}
+
+Schedule read_goal_text(const std::string& text, const std::string& origin) {
+  LineSource source{std::string_view(text)};
+  return GoalParser(origin).parse(source);
+}
+
+}  // namespace collnoise

@@ -1,0 +1,103 @@
+#include "engine/schedules/schedule.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+
+namespace collnoise {
+
+Operation Schedule::operation(std::uint64_t op) const {
+  return {kind_[op], size_[op], peer_[op], tag_[op], cpu_[op], nic_[op]};
+}
+
+std::uint64_t Schedule::memory_bytes() const {
+  const auto bytes = [](const auto& v) {
+    return static_cast<std::uint64_t>(v.capacity() * sizeof(v[0]));
+  };
+  return bytes(first_op_) + bytes(kind_) + bytes(size_) + bytes(peer_) + bytes(tag_) + bytes(cpu_) +
+         bytes(nic_) + bytes(dep_count_) + bytes(edge_base_) + bytes(edge_end_) + bytes(edge_);
+}
+
+std::uint32_t ScheduleBuilder::add(const Operation& op) {
+  if (pending_ops_ >= Schedule::kLocalMask)
+    throw InputError(
+        fmt::format("rank {} has more than {} operations", ranks_done(), Schedule::kLocalMask));
+  s_.kind_.push_back(op.kind);
+  s_.size_.push_back(op.size);
+  s_.peer_.push_back(op.peer);
+  s_.tag_.push_back(op.tag);
+  s_.cpu_.push_back(op.cpu);
+  s_.nic_.push_back(op.nic);
+  s_.dep_count_.push_back(0);
+  s_.max_cpu_ = std::max(s_.max_cpu_, op.cpu);
+  s_.max_nic_ = std::max(s_.max_nic_, op.nic);
+  return static_cast<std::uint32_t>(pending_ops_++);
+}
+
+void ScheduleBuilder::depend(std::uint32_t later, std::uint32_t earlier, bool started) {
+  pending_edges_.emplace_back(earlier, later | (started ? Schedule::kStartedBit : 0U));
+  ++s_.dep_count_[s_.first_op_.back() + later];
+}
+
+void ScheduleBuilder::end_rank(const std::string& where) {
+  const std::uint64_t first = s_.first_op_.back();
+  const auto n = static_cast<std::uint32_t>(pending_ops_);
+  // Dependents of each operation in the order they were declared.
+  std::stable_sort(pending_edges_.begin(), pending_edges_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // A cycle leaves operations that can never start (Kahn's algorithm over the rank).
+  std::vector<std::uint32_t> remaining(n);
+  for (std::uint32_t k = 0; k < n; ++k) remaining[k] = s_.dep_count_[first + k];
+  std::vector<std::uint32_t> begin(n + 1, 0);
+  for (const auto& [earlier, later] : pending_edges_) ++begin[earlier + 1];
+  for (std::uint32_t k = 0; k < n; ++k) begin[k + 1] += begin[k];
+  std::vector<std::uint32_t> ready;
+  for (std::uint32_t k = 0; k < n; ++k)
+    if (remaining[k] == 0) ready.push_back(k);
+  std::uint32_t released = 0;
+  while (!ready.empty()) {
+    const std::uint32_t k = ready.back();
+    ready.pop_back();
+    ++released;
+    for (std::uint32_t e = begin[k]; e < begin[k + 1]; ++e) {
+      const std::uint32_t later = pending_edges_[e].second & Schedule::kLocalMask;
+      if (--remaining[later] == 0) ready.push_back(later);
+    }
+  }
+  if (released != n) {
+    std::vector<std::uint32_t> stuck;
+    for (std::uint32_t k = 0; k < n && stuck.size() < 8; ++k)
+      if (remaining[k] != 0) stuck.push_back(k);
+    throw InputError(fmt::format(
+        "{}: the dependencies form a cycle: {} operations can never start (the first: operations "
+        "{} of the rank, counted from 0)",
+        where, n - released, fmt::join(stuck, ", ")));
+  }
+  for (std::uint32_t k = 0; k < n; ++k) s_.edge_end_.push_back(begin[k + 1]);
+  for (const auto& [earlier, later] : pending_edges_) s_.edge_.push_back(later);
+  s_.edge_base_.push_back(s_.edge_.size());
+  s_.first_op_.push_back(first + n);
+  pending_ops_ = 0;
+  pending_edges_.clear();
+}
+
+Schedule ScheduleBuilder::finish() {
+  if (pending_ops_ != 0 || !pending_edges_.empty())
+    throw RuntimeFailure("a schedule was finished inside a rank");
+  Schedule out = std::move(s_);
+  s_ = Schedule{};
+  out.kind_.shrink_to_fit();
+  out.size_.shrink_to_fit();
+  out.peer_.shrink_to_fit();
+  out.tag_.shrink_to_fit();
+  out.cpu_.shrink_to_fit();
+  out.nic_.shrink_to_fit();
+  out.dep_count_.shrink_to_fit();
+  out.edge_end_.shrink_to_fit();
+  out.edge_.shrink_to_fit();
+  return out;
+}
+
+}  // namespace collnoise

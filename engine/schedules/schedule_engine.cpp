@@ -1,0 +1,15 @@
+#include "engine/schedules/schedule_engine.hpp"
+
+#include "engine/schedules/schedule_engine_impl.hpp"
+
+namespace collnoise {
+
+template ScheduleRun simulate_schedule<QuietSchedule>(const Schedule&, const ScheduleNet&,
+                                                      QuietSchedule&);
+
+ScheduleRun simulate_schedule(const Schedule& schedule, const ScheduleNet& net) {
+  QuietSchedule quiet;
+  return simulate_schedule(schedule, net, quiet);
+}
+
+}  // namespace collnoise

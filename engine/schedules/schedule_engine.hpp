@@ -1,0 +1,70 @@
+#pragma once
+// The schedule engine (docs/models/schedules.md): simulates a Schedule under LogGOPS exactly as
+// LogGOPSim does (spcl/LogGOPSim, its LogGOPSim.cpp, read and rewritten here), so that without
+// noise every rank's finishing time equals LogGOPSim's on the same GOAL file and parameters.
+//
+// Times are nanoseconds held in doubles: integer nanoseconds (LogGOPSim's unit) are exact up to
+// 2^53 ns (104 days), so parameters in whole nanoseconds give LogGOPSim's integers bit for bit,
+// ties included; noise adds fractions of a nanosecond where it must.
+//
+// The rules, per rank with its CPUs and NICs (next-free times nexto, nextgs, nextgr):
+//  - an operation becomes ready when its dependencies are satisfied; it is queued at the time its
+//    resources allow (calc, recv: its CPU; send: its CPU and NIC) with a stamp of its order;
+//  - calc of x ns: the CPU is busy x (plus noise);
+//  - send of s bytes at t: the CPU is busy o + (s-1)O (plus noise), the NIC g + (s-1)G; the
+//    message's first byte arrives at t + o + L; an eager send (s <= S) is finished at once, a
+//    rendezvous send when its receive matches;
+//  - a message is received when it has arrived and the receiver's CPU and NIC are free: the CPU
+//    is busy o + max((s-1)O, (s-1)G) (plus noise), the NIC g + (s-1)G; it matches the first
+//    posted receive of its source (or any) and tag (or any), else waits in the unexpected queue;
+//  - a posted receive (it takes no CPU time itself) matches the first unexpected message, or
+//    waits; a rendezvous match also finishes the send and moves the sender's CPU and NIC to now;
+//  - events run in time order, ties by stamp; a rank's finishing time is its CPUs' last busy end.
+// Where these rules are LogGOPSim's quirks (noise charged over o only, the sender's CPU and NIC
+// indices used at the receiver), the engine keeps them and docs/models/schedules.md says so.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/schedules/schedule.hpp"
+
+namespace collnoise {
+
+/// LogGOPS in the engine's units.
+struct ScheduleNet {
+  double L = 0.0;           ///< latency, ns
+  double o = 0.0;           ///< CPU overhead per message, ns
+  double g = 0.0;           ///< NIC gap per message, ns
+  double G = 0.0;           ///< NIC gap per byte, ns
+  double O = 0.0;           ///< CPU overhead per byte, ns
+  std::uint64_t S = 65535;  ///< largest eager message, bytes (larger: rendezvous)
+};
+
+/// What a CPU occupation is, for the noise.
+enum class Busy : std::uint8_t { kCalc, kSend, kReceive };
+
+/// No noise: work of `length` ns started at t ends at t + length.
+struct QuietSchedule {
+  double end(std::uint32_t, Busy, std::uint64_t, double t, double length, double) {
+    return t + length;
+  }
+};
+
+struct ScheduleRun {
+  std::vector<double> finish;  ///< every rank's finishing time, ns
+  std::uint64_t events = 0;    ///< operations and messages processed (LogGOPSim's count)
+  bool complete = true;        ///< every operation ran and every message was received
+  std::string incomplete;      ///< why not, naming a rank and an operation
+};
+
+/// Simulates `schedule` once. `Noise` supplies end(rank, what, op, t, length, window): the end of
+/// `length` ns of CPU work started at t (`window`: the part LogGOPSim exposes to noise, o for
+/// messages); op is the global operation index (for per-operation draws).
+template <class Noise>
+ScheduleRun simulate_schedule(const Schedule& schedule, const ScheduleNet& net, Noise& noise);
+
+/// The noiseless run.
+ScheduleRun simulate_schedule(const Schedule& schedule, const ScheduleNet& net);
+
+}  // namespace collnoise
