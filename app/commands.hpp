@@ -48,6 +48,21 @@ int summary_command(const SummaryOptions& options);
 /// one is damaged or unreadable.
 int verify_command(const std::vector<std::string>& paths);
 
+struct ScheduleOptions {
+  bool list = false;
+  std::string algorithm;
+  std::uint32_t ranks = 0;
+  std::uint64_t message_bytes = 8;
+  std::uint32_t k = 2;
+  std::uint32_t segments = 1;
+  std::string receives = "in_order";
+  std::string goal;  ///< the GOAL file to write
+  bool force = false;
+};
+
+/// Lists the built-in algorithms, or writes one as a GOAL file (docs/models/schedules.md).
+int schedule_command(const ScheduleOptions& options);
+
 /// The default output path of a run: "<name>.h5" in the current directory.
 std::string default_output_path(const std::string& run_name);
 

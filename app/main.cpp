@@ -103,6 +103,22 @@ int main(int argc, char** argv) {
   merge_cmd->add_flag("--no-verify", merge.no_verify,
                       "read the parts without checking their checksums");
 
+  ScheduleOptions schedule;
+  auto* schedule_cmd = app.add_subcommand(
+      "schedule", "list the built-in algorithms, or write one as a GOAL file for LogGOPSim");
+  schedule_cmd->add_flag("--list", schedule.list, "list the built-in algorithms");
+  schedule_cmd->add_option("ALGORITHM", schedule.algorithm, "a built-in algorithm");
+  schedule_cmd->add_option("--ranks", schedule.ranks, "ranks")->check(CLI::Range(1U, 2147483647U));
+  schedule_cmd->add_option("--bytes", schedule.message_bytes, "the message, bytes (default 8)");
+  schedule_cmd->add_option("--k", schedule.k, "radix of knomial_broadcast (default 2)")
+      ->check(CLI::Range(2U, 65536U));
+  schedule_cmd->add_option("--segments", schedule.segments, "pieces of ring_allreduce's chunks")
+      ->check(CLI::Range(1U, 65536U));
+  schedule_cmd->add_option("--receives", schedule.receives, "in_order (default) or preposted")
+      ->check(CLI::IsMember({"in_order", "preposted"}));
+  schedule_cmd->add_option("--goal", schedule.goal, "the GOAL file to write");
+  schedule_cmd->add_flag("--force", schedule.force, "overwrite an existing GOAL file");
+
   std::vector<std::string> verify_paths;
   auto* verify_cmd =
       app.add_subcommand("verify", "check the checksums of result and checkpoint files");
@@ -134,6 +150,7 @@ int main(int argc, char** argv) {
     }
     if (*merge_cmd) return merge_command(merge);
     if (*verify_cmd) return verify_command(verify_paths);
+    if (*schedule_cmd) return schedule_command(schedule);
     return summary_command(summary);
   } catch (const InputError& e) {
     // Every process meets the same bad input (each reads the run file; rank 0's own checks are

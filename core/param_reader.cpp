@@ -134,9 +134,8 @@ void ParamReader::record(const KeySpec& spec, const std::string& key, const Para
                          bool given) {
   resolved_[key] = value;
   if (!spec.identity || !given || (spec.fallback && *spec.fallback == value)) return;
-  identity_[key] = spec.type == KeyType::kFile
-                       ? file_content_hash(key, std::get<std::string>(value))
-                       : canonical_text(value);
+  // A file's content is hashed once its path is resolved (text()).
+  identity_[key] = spec.type == KeyType::kFile ? std::string() : canonical_text(value);
 }
 
 double ParamReader::number(const KeySpec& spec, const std::string& prefix) {
@@ -192,8 +191,13 @@ std::string ParamReader::text(const KeySpec& spec, const std::string& prefix) {
       std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end())
     throw InputError(fmt::format("{} = \"{}\" is invalid: use one of {}", key, value,
                                  fmt::join(spec.choices, ", ")));
-  if (spec.type == KeyType::kFile) files_.push_back(value);
   record(spec, key, value, v != nullptr);
+  if (spec.type == KeyType::kFile) {
+    if (!file_base_.empty() && !value.empty() && value.front() != '/')
+      value = file_base_ + "/" + value;
+    files_.push_back(value);
+    if (identity_.contains(key)) identity_[key] = file_content_hash(key, value);
+  }
   return value;
 }
 

@@ -23,7 +23,10 @@ namespace collnoise {
 
 class ParamReader {
  public:
-  explicit ParamReader(ParamMap given) : given_(std::move(given)) {}
+  /// `file_base`: the folder relative data-file paths are taken from (the run file's); empty:
+  /// the current directory.
+  explicit ParamReader(ParamMap given, std::string file_base = "")
+      : given_(std::move(given)), file_base_(std::move(file_base)) {}
 
   /// Whether the run file gives `key` (dotted name).
   bool has(const std::string& key) const { return given_.contains(key); }
@@ -39,8 +42,9 @@ class ParamReader {
   /// An optional number: nullopt when absent (and no default).
   std::optional<double> optional_number(const KeySpec& spec, const std::string& prefix = "");
   std::int64_t integer(const KeySpec& spec, const std::string& prefix = "");
-  /// kText, kChoice (checked against the choices) and kFile (recorded as an input, keyed by
-  /// its content) values.
+  /// kText, kChoice (checked against the choices) and kFile values. A file is recorded as an
+  /// input and keyed by its content; its path as given is recorded, the one returned is taken
+  /// from the file base when relative.
   std::string text(const KeySpec& spec, const std::string& prefix = "");
   bool boolean(const KeySpec& spec, const std::string& prefix = "");
   /// An integer >= 1, or a string of decimal digits (beyond 2^63).
@@ -85,6 +89,7 @@ class ParamReader {
   std::set<std::string> read_;
   std::vector<std::string> files_;
   std::map<std::string, std::string> identity_;
+  std::string file_base_;
 };
 
 /// "<prefix>.<name>", or the name alone for an empty prefix.

@@ -24,6 +24,9 @@ struct StageNoise {
   std::shared_ptr<const NoiseLaw> eta;
   double scale = 0.0;     ///< seconds; w f/(1-f) for f-laws, p T for Bernoulli
   double overhead = 0.0;  ///< f/(1-f) = scale E[eta] / w, the mean relative overhead (0 if w = 0)
+  /// Scaled by f: delays grow with the work (a stage of x seconds: x overhead eta). Otherwise the
+  /// law has a scale of its own (Bernoulli's T, measured delays), whatever the work.
+  bool proportional = false;
 };
 
 struct LawKind {

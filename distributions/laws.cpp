@@ -22,11 +22,22 @@
 namespace collnoise {
 
 const std::vector<LawKind>& law_kinds() {
+  // clang-format off
   static const std::vector<LawKind> kinds = {
-      exponential_law_kind(), pareto_law_kind(),    bernoulli_law_kind(), lognormal_law_kind(),
-      weibull_law_kind(),     gamma_law_kind(),     uniform_law_kind(),   loglogistic_law_kind(),
-      none_law_kind(),        empirical_law_kind(), mixture_law_kind(),   truncated_law_kind(),
+      exponential_law_kind(),
+      pareto_law_kind(),
+      bernoulli_law_kind(),
+      lognormal_law_kind(),
+      weibull_law_kind(),
+      gamma_law_kind(),
+      uniform_law_kind(),
+      loglogistic_law_kind(),
+      none_law_kind(),
+      empirical_law_kind(),
+      mixture_law_kind(),
+      truncated_law_kind(),
   };
+  // clang-format on
   return kinds;
 }
 
@@ -69,7 +80,7 @@ std::shared_ptr<const NoiseLaw> read_unit_law(ParamReader& reader, const std::st
 
 StageNoise scaled_by_overhead(std::shared_ptr<const NoiseLaw> eta, double f, double w) {
   const double overhead = f / (1.0 - f);
-  return {std::move(eta), w * overhead, overhead};
+  return {std::move(eta), w * overhead, overhead, true};
 }
 
 StageNoise read_stage_noise(ParamReader& reader, const std::string& prefix, double w) {

@@ -45,6 +45,8 @@ class PoissonDetours {
   /// The tail index of the detours' durations (infinity for light tails): times that meet them
   /// inherit it.
   double duration_tail_index() const { return duration_->tail_index(); }
+  /// The unit-mean law of the durations (times mean_duration()).
+  const std::shared_ptr<const NoiseLaw>& duration_law() const { return duration_; }
 
  private:
   void next_merged(Cursor& cursor, std::uint64_t key) const;

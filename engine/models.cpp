@@ -3,16 +3,24 @@
 #include "engine/cycles/cycle_study.hpp"
 #include "engine/isoefficiency/isoefficiency_study.hpp"
 #include "engine/network/network_study.hpp"
+#include "engine/schedules/schedule_study.hpp"
 #include "engine/study.hpp"
 #include "engine/tree_barrier/tree_params.hpp"
 
 namespace collnoise {
 
 const std::vector<ModelKind>& model_kinds() {
+  // clang-format off
   static const std::vector<ModelKind> kinds = {
-      isoefficiency_model_kind(), nhalf_model_kind(),      network_model_kind(),
-      tree_barrier_model_kind(),  timed_tree_model_kind(), cycle_model_kind(),
+      isoefficiency_model_kind(),
+      nhalf_model_kind(),
+      network_model_kind(),
+      tree_barrier_model_kind(),
+      timed_tree_model_kind(),
+      cycle_model_kind(),
+      schedule_model_kind(),
   };
+  // clang-format on
   return kinds;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
@@ -73,7 +74,9 @@ std::vector<std::string> collective_kinds() {
 }
 
 PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
-  ParamReader reader(spec.params);
+  // Data files named relative to the run file (traces, delay files, GOAL schedules).
+  const std::string base = std::filesystem::path(run.path).parent_path().string();
+  ParamReader reader(spec.params, base);
   const RunContext context = context_of(run);
   PreparedPoint point;
   const ModelKind& model = model_taking(reader, context);

@@ -198,3 +198,130 @@ rank 1 {
   CHECK(again.str() == out.str());
   CHECK(simulate_schedule(back, hand_net()).finish == simulate_schedule(s, hand_net()).finish);
 }
+
+#include <filesystem>
+
+#include "engine/cycles/cycle_model.hpp"
+#include "engine/schedules/algorithms.hpp"
+#include "engine/schedules/schedule_noise.hpp"
+#include "tests/command_line.hpp"
+
+TEST_CASE("generated algorithms equal their GOAL export read back") {
+  for (const auto& algorithm : algorithm_kinds())
+    for (const std::uint32_t n : {1U, 2U, 5U, 8U, 13U})
+      for (const auto order : {ReceiveOrder::kInOrder, ReceiveOrder::kPreposted}) {
+        INFO(algorithm.name << " on " << n << " ranks");
+        AlgorithmParams p;
+        p.ranks = n;
+        p.message_bytes = 4000;
+        p.k = 3;
+        p.segments = 2;
+        p.receives = order;
+        const Schedule s = algorithm.generate(p);
+        std::ostringstream goal;
+        write_goal(s, goal);
+        const Schedule back = read_goal_text(goal.str(), algorithm.name + ".goal");
+        CHECK(back.operations() == s.operations());
+        const ScheduleRun a = simulate_schedule(s, hand_net());
+        const ScheduleRun b = simulate_schedule(back, hand_net());
+        REQUIRE(a.complete);
+        CHECK(a.finish == b.finish);
+        CHECK(a.events == b.events);
+      }
+}
+
+TEST_CASE("without noise, schedules give the cycle engines' closed forms") {
+  // Chen & Suda's parameters: L = 1 us, o = 1 ns, G = 1 ns per byte, 8-byte messages.
+  ScheduleNet net;
+  net.L = 1000;
+  net.o = 1;
+  net.G = 1;
+  for (const auto& [name, n, algorithm] :
+       {std::tuple{"dissemination_barrier", 100U, CycleAlgorithm::kDissemination},
+        std::tuple{"recursive_doubling_allreduce", 64U, CycleAlgorithm::kButterfly}}) {
+    AlgorithmParams p;
+    p.ranks = n;
+    const ScheduleRun run = simulate_schedule(find_algorithm(name)->generate(p), net);
+    CycleSetup setup;
+    setup.algorithm = algorithm;
+    setup.ranks = n;
+    setup.cycles = 1;
+    setup.net.L = 1e-6;
+    setup.net.o = 1e-9;
+    setup.net.G = 1e-9;
+    const double completion = *std::max_element(run.finish.begin(), run.finish.end()) * 1e-9;
+    CHECK(completion == Approx(*noiseless_closed_form(setup)).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("noise semantics: LogGOPSim's rule misses the detour that starts in the stretched work") {
+  // One detour of 50 ns every 1000 ns. Work of 960 ns starting 10 ns into a detour: exact
+  // preemption waits 40 ns, runs 950 ns to the next detour, waits 50 and runs the last 10 ns:
+  // it ends 1050 ns after the start of the first detour plus 10. LogGOPSim's rule charges only
+  // the 40 ns in progress (no detour starts within the 960 unstretched ns): 50 ns less.
+  const DetourPattern pattern({{0.0, 50.0}}, 1000.0, "test");
+  PatternScheduleNoise preempt(pattern, TimeSemantics::kPreempt, 99, 1, 1);
+  PatternScheduleNoise loggopsim(pattern, TimeSemantics::kLogGOPSim, 99, 1, 1);
+  const double phase = preempt.offset(0);
+  const double t = phase + 10.0;
+  const double exact = preempt.end(0, Busy::kCalc, 0, t, 960.0, 960.0);
+  const double charged = loggopsim.end(0, Busy::kCalc, 0, t, 960.0, 960.0);
+  CHECK(exact == Approx(phase + 1060.0).epsilon(1e-15));
+  CHECK(charged == Approx(phase + 1010.0).epsilon(1e-15));
+  // Where no detour starts in the stretched part, both agree: 1200 ns from the same start.
+  CHECK(preempt.end(0, Busy::kCalc, 0, phase + 2010.0, 1200.0, 1200.0) ==
+        Approx(loggopsim.end(0, Busy::kCalc, 0, phase + 2010.0, 1200.0, 1200.0)).epsilon(1e-15));
+}
+
+TEST_CASE("schedule runs: any thread count, same bits, and GOAL files next to the run file") {
+  using collnoise::testing::run_command_line;
+  using collnoise::testing::write_text;
+  std::filesystem::create_directories("sched-dir");
+  REQUIRE(run_command_line(
+              "schedule bruck_allgather --ranks 12 --bytes 64 --goal sched-dir/b.goal --force")
+              .code == 0);
+  write_text("sched-dir/s.toml", R"(name = "s"
+seed = 4
+samples = 12
+[collective]
+kind = "schedule"
+goal = "b.goal"
+[[case]]
+"noise.law" = "periodic"
+"noise.P" = 1.0e-4
+"noise.D" = 5.0e-6
+"noise.semantics" = "preempt"
+[[case]]
+"noise.law" = "periodic"
+"noise.P" = 1.0e-4
+"noise.D" = 5.0e-6
+"noise.semantics" = "loggopsim"
+[[case]]
+"noise.law" = "pareto"
+"noise.a" = 2.5
+"noise.f" = 0.1
+)");
+  std::filesystem::remove("s1.h5");
+  std::filesystem::remove("s3.h5");
+  const auto one = run_command_line("run sched-dir/s.toml --out s1.h5 --threads 1 --quiet");
+  INFO(one.output);
+  REQUIRE(one.code == 0);
+  REQUIRE(run_command_line("run sched-dir/s.toml --out s3.h5 --threads 3 --quiet").code == 0);
+  const auto a = run_command_line("summary s1.h5 --json").output;
+  CHECK(a == run_command_line("summary s3.h5 --json").output);
+  CHECK(a.find("\"completion_mean\"") != std::string::npos);
+  CHECK(a.find("\"noiseless_finish\"") != std::string::npos);
+  CHECK(a.find("tail index 2.5 <= 4") != std::string::npos);
+  // Refusals name the culprit.
+  write_text("sched-bad.toml", R"(name = "b"
+seed = 4
+samples = 3
+[collective]
+kind = "schedule"
+algorithm = "ring"
+N = 8
+)");
+  const auto bad = run_command_line("run sched-bad.toml --validate-only");
+  CHECK(bad.code == 2);
+  CHECK(bad.output.find("collective.algorithm") != std::string::npos);
+}

@@ -43,14 +43,14 @@ std::vector<KeySpec> loggops_keys() {
   return {kL, ko, kg, kG, kO, kBytes};
 }
 
-LogGops read_loggops(ParamReader& reader) {
+LogGops read_loggops(ParamReader& reader, bool message_size) {
   LogGops net;
   net.L = reader.number(kL);
   net.o = reader.number(ko);
   net.g = reader.number(kg);
   net.G = reader.number(kG);
   net.O = reader.number(kO);
-  net.message_bytes = static_cast<std::uint64_t>(reader.integer(kBytes));
+  if (message_size) net.message_bytes = static_cast<std::uint64_t>(reader.integer(kBytes));
   return net;
 }
 

@@ -12,7 +12,8 @@ namespace collnoise {
 /// The [loggops] keys.
 std::vector<KeySpec> loggops_keys();
 
-/// Reads the [loggops] table. InputError naming the key at fault.
-LogGops read_loggops(ParamReader& reader);
+/// Reads the [loggops] table (without its message size when `message_size` is false: schedules
+/// give each message its own). InputError naming the key at fault.
+LogGops read_loggops(ParamReader& reader, bool message_size = true);
 
 }  // namespace collnoise

@@ -100,4 +100,42 @@ Schedule ScheduleBuilder::finish() {
   return out;
 }
 
+Schedule repeat_schedule(const Schedule& one, std::uint32_t cycles, std::uint64_t compute_ns) {
+  ScheduleBuilder b;
+  for (std::uint32_t r = 0; r < one.ranks(); ++r) {
+    const std::uint64_t first = one.first_op(r);
+    const std::uint32_t n = one.ops_of(r);
+    // The operations of a cycle nothing else in it waits for: the next cycle waits for them.
+    std::vector<std::uint32_t> sinks;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      bool has_dependents = false;
+      one.for_each_dependent(r, first + k,
+                             [&](const Schedule::Dependent&) { has_dependents = true; });
+      if (!has_dependents) sinks.push_back(k);
+    }
+    std::vector<std::uint32_t> previous;  // local indices of the previous cycle's sinks
+    for (std::uint32_t c = 0; c < cycles; ++c) {
+      std::vector<std::uint32_t> gate = previous;
+      if (compute_ns > 0) {
+        const std::uint32_t calc = b.add(Operation{OpKind::kCalc, compute_ns, 0, 0, 0, 0});
+        for (const std::uint32_t p : previous) b.depend(calc, p, false);
+        gate = {calc};
+      }
+      const std::uint32_t base = b.ops_in_rank();
+      for (std::uint32_t k = 0; k < n; ++k) b.add(one.operation(first + k));
+      for (std::uint32_t k = 0; k < n; ++k)
+        one.for_each_dependent(r, first + k, [&](const Schedule::Dependent& d) {
+          b.depend(base + d.local, base + k, d.started);
+        });
+      for (std::uint32_t k = 0; k < n; ++k)
+        if (one.dependencies(first + k) == 0)
+          for (const std::uint32_t g : gate) b.depend(base + k, g, false);
+      previous.clear();
+      for (const std::uint32_t k : sinks) previous.push_back(base + k);
+    }
+    b.end_rank(fmt::format("rank {}", r));
+  }
+  return b.finish();
+}
+
 }  // namespace collnoise

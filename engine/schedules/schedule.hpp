@@ -117,4 +117,8 @@ class ScheduleBuilder {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pending_edges_;  ///< (earlier, later|bit)
 };
 
+/// `cycles` repetitions of `one`, each rank computing `compute_ns` before each (a calc that waits
+/// for the rank's previous cycle). One cycle without compute is `one` itself.
+Schedule repeat_schedule(const Schedule& one, std::uint32_t cycles, std::uint64_t compute_ns);
+
 }  // namespace collnoise

@@ -77,7 +77,7 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
   std::priority_queue<Event, std::vector<Event>, Later> queue;
   std::uint64_t stamp = 0;
   ScheduleRun run;
-  std::uint64_t started = 0;  // operations that ran (LogGOPSim's events less the messages)
+  std::uint64_t ran = 0;  // operations that ran (LogGOPSim's events less the messages)
 
   const auto release = [&](std::uint32_t host, std::uint64_t op, bool started) {
     const std::uint64_t first = s.first_op(host);
@@ -126,7 +126,7 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
           const auto length = static_cast<double>(s.size(e.op));
           cpu = noise.end(h, Busy::kCalc, e.op, e.time, length, length);
           ++run.events;
-          ++started;
+          ++ran;
           release(h, e.op, true);
           finish_op(h, e.op);
         } else {
@@ -140,7 +140,7 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
         double& nic = send_nic(h, s.nic(e.op));
         if (std::max(cpu, nic) <= e.time) {
           ++run.events;
-          ++started;
+          ++ran;
           release(h, e.op, true);
           const double extra = extra_bytes(s.size(e.op));
           cpu = noise.end(h, Busy::kSend, e.op, e.time, net.o + extra * net.O, net.o);
@@ -156,7 +156,7 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
       }
       case kRecv: {
         ++run.events;
-        ++started;
+        ++ran;
         release(h, e.op, true);
         auto& queue_h = unexpected[h];
         const auto it = std::find_if(queue_h.begin(), queue_h.end(), [&](const Pending& m) {
@@ -223,7 +223,7 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
     for (std::uint32_t c = 0; c < cpus; ++c)
       run.finish[host] = std::max(run.finish[host], cpu_of(host, static_cast<std::uint8_t>(c)));
   // Everything ran, every message found its receive?
-  if (started != s.operations()) {
+  if (ran != s.operations()) {
     run.complete = false;
     for (std::uint32_t host = 0; host < p && run.incomplete.empty(); ++host) {
       const std::uint64_t first = s.first_op(host);

@@ -1,0 +1,409 @@
+#include "engine/schedules/algorithms.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+
+#include "core/errors.hpp"
+#include "core/stop_request.hpp"
+
+namespace collnoise {
+namespace {
+
+using Local = std::uint32_t;
+using MaybeOp = std::optional<Local>;
+
+// The operations of one rank, as an algorithm emits them.
+class RankOps {
+ public:
+  explicit RankOps(ScheduleBuilder& builder) : b_(builder) {}
+
+  Local send(std::uint32_t to, std::uint64_t bytes, std::uint32_t tag) {
+    return b_.add(Operation{OpKind::kSend, bytes, to, tag, 0, 0});
+  }
+  Local recv(std::uint32_t from, std::uint64_t bytes, std::uint32_t tag) {
+    return b_.add(Operation{OpKind::kRecv, bytes, from, tag, 0, 0});
+  }
+  /// `later` starts once `earlier` (if any) has finished.
+  void after(Local later, MaybeOp earlier) {
+    if (earlier) b_.depend(later, *earlier, false);
+  }
+  /// `later` starts once `earlier` has started.
+  void with(Local later, Local earlier) { b_.depend(later, earlier, true); }
+
+ private:
+  ScheduleBuilder& b_;
+};
+
+// A pairwise exchange: the send waits for the previous round's receive; the receive is posted
+// once the send has started (in order: a rendezvous send, finished only by the partner's
+// receive, cannot deadlock two ranks that send to each other) or at the start. Returns the
+// receive.
+Local exchange(RankOps& ops, std::uint32_t send_to, std::uint32_t recv_from,
+               std::uint64_t send_bytes, std::uint64_t recv_bytes, std::uint32_t tag,
+               MaybeOp previous, ReceiveOrder order) {
+  const Local s = ops.send(send_to, send_bytes, tag);
+  ops.after(s, previous);
+  const Local r = ops.recv(recv_from, recv_bytes, tag);
+  if (order == ReceiveOrder::kInOrder) ops.with(r, s);
+  return r;
+}
+
+template <class EmitRank>
+Schedule build(std::uint32_t ranks, EmitRank&& emit) {
+  ScheduleBuilder builder;
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    if ((r & 0xffff) == 0) throw_if_stop_requested();
+    RankOps ops(builder);
+    emit(r, ops);
+    builder.end_rank(fmt::format("rank {}", r));
+  }
+  return builder.finish();
+}
+
+std::uint32_t ceil_log2(std::uint32_t n) {
+  return n <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(n - 1));
+}
+
+// ---- trees --------------------------------------------------------------------------------------
+
+Schedule binomial_broadcast(const AlgorithmParams& p) {
+  const std::uint32_t n = p.ranks;
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    MaybeOp got;
+    std::uint64_t mask = 1;
+    while (mask < n) {
+      if (r & mask) {
+        got = ops.recv(static_cast<std::uint32_t>(r - mask), p.message_bytes, 0);
+        break;
+      }
+      mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+      if (r + mask < n)
+        ops.after(ops.send(static_cast<std::uint32_t>(r + mask), p.message_bytes, 0), got);
+  });
+}
+
+Schedule binomial_reduce(const AlgorithmParams& p) {
+  const std::uint32_t n = p.ranks;
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    MaybeOp last;
+    std::vector<Local> received;
+    for (std::uint64_t mask = 1; mask < n; mask <<= 1) {
+      if ((r & mask) == 0) {
+        const std::uint64_t src = r | mask;
+        if (src < n) {
+          const Local got = ops.recv(static_cast<std::uint32_t>(src), p.message_bytes, 0);
+          if (p.receives == ReceiveOrder::kInOrder) ops.after(got, last);
+          received.push_back(got);
+          last = got;
+        }
+      } else {
+        const Local s = ops.send(static_cast<std::uint32_t>(r & ~mask), p.message_bytes, 0);
+        for (const Local got : received) ops.after(s, got);
+        break;
+      }
+    }
+  });
+}
+
+Schedule knomial_broadcast(const AlgorithmParams& p) {
+  if (p.k < 2)
+    throw InputError(
+        fmt::format("collective.k = {} is invalid: a k-nomial tree needs k >= 2", p.k));
+  const std::uint32_t n = p.ranks;
+  const std::uint64_t k = p.k;
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    MaybeOp got;
+    std::uint64_t mask = 1;
+    while (mask < n) {
+      if (r % (k * mask) != 0) {
+        got = ops.recv(static_cast<std::uint32_t>(r - r % (k * mask)), p.message_bytes, 0);
+        break;
+      }
+      mask *= k;
+    }
+    for (mask /= k; mask > 0; mask /= k)
+      for (std::uint64_t j = 1; j < k; ++j)
+        if (r + mask * j < n)
+          ops.after(ops.send(static_cast<std::uint32_t>(r + mask * j), p.message_bytes, 0), got);
+  });
+}
+
+// The heap-ordered binary tree of the tree barrier (docs/models/tree-barrier.md): up to the root,
+// then down again.
+Schedule tree_barrier(const AlgorithmParams& p) {
+  const std::uint32_t n = p.ranks;
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    std::vector<std::uint32_t> children;
+    for (std::uint64_t c = 2ULL * r + 1; c <= 2ULL * r + 2; ++c)
+      if (c < n) children.push_back(static_cast<std::uint32_t>(c));
+    std::vector<Local> up;
+    for (const std::uint32_t c : children) up.push_back(ops.recv(c, p.message_bytes, 0));
+    MaybeOp released;
+    if (r > 0) {
+      const Local to_parent = ops.send((r - 1) / 2, p.message_bytes, 0);
+      for (const Local u : up) ops.after(to_parent, u);
+      const Local from_parent = ops.recv((r - 1) / 2, p.message_bytes, 1);
+      ops.after(from_parent, to_parent);
+      released = from_parent;
+    }
+    for (const std::uint32_t c : children) {
+      const Local down = ops.send(c, p.message_bytes, 1);
+      if (released)
+        ops.after(down, released);
+      else
+        for (const Local u : up) ops.after(down, u);
+    }
+  });
+}
+
+// ---- rounds of pairwise exchanges ---------------------------------------------------------------
+
+Schedule dissemination_barrier(const AlgorithmParams& p) {
+  const std::uint32_t n = p.ranks;
+  const std::uint32_t rounds = ceil_log2(n);
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    MaybeOp previous;
+    for (std::uint32_t k = 0; k < rounds; ++k) {
+      const std::uint64_t d = std::uint64_t{1} << k;
+      previous = exchange(ops, static_cast<std::uint32_t>((r + d) % n),
+                          static_cast<std::uint32_t>((r + n - d % n) % n), p.message_bytes,
+                          p.message_bytes, k, previous, p.receives);
+    }
+  });
+}
+
+Schedule bruck_allgather(const AlgorithmParams& p) {
+  const std::uint32_t n = p.ranks;
+  const std::uint32_t rounds = ceil_log2(n);
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    MaybeOp previous;
+    for (std::uint32_t k = 0; k < rounds; ++k) {
+      const std::uint64_t d = std::uint64_t{1} << k;
+      const std::uint64_t blocks = std::min<std::uint64_t>(d, n - d);
+      previous = exchange(ops, static_cast<std::uint32_t>((r + n - d) % n),
+                          static_cast<std::uint32_t>((r + d) % n), blocks * p.message_bytes,
+                          blocks * p.message_bytes, k, previous, p.receives);
+    }
+  });
+}
+
+Schedule pairwise_alltoall(const AlgorithmParams& p) {
+  const std::uint32_t n = p.ranks;
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    MaybeOp previous;
+    for (std::uint32_t k = 1; k < n; ++k)
+      previous = exchange(ops, (r + k) % n, (r + n - k) % n, p.message_bytes, p.message_bytes, k,
+                          previous, p.receives);
+  });
+}
+
+// MPICH's fix-up for N not a power of two: the first 2 rem ranks pair up, the even one hands its
+// vector to the odd one and sits out; afterwards the odd one hands the result back.
+struct Folding {
+  std::uint32_t pof2;
+  std::uint32_t rem;
+  std::optional<std::uint32_t> new_rank(std::uint32_t r) const {
+    if (r < 2 * rem) return r % 2 == 0 ? std::nullopt : std::optional(r / 2);
+    return r - rem;
+  }
+  std::uint32_t old_rank(std::uint32_t new_rank) const {
+    return new_rank < rem ? new_rank * 2 + 1 : new_rank + rem;
+  }
+};
+
+Folding folding_of(std::uint32_t n) {
+  const std::uint32_t pof2 = std::bit_floor(n);
+  return {pof2, n - pof2};
+}
+
+constexpr std::uint32_t kFoldTag = 0xfff0;  // tags of the fix-up messages, apart from the rounds'
+
+// Before the rounds: the even ranks below 2 rem send their vector. Returns what the rounds wait
+// for.
+MaybeOp fold_in(RankOps& ops, std::uint32_t r, const Folding& f, std::uint64_t bytes,
+                MaybeOp& folded_send) {
+  if (r >= 2 * f.rem) return std::nullopt;
+  if (r % 2 == 0) {
+    folded_send = ops.send(r + 1, bytes, kFoldTag);
+    return std::nullopt;
+  }
+  return ops.recv(r - 1, bytes, kFoldTag);
+}
+
+// After the rounds: the odd ranks below 2 rem send the result back.
+void fold_out(RankOps& ops, std::uint32_t r, const Folding& f, std::uint64_t bytes, MaybeOp last,
+              MaybeOp folded_send, ReceiveOrder order) {
+  if (r >= 2 * f.rem) return;
+  if (r % 2 == 1) {
+    ops.after(ops.send(r - 1, bytes, kFoldTag + 1), last);
+  } else {
+    const Local back = ops.recv(r + 1, bytes, kFoldTag + 1);
+    if (order == ReceiveOrder::kInOrder && folded_send) ops.with(back, *folded_send);
+  }
+}
+
+Schedule recursive_doubling_allreduce(const AlgorithmParams& p) {
+  const std::uint32_t n = p.ranks;
+  const Folding f = folding_of(n);
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    MaybeOp folded_send;
+    MaybeOp previous = fold_in(ops, r, f, p.message_bytes, folded_send);
+    if (const auto me = f.new_rank(r)) {
+      std::uint32_t round = 0;
+      for (std::uint32_t mask = 1; mask < f.pof2; mask <<= 1, ++round) {
+        const std::uint32_t partner = f.old_rank(*me ^ mask);
+        previous = exchange(ops, partner, partner, p.message_bytes, p.message_bytes, round,
+                            previous, p.receives);
+      }
+    }
+    fold_out(ops, r, f, p.message_bytes, previous, folded_send, p.receives);
+  });
+}
+
+// The vector in pof2 blocks (bytes spread as evenly as whole bytes allow); the bytes of blocks
+// [lo, hi).
+struct Blocks {
+  std::uint64_t bytes;
+  std::uint32_t count;
+  std::uint64_t size_of(std::uint32_t lo, std::uint32_t hi) const {
+    const auto upto = [&](std::uint32_t i) {
+      return bytes / count * i + std::min<std::uint64_t>(i, bytes % count);
+    };
+    return upto(hi) - upto(lo);
+  }
+};
+
+Schedule rabenseifner_allreduce(const AlgorithmParams& p) {
+  const std::uint32_t n = p.ranks;
+  const Folding f = folding_of(n);
+  const Blocks blocks{p.message_bytes, f.pof2};
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    MaybeOp folded_send;
+    MaybeOp previous = fold_in(ops, r, f, p.message_bytes, folded_send);
+    if (const auto me = f.new_rank(r)) {
+      // Reduce-scatter by recursive halving: keep the half of the window on my side of the
+      // partner, send the other half.
+      std::uint32_t lo = 0, hi = f.pof2, round = 0;
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> windows;
+      for (std::uint32_t mask = f.pof2 >> 1; mask > 0; mask >>= 1, ++round) {
+        const std::uint32_t partner_new = *me ^ mask;
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        const bool lower = *me < partner_new;
+        const std::uint32_t keep_lo = lower ? lo : mid, keep_hi = lower ? mid : hi;
+        const std::uint32_t give_lo = lower ? mid : lo, give_hi = lower ? hi : mid;
+        windows.emplace_back(lo, hi);
+        previous = exchange(ops, f.old_rank(partner_new), f.old_rank(partner_new),
+                            blocks.size_of(give_lo, give_hi), blocks.size_of(keep_lo, keep_hi),
+                            round, previous, p.receives);
+        lo = keep_lo;
+        hi = keep_hi;
+      }
+      // Allgather by recursive doubling, the windows in reverse.
+      for (std::uint32_t mask = 1; mask < f.pof2; mask <<= 1, ++round) {
+        const std::uint32_t partner_new = *me ^ mask;
+        const auto [wlo, whi] = windows.back();
+        windows.pop_back();
+        const std::uint64_t mine = blocks.size_of(lo, hi);
+        const std::uint64_t theirs = blocks.size_of(wlo, whi) - mine;
+        previous = exchange(ops, f.old_rank(partner_new), f.old_rank(partner_new), mine, theirs,
+                            round, previous, p.receives);
+        lo = wlo;
+        hi = whi;
+      }
+    }
+    fold_out(ops, r, f, p.message_bytes, previous, folded_send, p.receives);
+  });
+}
+
+// Reduce-scatter then allgather around the ring, each of the N chunks in `segments` pieces;
+// piece j of step k + 1 waits for piece j of step k.
+Schedule ring_allreduce(const AlgorithmParams& p) {
+  if (p.segments < 1)
+    throw InputError(fmt::format("collective.segments = {} is invalid: at least 1", p.segments));
+  const std::uint32_t n = p.ranks;
+  const Blocks chunks{p.message_bytes, n};
+  return build(n, [&](std::uint32_t r, RankOps& ops) {
+    if (n == 1) return;
+    const std::uint32_t next = (r + 1) % n;
+    const std::uint32_t prev = (r + n - 1) % n;
+    std::vector<MaybeOp> previous(p.segments);
+    for (std::uint32_t step = 0; step < 2 * (n - 1); ++step) {
+      // Step s sends chunk (r - s) mod n and receives chunk (r - s - 1) mod n.
+      const std::uint32_t out = (r + 2 * n - step % n) % n;
+      const std::uint32_t in = (r + 2 * n - step % n - 1) % n;
+      const Blocks out_pieces{chunks.size_of(out, out + 1), p.segments};
+      const Blocks in_pieces{chunks.size_of(in, in + 1), p.segments};
+      for (std::uint32_t j = 0; j < p.segments; ++j)
+        previous[j] =
+            exchange(ops, next, prev, out_pieces.size_of(j, j + 1), in_pieces.size_of(j, j + 1),
+                     step * p.segments + j, previous[j], p.receives);
+    }
+  });
+}
+
+// ---- linear -------------------------------------------------------------------------------------
+
+Schedule linear_gather(const AlgorithmParams& p) {
+  return build(p.ranks, [&](std::uint32_t r, RankOps& ops) {
+    if (r == 0)
+      for (std::uint32_t from = 1; from < p.ranks; ++from) ops.recv(from, p.message_bytes, 0);
+    else
+      ops.send(0, p.message_bytes, 0);
+  });
+}
+
+Schedule linear_scatter(const AlgorithmParams& p) {
+  return build(p.ranks, [&](std::uint32_t r, RankOps& ops) {
+    if (r == 0)
+      for (std::uint32_t to = 1; to < p.ranks; ++to) ops.send(to, p.message_bytes, 0);
+    else
+      ops.recv(0, p.message_bytes, 0);
+  });
+}
+
+}  // namespace
+
+const std::vector<AlgorithmKind>& algorithm_kinds() {
+  static const std::vector<AlgorithmKind> kinds = {
+      {"binomial_broadcast", "binomial tree from rank 0 (MPICH and Open MPI, short messages)",
+       false, false, false, binomial_broadcast},
+      {"binomial_reduce", "binomial tree to rank 0 (MPICH reduce, short messages)", false, false,
+       true, binomial_reduce},
+      {"knomial_broadcast", "k-nomial tree from rank 0 (MPICH's default broadcast tree, k = 4)",
+       true, false, false, knomial_broadcast},
+      {"recursive_doubling_allreduce",
+       "the butterfly with MPICH's fold for N not a power of two (short vectors)", false, false,
+       true, recursive_doubling_allreduce},
+      {"rabenseifner_allreduce",
+       "reduce-scatter by recursive halving, allgather by recursive doubling (MPICH, long vectors)",
+       false, false, true, rabenseifner_allreduce},
+      {"ring_allreduce", "reduce-scatter and allgather around a ring, segmented (Open MPI, NCCL)",
+       false, true, true, ring_allreduce},
+      {"dissemination_barrier", "ceil(log2 N) rounds to r + 2^k (MPICH barrier)", false, false,
+       true, dissemination_barrier},
+      {"tree_barrier", "up the heap-ordered binary tree and down again (Agarwal et al.)", false,
+       false, false, tree_barrier},
+      {"bruck_allgather", "ceil(log2 N) rounds of doubling blocks (MPICH, short messages)", false,
+       false, true, bruck_allgather},
+      {"pairwise_alltoall", "N - 1 rounds of pairwise exchanges (MPICH, Open MPI, long messages)",
+       false, false, true, pairwise_alltoall},
+      {"linear_gather", "every rank sends to rank 0 (Open MPI's basic linear gather)", false, false,
+       false, linear_gather},
+      {"linear_scatter", "rank 0 sends to every rank (Open MPI's basic linear scatter)", false,
+       false, false, linear_scatter},
+  };
+  return kinds;
+}
+
+const AlgorithmKind* find_algorithm(const std::string& name) {
+  for (const auto& kind : algorithm_kinds())
+    if (kind.name == name) return &kind;
+  return nullptr;
+}
+
+}  // namespace collnoise

@@ -1,0 +1,41 @@
+#pragma once
+// The collective algorithms MPI libraries run, generated as schedules at any number of ranks
+// (docs/models/schedules.md, "Built-in algorithms"): message sizes in bytes, root 0.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/schedules/schedule.hpp"
+
+namespace collnoise {
+
+/// How a round-based algorithm posts its receives: "in_order" (a round's receive after its send,
+/// as Chen & Suda's butterfly) or "preposted" (every receive posted at the start, as Schedgen's
+/// schedules do).
+enum class ReceiveOrder { kInOrder, kPreposted };
+
+struct AlgorithmParams {
+  std::uint32_t ranks = 2;
+  std::uint64_t message_bytes = 8;  ///< the collective's message (allreduce: the vector) in bytes
+  std::uint32_t k = 2;              ///< radix of k-nomial trees
+  std::uint32_t segments = 1;       ///< ring allreduce: pieces each chunk is sent in
+  ReceiveOrder receives = ReceiveOrder::kInOrder;
+};
+
+struct AlgorithmKind {
+  std::string name;     ///< "recursive_doubling_allreduce"
+  std::string meaning;  ///< one line, with the libraries that use it
+  bool uses_k = false;
+  bool uses_segments = false;
+  bool uses_receive_order = false;
+  /// Builds the schedule. InputError naming the parameter when it cannot (k < 2, ...).
+  std::function<Schedule(const AlgorithmParams&)> generate;
+};
+
+/// Every built-in algorithm, in documentation order.
+const std::vector<AlgorithmKind>& algorithm_kinds();
+/// The algorithm named `name`, or null.
+const AlgorithmKind* find_algorithm(const std::string& name);
+
+}  // namespace collnoise

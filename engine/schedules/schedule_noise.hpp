@@ -1,0 +1,130 @@
+#pragma once
+// Noise on a schedule's CPU work (docs/models/schedules.md, "Noise"), as the schedule engine asks
+// for it: end(rank, what, op, t, length, window) is when `length` ns of CPU work started at t
+// ends. Times in nanoseconds.
+//  - per-stage noise: every calc and every message overhead is a stage, delayed by its own draw
+//    (f-laws in proportion to the stage's length; Bernoulli and measured delays by their own
+//    scale), drawn from the stream of (replication, operation, what);
+//  - time-based noise, with two semantics:
+//      preempt    (collnoise's, the default) work stops during every detour, also those that
+//                 begin while it is already stretched: the exact advance();
+//      loggopsim  an operation is charged the rest of a detour in progress when it starts plus
+//                 the detours that start within `window` of it (the unstretched length LogGOPSim
+//                 exposes: o for a message, the length for a calc), and nothing more.
+//    Each rank's detours start at its own random offset, or (co-scheduled) one offset for all
+//    ranks of a node.
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "core/rng.hpp"
+#include "distributions/detour_pattern.hpp"
+#include "distributions/law_kind.hpp"
+#include "distributions/poisson_detours.hpp"
+#include "engine/schedules/schedule_engine.hpp"
+
+namespace collnoise {
+
+/// Per-stage noise on schedules.
+class StageScheduleNoise {
+ public:
+  /// `noise` scaled for 1 second of work: f-laws (noise.proportional) delay a stage of x ns by
+  /// x overhead eta ns; other laws by scale eta seconds.
+  StageScheduleNoise(const StageNoise& noise, std::uint64_t replication_key)
+      : noise_(&noise),
+        key_(hash_combine(replication_key,
+                          static_cast<std::uint64_t>(StreamPurpose::kStageDelay))) {}
+
+  double end(std::uint32_t, Busy what, std::uint64_t op, double t, double length, double) const {
+    if (noise_->scale == 0.0) return t + length;
+    const double u =
+        make_stream(hash_combine(hash_combine(key_, op), static_cast<std::uint64_t>(what)))
+            .next_uniform();
+    const double eta = noise_->eta->isf(u);
+    const double delay =
+        noise_->proportional ? length * noise_->overhead * eta : noise_->scale * 1e9 * eta;
+    return t + length + delay;
+  }
+
+ private:
+  const StageNoise* noise_;
+  std::uint64_t key_;
+};
+
+enum class TimeSemantics { kPreempt, kLogGOPSim };
+
+/// A repeating detour pattern (periodic noise, a trace) in nanoseconds.
+class PatternScheduleNoise {
+ public:
+  /// `pattern` in nanoseconds; `ranks_per_offset`: ranks sharing one offset (1: independent;
+  /// every rank: co-scheduled).
+  PatternScheduleNoise(const DetourPattern& pattern, TimeSemantics semantics,
+                       std::uint64_t replication_key, std::uint32_t ranks,
+                       std::uint32_t ranks_per_offset)
+      : pattern_(&pattern),
+        semantics_(semantics),
+        key_(
+            hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kNoiseOffset))),
+        per_offset_(ranks_per_offset),
+        next_start_(ranks, -std::numeric_limits<float>::infinity()) {}
+
+  double offset(std::uint32_t rank) const {
+    return pattern_->span() * make_stream(hash_combine(key_, rank / per_offset_)).next_uniform();
+  }
+
+  double end(std::uint32_t rank, Busy, std::uint64_t, double t, double length, double window) {
+    if (semantics_ == TimeSemantics::kPreempt)
+      return pattern_->advance_cached([&] { return offset(rank); }, t, length, next_start_[rank]);
+    return t + length + charged(offset(rank), t, window);
+  }
+
+ private:
+  // LogGOPSim's rule: the rest of a detour in progress at t, plus every detour starting in
+  // (t, t + window).
+  double charged(double offset, double t, double window) const {
+    double noise = 0.0;
+    std::int64_t g = pattern_->first_ending_after(t, offset);
+    for (Detour d = pattern_->detour(g, offset); d.start < t + window;
+         d = pattern_->detour(++g, offset))
+      noise += d.start <= t ? d.end - t : d.end - d.start;
+    return noise;
+  }
+
+  const DetourPattern* pattern_;
+  TimeSemantics semantics_;
+  std::uint64_t key_;
+  std::uint32_t per_offset_;
+  std::vector<float> next_start_;
+};
+
+/// Poisson detours in nanoseconds (exact preemption only).
+class PoissonScheduleNoise {
+ public:
+  PoissonScheduleNoise(const PoissonDetours& detours, std::uint64_t replication_key,
+                       std::uint32_t ranks, std::uint32_t ranks_per_offset)
+      : detours_(&detours),
+        key_(hash_combine(replication_key,
+                          static_cast<std::uint64_t>(StreamPurpose::kPoissonDetours))),
+        per_offset_(ranks_per_offset),
+        cursors_(ranks),
+        started_(ranks, 0) {}
+
+  double end(std::uint32_t rank, Busy, std::uint64_t, double t, double length, double) {
+    const std::uint64_t key = hash_combine(key_, rank / per_offset_);
+    if (!started_[rank]) {
+      cursors_[rank] = detours_->start_cursor(key);
+      started_[rank] = 1;
+    }
+    return detours_->advance(cursors_[rank], key, t, length);
+  }
+
+ private:
+  const PoissonDetours* detours_;
+  std::uint64_t key_;
+  std::uint32_t per_offset_;
+  std::vector<PoissonDetours::Cursor> cursors_;
+  std::vector<std::uint8_t> started_;
+};
+
+}  // namespace collnoise

@@ -1,0 +1,371 @@
+#include "engine/schedules/schedule_study.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/parallel_for.hpp"
+#include "core/rng.hpp"
+#include "distributions/time_noise_kind.hpp"
+#include "engine/cycles/loggops_keys.hpp"
+#include "engine/schedules/algorithms.hpp"
+#include "engine/schedules/goal_reader.hpp"
+#include "engine/schedules/schedule_engine_impl.hpp"
+#include "estimators/mean_interval.hpp"
+#include "estimators/summary_fields.hpp"
+
+namespace collnoise {
+namespace {
+
+constexpr std::size_t kTopCapacity = 2048;
+constexpr double kNanosecond = 1e-9;
+// Every rank's noiseless finishing time is kept in the summary up to this many ranks.
+constexpr std::uint32_t kMaxRanksListed = 65536;
+
+ScheduleRun run_noisy(const Schedule& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
+                      std::uint64_t key) {
+  if (noise.stage) {
+    StageScheduleNoise n(*noise.stage, key);
+    return simulate_schedule(s, net, n);
+  }
+  if (noise.pattern) {
+    PatternScheduleNoise n(*noise.pattern, noise.semantics, key, s.ranks(), noise.ranks_per_offset);
+    return simulate_schedule(s, net, n);
+  }
+  if (noise.poisson) {
+    PoissonScheduleNoise n(*noise.poisson, key, s.ranks(), noise.ranks_per_offset);
+    return simulate_schedule(s, net, n);
+  }
+  QuietSchedule quiet;
+  return simulate_schedule(s, net, quiet);
+}
+
+}  // namespace
+
+ScheduleStudy::ScheduleStudy(std::shared_ptr<const Schedule> schedule, ScheduleNet net,
+                             ScheduleNoiseSpec noise, std::string source)
+    : schedule_(std::move(schedule)),
+      net_(net),
+      noise_(std::move(noise)),
+      source_(std::move(source)),
+      noiseless_(simulate_schedule(*schedule_, net_)) {
+  if (!noiseless_.complete)
+    throw InputError(
+        fmt::format("{}: the schedule cannot complete: {}", source_, noiseless_.incomplete));
+}
+
+TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&) const {
+  TallyLayout layout;
+  layout.metrics = {"completion_time"};
+  layout.top_capacity = {kTopCapacity};
+  const double noiseless =
+      *std::max_element(noiseless_.finish.begin(), noiseless_.finish.end()) * kNanosecond;
+  const double lo = std::max(noiseless, 1e-12);
+  layout.histograms.push_back(
+      {"completion_time", 0,
+       Histogram(std::nextafter(lo, 0.0), 100.0 * lo, histogram_bins, BinSpacing::kLog)});
+  return layout;
+}
+
+double ScheduleStudy::noiseless_completion() const {
+  return *std::max_element(noiseless_.finish.begin(), noiseless_.finish.end()) * kNanosecond;
+}
+
+double ScheduleStudy::replicate(std::uint64_t index) const {
+  const ScheduleRun run =
+      run_noisy(*schedule_, net_, noise_, stream_key(key_, StreamPurpose::kReplication, index));
+  if (!run.complete)
+    throw RuntimeFailure(
+        fmt::format("{}: a replication did not complete: {}", source_, run.incomplete));
+  return *std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond;
+}
+
+void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
+                             std::span<Histogram* const>, int threads) const {
+  // Replications side by side, each on one thread: the value of each depends on its index only.
+  parallel_for(static_cast<std::int64_t>(rows.size()), threads, [&](std::int64_t k) {
+    rows[static_cast<std::size_t>(k)] = replicate(first + static_cast<std::uint64_t>(k));
+  });
+}
+
+Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
+  const double level = context.confidence;
+  const Accumulator total = tally.total(0);
+  const double noiseless =
+      *std::max_element(noiseless_.finish.begin(), noiseless_.finish.end()) * kNanosecond;
+  const MeanInterval ci =
+      mean_interval(total, tally.tops()[0], noiseless, noise_.tail_index, level);
+  Record s;
+  s.set("schedule", Field(source_));
+  s.set("ranks", Field(static_cast<std::uint64_t>(schedule_->ranks())));
+  s.set("operations", Field(schedule_->operations()));
+  s.set("events_per_sample", Field(noiseless_.events));
+  put_mean(s, "completion_", total, ci);
+  s.set("confidence", Field(level));
+  s.set("completion_sd", Field(total.sd()));
+  s.set("noiseless_completion", Field(noiseless));
+  put_quantiles(s, "completion_", *tally.histogram_of(0), level);
+  if (schedule_->ranks() <= kMaxRanksListed) {
+    std::vector<double> finish;
+    for (const double t : noiseless_.finish) finish.push_back(t * kNanosecond);
+    s.set("noiseless_finish", Field(series_of(finish)));
+  } else {
+    s.set("noiseless_finish",
+          Field(Null{fmt::format("more than {} ranks: not listed", kMaxRanksListed)}));
+  }
+  s.set("warnings", Field(join_warnings(ci.warnings)));
+  return s;
+}
+
+double ScheduleStudy::cost_per_sample() const {
+  // The event engine: about 100 ns an event, more with noise draws (bench/RESULTS.md).
+  const double per_event = noise_.stage || noise_.pattern || noise_.poisson ? 1.6e-7 : 1.0e-7;
+  return per_event * static_cast<double>(noiseless_.events) + 1.0e-6;
+}
+
+double ScheduleStudy::fixed_cost() const {
+  return 1.0e-7 * static_cast<double>(noiseless_.events);
+}
+
+double ScheduleStudy::working_bytes(int threads) const {
+  // The schedule once, and per thread the engine's counters, queues and clocks.
+  const double ops = static_cast<double>(schedule_->operations());
+  const double ranks = static_cast<double>(schedule_->ranks());
+  return static_cast<double>(schedule_->memory_bytes()) + threads * (12.0 * ops + 160.0 * ranks);
+}
+
+std::vector<TableColumn> ScheduleStudy::columns() const {
+  return {{"ranks", "ranks", ""},
+          {"samples", "completion_samples", ""},
+          {"completion[s]", "completion_mean", ""},
+          {"ci_low", "completion_ci_low", ""},
+          {"ci_high", "completion_ci_high", ""},
+          {"noiseless[s]", "noiseless_completion", ""}};
+}
+
+PlotHints ScheduleStudy::plot_hints() const {
+  PlotHints hints;
+  hints.y = "completion_mean";
+  hints.y_low = "completion_ci_low";
+  hints.y_high = "completion_ci_high";
+  hints.y_label = "completion time [s]";
+  hints.references = {"noiseless_completion"};
+  return hints;
+}
+
+// ---- the run-file model -------------------------------------------------------------------------
+
+namespace {
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto& a : algorithm_kinds()) names.push_back(a.name);
+  return names;
+}
+
+const KeySpec kGoal{.name = "collective.goal",
+                    .type = KeyType::kFile,
+                    .meaning = "a GOAL schedule (relative to the run file)",
+                    .optional = true};
+const KeySpec kAlgorithm{.name = "collective.algorithm",
+                         .type = KeyType::kChoice,
+                         .meaning = "a built-in algorithm (collnoise schedule --list)",
+                         .choices = algorithm_names(),
+                         .optional = true};
+const KeySpec kRanks{.name = "collective.N",
+                     .type = KeyType::kInteger,
+                     .meaning = "ranks of a built-in algorithm",
+                     .bounds = {1.0, 2147483647.0},
+                     .optional = true};
+const KeySpec kLog2Ranks{.name = "collective.log2_N",
+                         .type = KeyType::kInteger,
+                         .meaning = "N = 2^log2_N",
+                         .bounds = {0.0, 30.0},
+                         .optional = true};
+const KeySpec kBytes{.name = "collective.message_bytes",
+                     .type = KeyType::kInteger,
+                     .meaning = "the collective's message (an allreduce's vector), bytes",
+                     .unit = "bytes",
+                     .fallback = std::int64_t{8},
+                     .bounds = {0.0, 1099511627776.0}};
+const KeySpec kRadix{.name = "collective.k",
+                     .type = KeyType::kInteger,
+                     .meaning = "radix of a k-nomial tree",
+                     .fallback = std::int64_t{2},
+                     .bounds = {2.0, 65536.0}};
+const KeySpec kSegments{.name = "collective.segments",
+                        .type = KeyType::kInteger,
+                        .meaning = "pieces each ring chunk is sent in",
+                        .fallback = std::int64_t{1},
+                        .bounds = {1.0, 65536.0}};
+const KeySpec kReceives{.name = "collective.receives",
+                        .type = KeyType::kChoice,
+                        .meaning = "in_order (a round's receive posted with its send) or preposted",
+                        .fallback = std::string("in_order"),
+                        .choices = {"in_order", "preposted"}};
+const KeySpec kCycles{.name = "collective.cycles",
+                      .type = KeyType::kInteger,
+                      .meaning = "cycles M of compute W, then the schedule",
+                      .fallback = std::int64_t{1},
+                      .bounds = {1.0, 1.0e6}};
+const KeySpec kWork{.name = "collective.W",
+                    .meaning = "compute before each cycle",
+                    .unit = "seconds",
+                    .fallback = 0.0,
+                    .bounds = {0.0, kMaxSeconds}};
+const KeySpec kEager{.name = "loggops.S",
+                     .type = KeyType::kInteger,
+                     .meaning = "the largest eager message (larger ones use rendezvous)",
+                     .unit = "bytes",
+                     .fallback = std::int64_t{65535},
+                     .bounds = {0.0, 1099511627776.0}};
+const KeySpec kSemantics{.name = "noise.semantics",
+                         .type = KeyType::kChoice,
+                         .meaning = "preempt (work stops in every detour) or loggopsim",
+                         .fallback = std::string("preempt"),
+                         .choices = {"preempt", "loggopsim"}};
+const KeySpec kCosched{.name = "noise.cosched",
+                       .type = KeyType::kChoice,
+                       .meaning = "none, all (one detour offset for every rank) or node",
+                       .fallback = std::string("none"),
+                       .choices = {"none", "all", "node"}};
+const KeySpec kRanksPerNode{.name = "noise.ranks_per_node",
+                            .type = KeyType::kInteger,
+                            .meaning = "ranks of a node sharing one offset (cosched = node)",
+                            .bounds = {1.0, 2147483647.0}};
+
+// Seconds to the engine's nanoseconds. A value within a millionth of a nanosecond of a whole
+// number is that number, so parameters given in whole nanoseconds are exact (LogGOPSim's).
+double to_ns(double seconds) {
+  const double ns = seconds * 1e9;
+  const double whole = std::round(ns);
+  return std::abs(ns - whole) < 1e-6 ? whole : ns;
+}
+
+ScheduleNet read_net(ParamReader& reader) {
+  const LogGops l = read_loggops(reader, false);
+  ScheduleNet net;
+  net.L = to_ns(l.L);
+  net.o = to_ns(l.o);
+  net.g = to_ns(l.g);
+  net.G = to_ns(l.G);
+  net.O = to_ns(l.O);
+  net.S = static_cast<std::uint64_t>(reader.integer(kEager));
+  return net;
+}
+
+std::shared_ptr<const DetourPattern> in_nanoseconds(const DetourPattern& p) {
+  std::vector<Detour> busy;
+  for (const auto& d : p.busy()) busy.push_back({d.start * 1e9, d.end * 1e9});
+  return std::make_shared<const DetourPattern>(std::move(busy), p.span() * 1e9, "noise");
+}
+
+ScheduleNoiseSpec read_schedule_noise(ParamReader& reader, std::uint32_t ranks,
+                                      std::optional<TimeNoiseLaw>& time_law) {
+  ScheduleNoiseSpec spec;
+  if (!reader.has("noise.law")) return spec;
+  if (!names_time_noise(reader, "noise")) {
+    // Scaled per second of work: an f-law's delays then follow each stage's length.
+    spec.stage = read_stage_noise(reader, "noise", 1.0);
+    if (spec.stage->scale > 0.0) spec.tail_index = spec.stage->eta->tail_index();
+    return spec;
+  }
+  const TimeNoiseLaw law = read_time_noise(reader, "noise");
+  time_law = law;
+  spec.tail_index = tail_index(law);
+  spec.semantics =
+      reader.text(kSemantics) == "loggopsim" ? TimeSemantics::kLogGOPSim : TimeSemantics::kPreempt;
+  const std::string cosched = reader.text(kCosched);
+  if (cosched == "all") spec.ranks_per_offset = std::max<std::uint32_t>(ranks, 1);
+  if (cosched == "node")
+    spec.ranks_per_offset = static_cast<std::uint32_t>(reader.integer(kRanksPerNode));
+  if (const auto* pattern = std::get_if<PatternNoise>(&law)) {
+    spec.pattern = in_nanoseconds(*pattern->pattern);
+  } else {
+    const auto& poisson = *std::get<std::shared_ptr<const PoissonDetours>>(law);
+    if (spec.semantics == TimeSemantics::kLogGOPSim)
+      throw InputError(
+          "noise.semantics = \"loggopsim\" applies to periodic and trace noise (LogGOPSim replays "
+          "traces); Poisson detours take \"preempt\"");
+    spec.poisson = std::make_shared<const PoissonDetours>(
+        poisson.rate() * 1e-9, poisson.mean_duration() * 1e9, poisson.duration_law());
+  }
+  return spec;
+}
+
+void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContext&) {
+  reader.text(collective_kind_key());
+  if (reader.has(kGoal.name) == reader.has(kAlgorithm.name))
+    throw InputError("give exactly one of collective.goal and collective.algorithm");
+  std::shared_ptr<const Schedule> one;
+  std::string source;
+  if (reader.has(kGoal.name)) {
+    const std::string path = reader.text(kGoal);
+    one = std::make_shared<const Schedule>(read_goal_file(path));
+    source = fmt::format("GOAL file {}", path);
+  } else {
+    const AlgorithmKind& algorithm = *find_algorithm(reader.text(kAlgorithm));
+    AlgorithmParams p;
+    if (reader.has(kRanks.name) == reader.has(kLog2Ranks.name))
+      throw InputError("give exactly one of collective.N and collective.log2_N");
+    if (reader.has(kLog2Ranks.name)) {
+      p.ranks = std::uint32_t{1} << reader.integer(kLog2Ranks);
+      reader.forget(kLog2Ranks.name);
+      reader.derive(kRanks.name, static_cast<std::int64_t>(p.ranks), true);
+    } else {
+      p.ranks = static_cast<std::uint32_t>(reader.integer(kRanks));
+    }
+    p.message_bytes = static_cast<std::uint64_t>(reader.integer(kBytes));
+    if (algorithm.uses_k) p.k = static_cast<std::uint32_t>(reader.integer(kRadix));
+    if (algorithm.uses_segments) p.segments = static_cast<std::uint32_t>(reader.integer(kSegments));
+    if (algorithm.uses_receive_order)
+      p.receives =
+          reader.text(kReceives) == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
+    one = std::make_shared<const Schedule>(algorithm.generate(p));
+    source = fmt::format("{} on {} ranks, {} bytes", algorithm.name, p.ranks, p.message_bytes);
+  }
+  const auto cycles = static_cast<std::uint32_t>(reader.integer(kCycles));
+  const double work = reader.number(kWork);
+  const auto work_ns = static_cast<std::uint64_t>(std::llround(to_ns(work)));
+  const ScheduleNet net = read_net(reader);
+  std::optional<TimeNoiseLaw> time_law;
+  const ScheduleNoiseSpec noise = read_schedule_noise(reader, one->ranks(), time_law);
+  std::shared_ptr<const Schedule> schedule =
+      cycles == 1 && work_ns == 0
+          ? one
+          : std::make_shared<const Schedule>(repeat_schedule(*one, cycles, work_ns));
+  point.kind = "schedule";
+  auto study = std::make_unique<ScheduleStudy>(schedule, net, noise, source);
+  if (time_law) {
+    const double rounds =
+        static_cast<double>(schedule->operations()) / std::max(schedule->ranks(), 1U);
+    check_time_noise_horizon(*time_law, study->noiseless_completion(), rounds);
+  }
+  point.sampled = std::move(study);
+}
+
+}  // namespace
+
+ModelKind schedule_model_kind() {
+  std::vector<KeySpec> keys = {kGoal,  kAlgorithm, kRanks,    kLog2Ranks,   kBytes,
+                               kRadix, kSegments,  kReceives, kCycles,      kWork,
+                               kEager, kSemantics, kCosched,  kRanksPerNode};
+  for (const auto& k : loggops_keys())
+    if (k.name != "loggops.message_bytes") keys.push_back(k);
+  return {
+      .name = "schedule",
+      .meaning = "any collective as a schedule: a GOAL file or a built-in algorithm under LogGOPS",
+      .collectives = {"schedule"},
+      .keys = keys,
+      .takes =
+          [](const ParamReader& reader, const RunContext& run) {
+            return run.run_kind == "sample" &&
+                   reader.peek_text(collective_kind_key().name) == "schedule";
+          },
+      .prepare = prepare_schedule};
+}
+
+}  // namespace collnoise

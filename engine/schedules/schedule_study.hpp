@@ -1,0 +1,60 @@
+#pragma once
+// Any collective as a schedule (docs/models/schedules.md): a GOAL file or a built-in algorithm,
+// under LogGOPS with LogGOPSim's semantics, repeated M cycles of compute W then the schedule,
+// under the noise of the [noise] table. One sample is one replication (fresh noise); the primary
+// metric is the completion time: when the last rank finishes, seconds.
+#include <memory>
+
+#include "distributions/law_kind.hpp"
+#include "distributions/time_noise.hpp"
+#include "engine/schedules/schedule.hpp"
+#include "engine/schedules/schedule_engine.hpp"
+#include "engine/schedules/schedule_noise.hpp"
+#include "engine/study.hpp"
+
+namespace collnoise {
+
+/// The noise a schedule's CPUs see, in the engine's nanoseconds.
+struct ScheduleNoiseSpec {
+  std::optional<StageNoise> stage;
+  std::shared_ptr<const DetourPattern> pattern;   ///< periodic or trace noise, in ns
+  std::shared_ptr<const PoissonDetours> poisson;  ///< Poisson detours, in ns
+  TimeSemantics semantics = TimeSemantics::kPreempt;
+  std::uint32_t ranks_per_offset = 1;  ///< ranks sharing one detour offset (co-scheduling)
+  double tail_index = std::numeric_limits<double>::infinity();
+};
+
+class ScheduleStudy final : public SampledStudy {
+ public:
+  ScheduleStudy(std::shared_ptr<const Schedule> schedule, ScheduleNet net, ScheduleNoiseSpec noise,
+                std::string source);
+
+  TallyLayout layout(std::size_t histogram_bins, const std::string& spacing) const override;
+  std::uint64_t default_chunk_size() const override { return 4; }
+  void simulate(std::uint64_t first, std::span<double> rows, std::span<Histogram* const> extra,
+                int threads) const override;
+  Record summarize(const Tally& tally, const SummaryContext& context) const override;
+  double primary_tail_index() const override { return noise_.tail_index; }
+  double cost_per_sample() const override;
+  double fixed_cost() const override;
+  double working_bytes(int threads) const override;
+  std::vector<TableColumn> columns() const override;
+  PlotHints plot_hints() const override;
+
+  /// One replication's completion time, seconds.
+  double replicate(std::uint64_t index) const;
+  /// The completion time without noise, seconds.
+  double noiseless_completion() const;
+
+ private:
+  std::shared_ptr<const Schedule> schedule_;
+  ScheduleNet net_;
+  ScheduleNoiseSpec noise_;
+  std::string source_;  ///< "goal file x" or the algorithm and its parameters
+  ScheduleRun noiseless_;
+};
+
+/// The model kind of this room: collective.kind = "schedule".
+ModelKind schedule_model_kind();
+
+}  // namespace collnoise
