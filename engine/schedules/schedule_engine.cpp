@@ -4,8 +4,8 @@
 
 namespace collnoise {
 
-template ScheduleRun simulate_schedule<QuietSchedule>(const Schedule&, const ScheduleNet&,
-                                                      QuietSchedule&);
+template ScheduleRun simulate_schedule<Schedule, QuietSchedule>(const Schedule&, const ScheduleNet&,
+                                                                QuietSchedule&);
 
 ScheduleRun simulate_schedule(const Schedule& schedule, const ScheduleNet& net) {
   QuietSchedule quiet;

@@ -61,8 +61,10 @@ struct ScheduleRun {
 /// Simulates `schedule` once. `Noise` supplies end(rank, what, op, t, length, window): the end of
 /// `length` ns of CPU work started at t (`window`: the part LogGOPSim exposes to noise, o for
 /// messages); op is the global operation index (for per-operation draws).
-template <class Noise>
-ScheduleRun simulate_schedule(const Schedule& schedule, const ScheduleNet& net, Noise& noise);
+/// `Sched` is a Schedule or a schedule generated on the fly with the same accessors
+/// (engine/schedules/generated_schedule.hpp).
+template <class Sched, class Noise>
+ScheduleRun simulate_schedule(const Sched& schedule, const ScheduleNet& net, Noise& noise);
 
 /// The noiseless run.
 ScheduleRun simulate_schedule(const Schedule& schedule, const ScheduleNet& net);

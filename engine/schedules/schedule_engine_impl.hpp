@@ -1,39 +1,41 @@
 #pragma once
 // The schedule engine's body (engine/schedules/schedule_engine.hpp), included by the files that
-// instantiate it for a kind of noise.
+// instantiate it for a kind of schedule and a kind of noise.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <queue>
+#include <utility>
 
+#include "core/errors.hpp"
 #include "core/stop_request.hpp"
+#include "engine/schedules/event_queue.hpp"
 #include "engine/schedules/schedule_engine.hpp"
 
 namespace collnoise {
 namespace schedule_detail {
 
-enum EventType : std::uint8_t { kSend = 1, kRecv = 2, kCalc = 3, kMessage = 4 };
+enum EventType : std::uint8_t { kSend = 1, kRecv = 2, kCalc = 3, kMessage = 0 };
 
+/// 32 bytes: the queue moves events around, so they are kept small.
 struct Event {
-  double time;           ///< ns
-  std::uint64_t stamp;   ///< order of first insertion: breaks ties as LogGOPSim's does
-  std::uint64_t op;      ///< global index; for a message, the send
-  std::uint32_t host;    ///< where it happens (a message: the receiver)
-  std::uint32_t origin;  ///< a message's sender
-  EventType type;
-};
+  double time;                ///< ns
+  std::uint64_t stamp;        ///< order of first insertion: breaks ties as LogGOPSim's does
+  std::uint64_t op;           ///< global index; for a message, the send
+  std::uint32_t host;         ///< where it happens (a message: the receiver)
+  std::uint32_t origin_type;  ///< a message's sender << 2 | EventType
 
-struct Later {
-  bool operator()(const Event& a, const Event& b) const {
-    return a.time > b.time || (a.time == b.time && a.stamp > b.stamp);
-  }
+  EventType type() const { return static_cast<EventType>(origin_type & 3U); }
+  std::uint32_t origin() const { return origin_type >> 2; }
 };
+static_assert(sizeof(Event) == 32);
+
+/// Ranks are at most 2^30 (an event packs its sender in 30 bits).
+inline constexpr std::uint32_t kMaxScheduleRanks = 1U << 30;
 
 /// A posted receive (src, tag of the receive) or an unexpected message (its sender and tag).
 struct Pending {
   std::uint32_t src;
   std::uint32_t tag;
-  std::uint64_t size;
   std::uint64_t op;  ///< the receive, or the message's send
 };
 
@@ -48,12 +50,24 @@ inline bool matches(std::uint32_t want_src, std::uint32_t want_tag, const Pendin
          (want_tag == kAnyTag || p.tag == kAnyTag || p.tag == want_tag);
 }
 
+/// Takes the first entry of `list` that `match` accepts, keeping the others in order.
+template <class Match>
+bool take_first(std::vector<Pending>& list, Match&& match, Pending& taken) {
+  const auto it = std::find_if(list.begin(), list.end(), match);
+  if (it == list.end()) return false;
+  taken = *it;
+  list.erase(it);
+  return true;
+}
+
 }  // namespace schedule_detail
 
-template <class Noise>
-ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& noise) {
+template <class Sched, class Noise>
+ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise) {
   using namespace schedule_detail;
   const std::uint32_t p = s.ranks();
+  if (p > kMaxScheduleRanks)
+    throw InputError(fmt::format("a schedule of {} ranks: the engine takes at most 2^30", p));
   const std::uint32_t cpus = s.cpus();
   const std::uint32_t nics = s.nics();
   std::vector<double> next_cpu(static_cast<std::size_t>(p) * cpus, 0.0);
@@ -71,55 +85,64 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
 
   std::vector<std::uint32_t> remaining(s.operations());
   for (std::uint64_t op = 0; op < s.operations(); ++op) remaining[op] = s.dependencies(op);
-  std::vector<std::vector<std::uint64_t>> ready(p);
+  // Operations made ready by the current event, (rank, op) in the order they became ready.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> fresh;
   std::vector<std::vector<Pending>> posted(p), unexpected(p);
-  std::vector<std::uint32_t> touched;
-  std::priority_queue<Event, std::vector<Event>, Later> queue;
+  RadixEventQueue<Event> queue;
   std::uint64_t stamp = 0;
   ScheduleRun run;
   std::uint64_t ran = 0;  // operations that ran (LogGOPSim's events less the messages)
 
   const auto release = [&](std::uint32_t host, std::uint64_t op, bool started) {
     const std::uint64_t first = s.first_op(host);
-    s.for_each_dependent(host, op, [&](const Schedule::Dependent& d) {
+    s.for_each_dependent(host, op, [&](const auto& d) {
       if (d.started != started) return;
-      if (--remaining[first + d.local] == 0) ready[host].push_back(first + d.local);
+      if (--remaining[first + d.local] == 0) fresh.emplace_back(host, first + d.local);
     });
-    touched.push_back(host);
   };
   // Finishing an operation twice (a rendezvous receive matching an eager send of another size)
   // releases its dependents twice, as in LogGOPSim: their counters wrap and they never run.
   const auto finish_op = [&](std::uint32_t host, std::uint64_t op) { release(host, op, false); };
-  // Ready operations of a rank enter the queue sends first, then receives, then computations,
-  // as LogGOPSim orders them (its std::sort by type, the same comparisons).
-  const auto enqueue_ready = [&](std::uint32_t host) {
-    auto& list = ready[host];
-    std::sort(list.begin(), list.end(), [&](std::uint64_t a, std::uint64_t b) {
-      return static_cast<int>(s.kind(a)) < static_cast<int>(s.kind(b));
-    });
-    for (const std::uint64_t op : list) {
-      Event e{0.0, stamp++, op, host, host, static_cast<EventType>(s.kind(op))};
-      const double cpu_free = cpu_of(host, s.cpu(op));
-      e.time = e.type == kSend ? std::max(cpu_free, send_nic(host, s.nic(op))) : cpu_free;
-      queue.push(e);
+  const auto enqueue = [&](std::uint32_t host, std::uint64_t op) {
+    const auto type = static_cast<EventType>(s.kind(op));
+    const double cpu_free = cpu_of(host, s.cpu(op));
+    const double t = type == kSend ? std::max(cpu_free, send_nic(host, s.nic(op))) : cpu_free;
+    queue.push(Event{t, stamp++, op, host, host << 2 | type});
+  };
+  // Ready operations enter the queue rank by rank in increasing rank order, and within a rank
+  // sends first, then receives, then computations, as LogGOPSim orders them (its std::sort by
+  // type, the same comparisons on the same sequence, hence the same order among equals).
+  const auto enqueue_fresh = [&] {
+    if (fresh.size() == 1) {
+      enqueue(fresh[0].first, fresh[0].second);
+    } else if (!fresh.empty()) {
+      std::stable_sort(fresh.begin(), fresh.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (auto group = fresh.begin(); group != fresh.end();) {
+        const auto next = std::find_if(group, fresh.end(),
+                                       [&](const auto& x) { return x.first != group->first; });
+        std::sort(group, next, [&](const auto& a, const auto& b) {
+          return static_cast<int>(s.kind(a.second)) < static_cast<int>(s.kind(b.second));
+        });
+        for (auto it = group; it != next; ++it) enqueue(it->first, it->second);
+        group = next;
+      }
     }
-    list.clear();
+    fresh.clear();
   };
 
   for (std::uint32_t host = 0; host < p; ++host) {
     const std::uint64_t first = s.first_op(host);
     for (std::uint32_t k = 0; k < s.ops_of(host); ++k)
-      if (remaining[first + k] == 0) ready[host].push_back(first + k);
-    enqueue_ready(host);
+      if (remaining[first + k] == 0) fresh.emplace_back(host, first + k);
+    enqueue_fresh();
   }
 
   while (!queue.empty()) {
-    Event e = queue.top();
-    queue.pop();
-    touched.clear();
+    Event e = queue.pop();
     if ((run.events & 0xfffff) == 0) throw_if_stop_requested();
     const std::uint32_t h = e.host;
-    switch (e.type) {
+    switch (e.type()) {
       case kCalc: {
         double& cpu = cpu_of(h, s.cpu(e.op));
         if (cpu <= e.time) {
@@ -142,12 +165,12 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
           ++run.events;
           ++ran;
           release(h, e.op, true);
-          const double extra = extra_bytes(s.size(e.op));
+          const std::uint64_t size = s.size(e.op);
+          const double extra = extra_bytes(size);
           cpu = noise.end(h, Busy::kSend, e.op, e.time, net.o + extra * net.O, net.o);
           nic = e.time + net.g + extra * net.G;
-          const std::uint32_t target = s.peer(e.op);
-          queue.push(Event{e.time + net.o + net.L, stamp++, e.op, target, h, kMessage});
-          if (s.size(e.op) <= net.S) finish_op(h, e.op);
+          queue.push(Event{e.time + net.o + net.L, stamp++, e.op, s.peer(e.op), h << 2 | kMessage});
+          if (size <= net.S) finish_op(h, e.op);
         } else {
           e.time = std::max(cpu, nic);
           queue.push(e);
@@ -158,13 +181,12 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
         ++run.events;
         ++ran;
         release(h, e.op, true);
-        auto& queue_h = unexpected[h];
-        const auto it = std::find_if(queue_h.begin(), queue_h.end(), [&](const Pending& m) {
-          return matches(s.peer(e.op), s.tag(e.op), m);
-        });
-        if (it != queue_h.end()) {
-          const Pending m = *it;
-          queue_h.erase(it);
+        const std::uint32_t want_src = s.peer(e.op);
+        const std::uint32_t want_tag = s.tag(e.op);
+        Pending m{};
+        if (take_first(
+                unexpected[h], [&](const Pending& x) { return matches(want_src, want_tag, x); },
+                m)) {
           if (s.size(e.op) > net.S) {  // rendezvous: the send finishes now
             finish_op(m.src, m.op);
             double& sender_cpu = cpu_of(m.src, s.cpu(e.op));
@@ -174,37 +196,36 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
           }
           finish_op(h, e.op);
         } else {
-          posted[h].push_back(Pending{s.peer(e.op), s.tag(e.op), s.size(e.op), e.op});
+          posted[h].push_back(Pending{want_src, want_tag, e.op});
         }
         break;
       }
       case kMessage: {
         const std::uint64_t send = e.op;
+        const std::uint32_t origin = e.origin();
         double& cpu = cpu_of(h, s.cpu(send));
         double& nic = recv_nic(h, s.nic(send));
         if (std::max(cpu, nic) <= e.time) {
           ++run.events;
-          const double extra = extra_bytes(s.size(send));
+          const std::uint64_t size = s.size(send);
+          const double extra = extra_bytes(size);
           cpu = noise.end(h, Busy::kReceive, send, e.time,
                           net.o + std::max(extra * net.O, extra * net.G), net.o);
           nic = e.time + net.g + extra * net.G;
-          auto& queue_h = posted[h];
-          const auto it = std::find_if(queue_h.begin(), queue_h.end(), [&](const Pending& r) {
-            return matches(e.origin, s.tag(send), r);
-          });
-          if (it != queue_h.end()) {
-            const Pending r = *it;
-            queue_h.erase(it);
-            if (s.size(send) > net.S) {  // rendezvous: the send finishes now
-              finish_op(e.origin, send);
-              double& sender_cpu = cpu_of(e.origin, s.cpu(send));
-              double& sender_nic = send_nic(e.origin, s.nic(send));
+          const std::uint32_t tag = s.tag(send);
+          Pending r{};
+          if (take_first(
+                  posted[h], [&](const Pending& x) { return matches(origin, tag, x); }, r)) {
+            if (size > net.S) {  // rendezvous: the send finishes now
+              finish_op(origin, send);
+              double& sender_cpu = cpu_of(origin, s.cpu(send));
+              double& sender_nic = send_nic(origin, s.nic(send));
               sender_cpu = std::max(sender_cpu, e.time);
               sender_nic = std::max(sender_nic, e.time);
             }
             finish_op(h, r.op);
           } else {
-            unexpected[h].push_back(Pending{e.origin, s.tag(send), s.size(send), send});
+            unexpected[h].push_back(Pending{origin, tag, send});
           }
         } else {
           e.time = std::max(cpu, nic);
@@ -213,9 +234,7 @@ ScheduleRun simulate_schedule(const Schedule& s, const ScheduleNet& net, Noise& 
         break;
       }
     }
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-    for (const std::uint32_t host : touched) enqueue_ready(host);
+    enqueue_fresh();
   }
 
   run.finish.assign(p, 0.0);
