@@ -203,6 +203,7 @@ rank 1 {
 
 #include "engine/cycles/cycle_model.hpp"
 #include "engine/schedules/algorithms.hpp"
+#include "engine/schedules/generated_schedule.hpp"
 #include "engine/schedules/schedule_noise.hpp"
 #include "tests/command_line.hpp"
 
@@ -228,6 +229,53 @@ TEST_CASE("generated algorithms equal their GOAL export read back") {
         CHECK(a.finish == b.finish);
         CHECK(a.events == b.events);
       }
+}
+
+TEST_CASE("algorithms generated on the fly equal the stored ones, operation by operation") {
+  std::size_t checked = 0;
+  for (const auto& algorithm : algorithm_kinds()) {
+    if (!algorithm.generate_on_the_fly) continue;
+    for (std::uint32_t n = 1; n <= 40; ++n)
+      for (const auto order : {ReceiveOrder::kInOrder, ReceiveOrder::kPreposted}) {
+        INFO(algorithm.name << " on " << n << " ranks");
+        AlgorithmParams p;
+        p.ranks = n;
+        p.message_bytes = 4000;
+        p.receives = order;
+        const Schedule stored = algorithm.generate(p);
+        const GeneratedSchedule fly = algorithm.generate_on_the_fly(p);
+        REQUIRE(fly.ranks() == stored.ranks());
+        REQUIRE(fly.operations() == stored.operations());
+        for (std::uint32_t r = 0; r < n; ++r) {
+          const auto a = stored.view(r);
+          const auto b = fly.view(r);
+          REQUIRE(a.first() == b.first());
+          REQUIRE(a.count() == b.count());
+          for (std::uint64_t op = a.first(); op < a.first() + a.count(); ++op) {
+            const Operation x = a.operation(op), y = b.operation(op);
+            REQUIRE(std::tie(x.kind, x.size, x.peer, x.tag, x.cpu, x.nic) ==
+                    std::tie(y.kind, y.size, y.peer, y.tag, y.cpu, y.nic));
+            REQUIRE(a.dependencies(op) == b.dependencies(op));
+            std::vector<std::pair<std::uint32_t, bool>> da, db;
+            a.for_each_dependent(op, [&](const auto& d) { da.emplace_back(d.local, d.started); });
+            b.for_each_dependent(op, [&](const auto& d) { db.emplace_back(d.local, d.started); });
+            REQUIRE(da == db);
+          }
+        }
+        const ScheduleRun x = simulate_schedule(stored, hand_net());
+        const ScheduleRun y = simulate_schedule(fly, hand_net());
+        REQUIRE(x.complete);
+        CHECK(x.finish == y.finish);
+        CHECK(x.events == y.events);
+        ++checked;
+      }
+  }
+  CHECK(checked == 4 * 40 * 2);  // dissemination, Bruck, pairwise, recursive doubling
+  // Memory independent of N.
+  AlgorithmParams big;
+  big.ranks = 1U << 23;
+  CHECK(find_algorithm("recursive_doubling_allreduce")->generate_on_the_fly(big).memory_bytes() <
+        8192);
 }
 
 TEST_CASE("without noise, schedules give the cycle engines' closed forms") {

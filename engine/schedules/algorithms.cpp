@@ -63,6 +63,50 @@ Schedule build(std::uint32_t ranks, EmitRank&& emit) {
   return builder.finish();
 }
 
+// One rank's program, as `emit` gives it for rank r, with each peer turned into a rule of the
+// mode `mode_of` picks for the operation.
+template <class EmitRank, class ModeOf>
+GeneratedSchedule::RankClass rank_class(std::uint32_t ranks, RankFold fold, std::uint32_t r,
+                                        const EmitRank& emit, const ModeOf& mode_of) {
+  ScheduleBuilder builder;
+  RankOps ops(builder);
+  emit(r, ops);
+  builder.end_rank(fmt::format("rank {}", r));
+  GeneratedSchedule::RankClass c{builder.finish(), {}};
+  for (std::uint64_t k = 0; k < c.program.operations(); ++k) {
+    const Operation op = c.program.operation(k);
+    PeerRule rule{PeerRule::Mode::kAbsolute, op.peer};
+    if (op.kind != OpKind::kCalc && op.peer != kAnyPeer) {
+      rule.mode = mode_of(op);
+      if (rule.mode == PeerRule::Mode::kAdd)
+        rule.value = (op.peer + ranks - r) % ranks;
+      else if (rule.mode == PeerRule::Mode::kFoldedXor)
+        rule.value = fold.new_rank(r) ^ fold.new_rank(op.peer);
+    }
+    c.peers.push_back(rule);
+  }
+  return c;
+}
+
+// A schedule on the fly from its layout: each run's classes are those of its first ranks.
+template <class EmitRank, class ModeOf>
+GeneratedSchedule generate_classes(std::uint32_t ranks, RankFold fold,
+                                   const std::vector<GeneratedSchedule::RankRun>& runs,
+                                   const EmitRank& emit, const ModeOf& mode_of) {
+  std::vector<GeneratedSchedule::RankClass> classes;
+  for (const auto& run : runs)
+    for (std::uint32_t j = 0; j < run.period; ++j)
+      classes.push_back(rank_class(ranks, fold, run.begin + j, emit, mode_of));
+  return GeneratedSchedule(ranks, fold, std::move(classes), runs);
+}
+
+// Every rank the same program, peers at fixed distances mod N.
+template <class EmitRank>
+GeneratedSchedule generate_uniform(std::uint32_t ranks, const EmitRank& emit) {
+  return generate_classes(ranks, RankFold{}, {{0, ranks, 0, 1}}, emit,
+                          [](const Operation&) { return PeerRule::Mode::kAdd; });
+}
+
 std::uint32_t ceil_log2(std::uint32_t n) {
   return n <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(n - 1));
 }
@@ -163,43 +207,65 @@ Schedule tree_barrier(const AlgorithmParams& p) {
 
 // ---- rounds of pairwise exchanges ---------------------------------------------------------------
 
-Schedule dissemination_barrier(const AlgorithmParams& p) {
-  const std::uint32_t n = p.ranks;
-  const std::uint32_t rounds = ceil_log2(n);
-  return build(n, [&](std::uint32_t r, RankOps& ops) {
+auto dissemination_emitter(const AlgorithmParams& p) {
+  return [p](std::uint32_t r, RankOps& ops) {
+    const std::uint32_t n = p.ranks;
     MaybeOp previous;
-    for (std::uint32_t k = 0; k < rounds; ++k) {
+    for (std::uint32_t k = 0; k < ceil_log2(n); ++k) {
       const std::uint64_t d = std::uint64_t{1} << k;
       previous = exchange(ops, static_cast<std::uint32_t>((r + d) % n),
                           static_cast<std::uint32_t>((r + n - d % n) % n), p.message_bytes,
                           p.message_bytes, k, previous, p.receives);
     }
-  });
+  };
 }
 
-Schedule bruck_allgather(const AlgorithmParams& p) {
-  const std::uint32_t n = p.ranks;
-  const std::uint32_t rounds = ceil_log2(n);
-  return build(n, [&](std::uint32_t r, RankOps& ops) {
+Schedule dissemination_barrier(const AlgorithmParams& p) {
+  return build(p.ranks, dissemination_emitter(p));
+}
+
+GeneratedSchedule dissemination_barrier_on_the_fly(const AlgorithmParams& p) {
+  return generate_uniform(p.ranks, dissemination_emitter(p));
+}
+
+auto bruck_emitter(const AlgorithmParams& p) {
+  return [p](std::uint32_t r, RankOps& ops) {
+    const std::uint32_t n = p.ranks;
     MaybeOp previous;
-    for (std::uint32_t k = 0; k < rounds; ++k) {
+    for (std::uint32_t k = 0; k < ceil_log2(n); ++k) {
       const std::uint64_t d = std::uint64_t{1} << k;
       const std::uint64_t blocks = std::min<std::uint64_t>(d, n - d);
       previous = exchange(ops, static_cast<std::uint32_t>((r + n - d) % n),
                           static_cast<std::uint32_t>((r + d) % n), blocks * p.message_bytes,
                           blocks * p.message_bytes, k, previous, p.receives);
     }
-  });
+  };
 }
 
-Schedule pairwise_alltoall(const AlgorithmParams& p) {
-  const std::uint32_t n = p.ranks;
-  return build(n, [&](std::uint32_t r, RankOps& ops) {
+Schedule bruck_allgather(const AlgorithmParams& p) {
+  return build(p.ranks, bruck_emitter(p));
+}
+
+GeneratedSchedule bruck_allgather_on_the_fly(const AlgorithmParams& p) {
+  return generate_uniform(p.ranks, bruck_emitter(p));
+}
+
+auto pairwise_emitter(const AlgorithmParams& p) {
+  return [p](std::uint32_t r, RankOps& ops) {
+    const std::uint32_t n = p.ranks;
     MaybeOp previous;
     for (std::uint32_t k = 1; k < n; ++k)
       previous = exchange(ops, (r + k) % n, (r + n - k) % n, p.message_bytes, p.message_bytes, k,
                           previous, p.receives);
-  });
+  };
+}
+
+Schedule pairwise_alltoall(const AlgorithmParams& p) {
+  return build(p.ranks, pairwise_emitter(p));
+}
+
+GeneratedSchedule pairwise_alltoall_on_the_fly(const AlgorithmParams& p) {
+  return generate_uniform(p.ranks, pairwise_emitter(p));
 }
 
 // MPICH's fix-up for N not a power of two: the first 2 rem ranks pair up, the even one hands its
@@ -247,10 +313,8 @@ void fold_out(RankOps& ops, std::uint32_t r, const Folding& f, std::uint64_t byt
   }
 }
 
-Schedule recursive_doubling_allreduce(const AlgorithmParams& p) {
-  const std::uint32_t n = p.ranks;
-  const Folding f = folding_of(n);
-  return build(n, [&](std::uint32_t r, RankOps& ops) {
+auto recursive_doubling_emitter(const AlgorithmParams& p) {
+  return [p, f = folding_of(p.ranks)](std::uint32_t r, RankOps& ops) {
     MaybeOp folded_send;
     MaybeOp previous = fold_in(ops, r, f, p.message_bytes, folded_send);
     if (const auto me = f.new_rank(r)) {
@@ -262,7 +326,24 @@ Schedule recursive_doubling_allreduce(const AlgorithmParams& p) {
       }
     }
     fold_out(ops, r, f, p.message_bytes, previous, folded_send, p.receives);
-  });
+  };
+}
+
+Schedule recursive_doubling_allreduce(const AlgorithmParams& p) {
+  return build(p.ranks, recursive_doubling_emitter(p));
+}
+
+// Three classes: the even and the odd ranks of the folded pairs (below 2 rem), and the rest.
+// The rounds' partners are the fold's xor; the fold's own messages go to the neighbour.
+GeneratedSchedule recursive_doubling_allreduce_on_the_fly(const AlgorithmParams& p) {
+  const Folding f = folding_of(p.ranks);
+  std::vector<GeneratedSchedule::RankRun> runs;
+  if (f.rem > 0) runs.push_back({0, 2 * f.rem, 0, 2});
+  runs.push_back({2 * f.rem, p.ranks, f.rem > 0 ? 2U : 0U, 1});
+  return generate_classes(
+      p.ranks, RankFold{f.rem}, runs, recursive_doubling_emitter(p), [](const Operation& op) {
+        return op.tag >= kFoldTag ? PeerRule::Mode::kAdd : PeerRule::Mode::kFoldedXor;
+      });
 }
 
 // The vector in pof2 blocks (bytes spread as evenly as whole bytes allow); the bytes of blocks
@@ -378,20 +459,20 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        true, false, false, knomial_broadcast},
       {"recursive_doubling_allreduce",
        "the butterfly with MPICH's fold for N not a power of two (short vectors)", false, false,
-       true, recursive_doubling_allreduce},
+       true, recursive_doubling_allreduce, recursive_doubling_allreduce_on_the_fly},
       {"rabenseifner_allreduce",
        "reduce-scatter by recursive halving, allgather by recursive doubling (MPICH, long vectors)",
        false, false, true, rabenseifner_allreduce},
       {"ring_allreduce", "reduce-scatter and allgather around a ring, segmented (Open MPI, NCCL)",
        false, true, true, ring_allreduce},
       {"dissemination_barrier", "ceil(log2 N) rounds to r + 2^k (MPICH barrier)", false, false,
-       true, dissemination_barrier},
+       true, dissemination_barrier, dissemination_barrier_on_the_fly},
       {"tree_barrier", "up the heap-ordered binary tree and down again (Agarwal et al.)", false,
        false, false, tree_barrier},
       {"bruck_allgather", "ceil(log2 N) rounds of doubling blocks (MPICH, short messages)", false,
-       false, true, bruck_allgather},
+       false, true, bruck_allgather, bruck_allgather_on_the_fly},
       {"pairwise_alltoall", "N - 1 rounds of pairwise exchanges (MPICH, Open MPI, long messages)",
-       false, false, true, pairwise_alltoall},
+       false, false, true, pairwise_alltoall, pairwise_alltoall_on_the_fly},
       {"linear_gather", "every rank sends to rank 0 (Open MPI's basic linear gather)", false, false,
        false, linear_gather},
       {"linear_scatter", "rank 0 sends to every rank (Open MPI's basic linear scatter)", false,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/schedules/generated_schedule.hpp"
 #include "engine/schedules/schedule.hpp"
 
 namespace collnoise {
@@ -31,6 +32,9 @@ struct AlgorithmKind {
   bool uses_receive_order = false;
   /// Builds the schedule. InputError naming the parameter when it cannot (k < 2, ...).
   std::function<Schedule(const AlgorithmParams&)> generate;
+  /// The same schedule generated on the fly (memory independent of N), where the algorithm's
+  /// pattern allows; empty otherwise.
+  std::function<GeneratedSchedule(const AlgorithmParams&)> generate_on_the_fly = {};
 };
 
 /// Every built-in algorithm, in documentation order.

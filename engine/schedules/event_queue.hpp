@@ -77,7 +77,12 @@ class RadixEventQueue {
     for (const Event& e : from) least = std::min(least, key_of(e.time));
     last_ = least;
     for (const Event& e : from) buckets_[bucket_of(key_of(e.time))].push_back(e);
-    from.clear();
+    // A drained bucket gives its memory back: otherwise each of the 65 keeps the most it ever
+    // held, several times what is ever queued at once (a million ranks: 640 MB instead of 100).
+    if (from.capacity() > kKeptCapacity)
+      std::vector<Event>().swap(from);
+    else
+      from.clear();
     const auto by_stamp = [](const Event& a, const Event& b) { return a.stamp < b.stamp; };
     if (!std::is_sorted(buckets_[0].begin(), buckets_[0].end(), by_stamp))
       std::sort(buckets_[0].begin(), buckets_[0].end(), by_stamp);
@@ -89,6 +94,7 @@ class RadixEventQueue {
     }
   };
 
+  static constexpr std::size_t kKeptCapacity = 4096;
   std::array<std::vector<Event>, 65> buckets_;
   std::priority_queue<Event, std::vector<Event>, Later> past_;  ///< events before last_
   std::size_t head_ = 0;                                        ///< the next event of bucket 0

@@ -72,6 +72,32 @@ class Schedule {
   /// Bytes held by the schedule's arrays.
   std::uint64_t memory_bytes() const;
 
+  /// The operations of one rank, by global index, as the engine reads any kind of schedule
+  /// (a generated schedule's views compute what this one looks up).
+  class RankView {
+   public:
+    RankView(const Schedule& s, std::uint32_t rank) : s_(&s), rank_(rank) {}
+    std::uint64_t first() const { return s_->first_op(rank_); }
+    std::uint32_t count() const { return s_->ops_of(rank_); }
+    OpKind kind(std::uint64_t op) const { return s_->kind(op); }
+    std::uint64_t size(std::uint64_t op) const { return s_->size(op); }
+    std::uint32_t peer(std::uint64_t op) const { return s_->peer(op); }
+    std::uint32_t tag(std::uint64_t op) const { return s_->tag(op); }
+    std::uint8_t cpu(std::uint64_t op) const { return s_->cpu(op); }
+    std::uint8_t nic(std::uint64_t op) const { return s_->nic(op); }
+    std::uint32_t dependencies(std::uint64_t op) const { return s_->dependencies(op); }
+    Operation operation(std::uint64_t op) const { return s_->operation(op); }
+    template <class Fn>
+    void for_each_dependent(std::uint64_t op, Fn&& fn) const {
+      s_->for_each_dependent(rank_, op, fn);
+    }
+
+   private:
+    const Schedule* s_;
+    std::uint32_t rank_;
+  };
+  RankView view(std::uint32_t rank) const { return RankView(*this, rank); }
+
  private:
   friend class ScheduleBuilder;
   static constexpr std::uint32_t kStartedBit = 1U << 31;

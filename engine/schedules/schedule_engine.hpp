@@ -31,6 +31,8 @@
 
 namespace collnoise {
 
+class GeneratedSchedule;
+
 /// LogGOPS in the engine's units.
 struct ScheduleNet {
   double L = 0.0;           ///< latency, ns
@@ -68,5 +70,6 @@ ScheduleRun simulate_schedule(const Sched& schedule, const ScheduleNet& net, Noi
 
 /// The noiseless run.
 ScheduleRun simulate_schedule(const Schedule& schedule, const ScheduleNet& net);
+ScheduleRun simulate_schedule(const GeneratedSchedule& schedule, const ScheduleNet& net);
 
 }  // namespace collnoise

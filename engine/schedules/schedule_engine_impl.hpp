@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "core/stop_request.hpp"
 #include "engine/schedules/event_queue.hpp"
+#include "engine/schedules/match_lists.hpp"
 #include "engine/schedules/schedule_engine.hpp"
 
 namespace collnoise {
@@ -32,42 +33,22 @@ static_assert(sizeof(Event) == 32);
 /// Ranks are at most 2^30 (an event packs its sender in 30 bits).
 inline constexpr std::uint32_t kMaxScheduleRanks = 1U << 30;
 
-/// A posted receive (src, tag of the receive) or an unexpected message (its sender and tag).
-struct Pending {
-  std::uint32_t src;
-  std::uint32_t tag;
-  std::uint64_t op;  ///< the receive, or the message's send
-};
-
 // The bytes after the first, (s - 1): per-byte costs are charged on them. A message of 0 bytes
 // (Schedgen writes some) has none; LogGOPSim's unsigned arithmetic wraps there instead.
 inline double extra_bytes(std::uint64_t size) {
   return size > 0 ? static_cast<double>(size - 1) : 0.0;
 }
 
-inline bool matches(std::uint32_t want_src, std::uint32_t want_tag, const Pending& p) {
+inline bool matches(std::uint32_t want_src, std::uint32_t want_tag, const PendingMatch& p) {
   return (want_src == kAnyPeer || p.src == kAnyPeer || p.src == want_src) &&
          (want_tag == kAnyTag || p.tag == kAnyTag || p.tag == want_tag);
 }
 
-/// Takes the first entry of `list` that `match` accepts, keeping the others in order.
-template <class Match>
-bool take_first(std::vector<Pending>& list, Match&& match, Pending& taken) {
-  const auto it = std::find_if(list.begin(), list.end(), match);
-  if (it == list.end()) return false;
-  taken = *it;
-  list.erase(it);
-  return true;
-}
-
-}  // namespace schedule_detail
-
-template <class Sched, class Noise>
-ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise) {
-  using namespace schedule_detail;
+// The engine, with dependency counters of type Counter (one per operation: the narrowest type
+// that holds the schedule's largest count, as they are most of the engine's memory).
+template <class Counter, class Sched, class Noise>
+ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) {
   const std::uint32_t p = s.ranks();
-  if (p > kMaxScheduleRanks)
-    throw InputError(fmt::format("a schedule of {} ranks: the engine takes at most 2^30", p));
   const std::uint32_t cpus = s.cpus();
   const std::uint32_t nics = s.nics();
   std::vector<double> next_cpu(static_cast<std::size_t>(p) * cpus, 0.0);
@@ -83,19 +64,24 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
     return next_recv[static_cast<std::size_t>(host) * nics + nic];
   };
 
-  std::vector<std::uint32_t> remaining(s.operations());
-  for (std::uint64_t op = 0; op < s.operations(); ++op) remaining[op] = s.dependencies(op);
+  std::vector<Counter> remaining(s.operations());
+  for (std::uint32_t host = 0; host < p; ++host) {
+    const auto v = s.view(host);
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+      remaining[op] = static_cast<Counter>(v.dependencies(op));
+  }
   // Operations made ready by the current event, (rank, op) in the order they became ready.
   std::vector<std::pair<std::uint32_t, std::uint64_t>> fresh;
-  std::vector<std::vector<Pending>> posted(p), unexpected(p);
+  MatchLists posted(p), unexpected(p);
   RadixEventQueue<Event> queue;
   std::uint64_t stamp = 0;
   ScheduleRun run;
   std::uint64_t ran = 0;  // operations that ran (LogGOPSim's events less the messages)
 
   const auto release = [&](std::uint32_t host, std::uint64_t op, bool started) {
-    const std::uint64_t first = s.first_op(host);
-    s.for_each_dependent(host, op, [&](const auto& d) {
+    const auto v = s.view(host);
+    const std::uint64_t first = v.first();
+    v.for_each_dependent(op, [&](const auto& d) {
       if (d.started != started) return;
       if (--remaining[first + d.local] == 0) fresh.emplace_back(host, first + d.local);
     });
@@ -104,9 +90,10 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
   // releases its dependents twice, as in LogGOPSim: their counters wrap and they never run.
   const auto finish_op = [&](std::uint32_t host, std::uint64_t op) { release(host, op, false); };
   const auto enqueue = [&](std::uint32_t host, std::uint64_t op) {
-    const auto type = static_cast<EventType>(s.kind(op));
-    const double cpu_free = cpu_of(host, s.cpu(op));
-    const double t = type == kSend ? std::max(cpu_free, send_nic(host, s.nic(op))) : cpu_free;
+    const auto v = s.view(host);
+    const auto type = static_cast<EventType>(v.kind(op));
+    const double cpu_free = cpu_of(host, v.cpu(op));
+    const double t = type == kSend ? std::max(cpu_free, send_nic(host, v.nic(op))) : cpu_free;
     queue.push(Event{t, stamp++, op, host, host << 2 | type});
   };
   // Ready operations enter the queue rank by rank in increasing rank order, and within a rank
@@ -121,8 +108,9 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
       for (auto group = fresh.begin(); group != fresh.end();) {
         const auto next = std::find_if(group, fresh.end(),
                                        [&](const auto& x) { return x.first != group->first; });
+        const auto v = s.view(group->first);
         std::sort(group, next, [&](const auto& a, const auto& b) {
-          return static_cast<int>(s.kind(a.second)) < static_cast<int>(s.kind(b.second));
+          return static_cast<int>(v.kind(a.second)) < static_cast<int>(v.kind(b.second));
         });
         for (auto it = group; it != next; ++it) enqueue(it->first, it->second);
         group = next;
@@ -132,9 +120,9 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
   };
 
   for (std::uint32_t host = 0; host < p; ++host) {
-    const std::uint64_t first = s.first_op(host);
-    for (std::uint32_t k = 0; k < s.ops_of(host); ++k)
-      if (remaining[first + k] == 0) fresh.emplace_back(host, first + k);
+    const auto v = s.view(host);
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+      if (remaining[op] == 0) fresh.emplace_back(host, op);
     enqueue_fresh();
   }
 
@@ -142,11 +130,12 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
     Event e = queue.pop();
     if ((run.events & 0xfffff) == 0) throw_if_stop_requested();
     const std::uint32_t h = e.host;
+    const auto v = s.view(h);
     switch (e.type()) {
       case kCalc: {
-        double& cpu = cpu_of(h, s.cpu(e.op));
+        double& cpu = cpu_of(h, v.cpu(e.op));
         if (cpu <= e.time) {
-          const auto length = static_cast<double>(s.size(e.op));
+          const auto length = static_cast<double>(v.size(e.op));
           cpu = noise.end(h, Busy::kCalc, e.op, e.time, length, length);
           ++run.events;
           ++ran;
@@ -159,17 +148,17 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
         break;
       }
       case kSend: {
-        double& cpu = cpu_of(h, s.cpu(e.op));
-        double& nic = send_nic(h, s.nic(e.op));
+        double& cpu = cpu_of(h, v.cpu(e.op));
+        double& nic = send_nic(h, v.nic(e.op));
         if (std::max(cpu, nic) <= e.time) {
           ++run.events;
           ++ran;
           release(h, e.op, true);
-          const std::uint64_t size = s.size(e.op);
+          const std::uint64_t size = v.size(e.op);
           const double extra = extra_bytes(size);
           cpu = noise.end(h, Busy::kSend, e.op, e.time, net.o + extra * net.O, net.o);
           nic = e.time + net.g + extra * net.G;
-          queue.push(Event{e.time + net.o + net.L, stamp++, e.op, s.peer(e.op), h << 2 | kMessage});
+          queue.push(Event{e.time + net.o + net.L, stamp++, e.op, v.peer(e.op), h << 2 | kMessage});
           if (size <= net.S) finish_op(h, e.op);
         } else {
           e.time = std::max(cpu, nic);
@@ -181,51 +170,51 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
         ++run.events;
         ++ran;
         release(h, e.op, true);
-        const std::uint32_t want_src = s.peer(e.op);
-        const std::uint32_t want_tag = s.tag(e.op);
-        Pending m{};
-        if (take_first(
-                unexpected[h], [&](const Pending& x) { return matches(want_src, want_tag, x); },
-                m)) {
-          if (s.size(e.op) > net.S) {  // rendezvous: the send finishes now
+        const std::uint32_t want_src = v.peer(e.op);
+        const std::uint32_t want_tag = v.tag(e.op);
+        PendingMatch m{};
+        if (unexpected.take_first(
+                h, [&](const PendingMatch& x) { return matches(want_src, want_tag, x); }, m)) {
+          if (v.size(e.op) > net.S) {  // rendezvous: the send finishes now
             finish_op(m.src, m.op);
-            double& sender_cpu = cpu_of(m.src, s.cpu(e.op));
-            double& sender_nic = send_nic(m.src, s.nic(e.op));
+            double& sender_cpu = cpu_of(m.src, v.cpu(e.op));
+            double& sender_nic = send_nic(m.src, v.nic(e.op));
             sender_cpu = std::max(sender_cpu, e.time);
             sender_nic = std::max(sender_nic, e.time);
           }
           finish_op(h, e.op);
         } else {
-          posted[h].push_back(Pending{want_src, want_tag, e.op});
+          posted.push_back(h, PendingMatch{want_src, want_tag, e.op});
         }
         break;
       }
       case kMessage: {
         const std::uint64_t send = e.op;
         const std::uint32_t origin = e.origin();
-        double& cpu = cpu_of(h, s.cpu(send));
-        double& nic = recv_nic(h, s.nic(send));
+        const auto vs = s.view(origin);
+        double& cpu = cpu_of(h, vs.cpu(send));
+        double& nic = recv_nic(h, vs.nic(send));
         if (std::max(cpu, nic) <= e.time) {
           ++run.events;
-          const std::uint64_t size = s.size(send);
+          const std::uint64_t size = vs.size(send);
           const double extra = extra_bytes(size);
           cpu = noise.end(h, Busy::kReceive, send, e.time,
                           net.o + std::max(extra * net.O, extra * net.G), net.o);
           nic = e.time + net.g + extra * net.G;
-          const std::uint32_t tag = s.tag(send);
-          Pending r{};
-          if (take_first(
-                  posted[h], [&](const Pending& x) { return matches(origin, tag, x); }, r)) {
+          const std::uint32_t tag = vs.tag(send);
+          PendingMatch r{};
+          if (posted.take_first(
+                  h, [&](const PendingMatch& x) { return matches(origin, tag, x); }, r)) {
             if (size > net.S) {  // rendezvous: the send finishes now
               finish_op(origin, send);
-              double& sender_cpu = cpu_of(origin, s.cpu(send));
-              double& sender_nic = send_nic(origin, s.nic(send));
+              double& sender_cpu = cpu_of(origin, vs.cpu(send));
+              double& sender_nic = send_nic(origin, vs.nic(send));
               sender_cpu = std::max(sender_cpu, e.time);
               sender_nic = std::max(sender_nic, e.time);
             }
             finish_op(h, r.op);
           } else {
-            unexpected[h].push_back(Pending{origin, tag, send});
+            unexpected.push_back(h, PendingMatch{origin, tag, send});
           }
         } else {
           e.time = std::max(cpu, nic);
@@ -245,11 +234,12 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
   if (ran != s.operations()) {
     run.complete = false;
     for (std::uint32_t host = 0; host < p && run.incomplete.empty(); ++host) {
-      const std::uint64_t first = s.first_op(host);
-      for (std::uint32_t k = 0; k < s.ops_of(host); ++k) {
+      const auto vh = s.view(host);
+      const std::uint64_t first = vh.first();
+      for (std::uint32_t k = 0; k < vh.count(); ++k) {
         const std::uint64_t op = first + k;
         if (remaining[op] != 0) {
-          const Operation o = s.operation(op);
+          const Operation o = vh.operation(op);
           run.incomplete =
               fmt::format("rank {}'s operation {} ({} {} {}, tag {}) never {}", host, k,
                           o.kind == OpKind::kSend   ? "send to"
@@ -268,13 +258,13 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
     }
   } else {
     for (std::uint32_t host = 0; host < p && run.complete; ++host) {
-      if (!unexpected[host].empty()) {
+      if (!unexpected.empty(host)) {
         run.complete = false;
         run.incomplete =
             fmt::format("rank {} received a message from rank {} (tag {}) that no receive took",
-                        host, unexpected[host].front().src, unexpected[host].front().tag);
-      } else if (!posted[host].empty()) {
-        const Pending& r = posted[host].front();
+                        host, unexpected.front(host).src, unexpected.front(host).tag);
+      } else if (!posted.empty(host)) {
+        const PendingMatch& r = posted.front(host);
         run.complete = false;
         run.incomplete =
             fmt::format("rank {}'s receive from {} (tag {}) never found a matching message", host,
@@ -284,6 +274,25 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
     }
   }
   return run;
+}
+
+}  // namespace schedule_detail
+
+template <class Sched, class Noise>
+ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise) {
+  using namespace schedule_detail;
+  if (s.ranks() > kMaxScheduleRanks)
+    throw InputError(
+        fmt::format("a schedule of {} ranks: the engine takes at most 2^30", s.ranks()));
+  std::uint32_t most = 0;
+  for (std::uint32_t host = 0; host < s.ranks(); ++host) {
+    const auto v = s.view(host);
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+      most = std::max(most, v.dependencies(op));
+  }
+  if (most < 0xff) return simulate_with<std::uint8_t>(s, net, noise);
+  if (most < 0xffff) return simulate_with<std::uint16_t>(s, net, noise);
+  return simulate_with<std::uint32_t>(s, net, noise);
 }
 
 }  // namespace collnoise

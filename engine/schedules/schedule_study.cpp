@@ -25,7 +25,8 @@ constexpr double kNanosecond = 1e-9;
 // Every rank's noiseless finishing time is kept in the summary up to this many ranks.
 constexpr std::uint32_t kMaxRanksListed = 65536;
 
-ScheduleRun run_noisy(const Schedule& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
+template <class Sched>
+ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
                       std::uint64_t key) {
   if (noise.stage) {
     StageScheduleNoise n(*noise.stage, key);
@@ -43,15 +44,24 @@ ScheduleRun run_noisy(const Schedule& s, const ScheduleNet& net, const ScheduleN
   return simulate_schedule(s, net, quiet);
 }
 
+ScheduleRun run_noisy(const AnySchedule& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
+                      std::uint64_t key) {
+  return std::visit([&](const auto& x) { return run_noisy(x, net, noise, key); }, s);
+}
+
+ScheduleRun run_quiet(const AnySchedule& s, const ScheduleNet& net) {
+  return std::visit([&](const auto& x) { return simulate_schedule(x, net); }, s);
+}
+
 }  // namespace
 
-ScheduleStudy::ScheduleStudy(std::shared_ptr<const Schedule> schedule, ScheduleNet net,
+ScheduleStudy::ScheduleStudy(std::shared_ptr<const AnySchedule> schedule, ScheduleNet net,
                              ScheduleNoiseSpec noise, std::string source)
     : schedule_(std::move(schedule)),
       net_(net),
       noise_(std::move(noise)),
       source_(std::move(source)),
-      noiseless_(simulate_schedule(*schedule_, net_)) {
+      noiseless_(run_quiet(*schedule_, net_)) {
   if (!noiseless_.complete)
     throw InputError(
         fmt::format("{}: the schedule cannot complete: {}", source_, noiseless_.incomplete));
@@ -100,15 +110,15 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
       mean_interval(total, tally.tops()[0], noiseless, noise_.tail_index, level);
   Record s;
   s.set("schedule", Field(source_));
-  s.set("ranks", Field(static_cast<std::uint64_t>(schedule_->ranks())));
-  s.set("operations", Field(schedule_->operations()));
+  s.set("ranks", Field(static_cast<std::uint64_t>(ranks_of(*schedule_))));
+  s.set("operations", Field(operations_of(*schedule_)));
   s.set("events_per_sample", Field(noiseless_.events));
   put_mean(s, "completion_", total, ci);
   s.set("confidence", Field(level));
   s.set("completion_sd", Field(total.sd()));
   s.set("noiseless_completion", Field(noiseless));
   put_quantiles(s, "completion_", *tally.histogram_of(0), level);
-  if (schedule_->ranks() <= kMaxRanksListed) {
+  if (ranks_of(*schedule_) <= kMaxRanksListed) {
     std::vector<double> finish;
     for (const double t : noiseless_.finish) finish.push_back(t * kNanosecond);
     s.set("noiseless_finish", Field(series_of(finish)));
@@ -132,9 +142,11 @@ double ScheduleStudy::fixed_cost() const {
 
 double ScheduleStudy::working_bytes(int threads) const {
   // The schedule once, and per thread the engine's counters, queues and clocks.
-  const double ops = static_cast<double>(schedule_->operations());
-  const double ranks = static_cast<double>(schedule_->ranks());
-  return static_cast<double>(schedule_->memory_bytes()) + threads * (12.0 * ops + 160.0 * ranks);
+  // Per thread: a dependency counter per operation (1 to 4 bytes), the queued events (32 bytes,
+  // a few per rank), the match lists and each rank's resources.
+  const double ops = static_cast<double>(operations_of(*schedule_));
+  const double ranks = static_cast<double>(ranks_of(*schedule_));
+  return static_cast<double>(memory_bytes_of(*schedule_)) + threads * (4.0 * ops + 200.0 * ranks);
 }
 
 std::vector<TableColumn> ScheduleStudy::columns() const {
@@ -300,11 +312,19 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   reader.text(collective_kind_key());
   if (reader.has(kGoal.name) == reader.has(kAlgorithm.name))
     throw InputError("give exactly one of collective.goal and collective.algorithm");
-  std::shared_ptr<const Schedule> one;
+  const auto cycles = static_cast<std::uint32_t>(reader.integer(kCycles));
+  const double work = reader.number(kWork);
+  const auto work_ns = static_cast<std::uint64_t>(std::llround(to_ns(work)));
+  const bool repeated = cycles != 1 || work_ns != 0;
+  const auto stored = [&](Schedule one) {
+    return std::make_shared<const AnySchedule>(repeated ? repeat_schedule(one, cycles, work_ns)
+                                                        : std::move(one));
+  };
+  std::shared_ptr<const AnySchedule> schedule;
   std::string source;
   if (reader.has(kGoal.name)) {
     const std::string path = reader.text(kGoal);
-    one = std::make_shared<const Schedule>(read_goal_file(path));
+    schedule = stored(read_goal_file(path));
     source = fmt::format("GOAL file {}", path);
   } else {
     const AlgorithmKind& algorithm = *find_algorithm(reader.text(kAlgorithm));
@@ -324,24 +344,20 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     if (algorithm.uses_receive_order)
       p.receives =
           reader.text(kReceives) == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
-    one = std::make_shared<const Schedule>(algorithm.generate(p));
+    // On the fly where the pattern allows (memory independent of N), else stored.
+    schedule = algorithm.generate_on_the_fly && !repeated
+                   ? std::make_shared<const AnySchedule>(algorithm.generate_on_the_fly(p))
+                   : stored(algorithm.generate(p));
     source = fmt::format("{} on {} ranks, {} bytes", algorithm.name, p.ranks, p.message_bytes);
   }
-  const auto cycles = static_cast<std::uint32_t>(reader.integer(kCycles));
-  const double work = reader.number(kWork);
-  const auto work_ns = static_cast<std::uint64_t>(std::llround(to_ns(work)));
   const ScheduleNet net = read_net(reader);
   std::optional<TimeNoiseLaw> time_law;
-  const ScheduleNoiseSpec noise = read_schedule_noise(reader, one->ranks(), time_law);
-  std::shared_ptr<const Schedule> schedule =
-      cycles == 1 && work_ns == 0
-          ? one
-          : std::make_shared<const Schedule>(repeat_schedule(*one, cycles, work_ns));
+  const ScheduleNoiseSpec noise = read_schedule_noise(reader, ranks_of(*schedule), time_law);
   point.kind = "schedule";
   auto study = std::make_unique<ScheduleStudy>(schedule, net, noise, source);
   if (time_law) {
     const double rounds =
-        static_cast<double>(schedule->operations()) / std::max(schedule->ranks(), 1U);
+        static_cast<double>(operations_of(*schedule)) / std::max(ranks_of(*schedule), 1U);
     check_time_noise_horizon(*time_law, study->noiseless_completion(), rounds);
   }
   point.sampled = std::move(study);

@@ -7,7 +7,7 @@
 
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise.hpp"
-#include "engine/schedules/schedule.hpp"
+#include "engine/schedules/any_schedule.hpp"
 #include "engine/schedules/schedule_engine.hpp"
 #include "engine/schedules/schedule_noise.hpp"
 #include "engine/study.hpp"
@@ -26,8 +26,8 @@ struct ScheduleNoiseSpec {
 
 class ScheduleStudy final : public SampledStudy {
  public:
-  ScheduleStudy(std::shared_ptr<const Schedule> schedule, ScheduleNet net, ScheduleNoiseSpec noise,
-                std::string source);
+  ScheduleStudy(std::shared_ptr<const AnySchedule> schedule, ScheduleNet net,
+                ScheduleNoiseSpec noise, std::string source);
 
   TallyLayout layout(std::size_t histogram_bins, const std::string& spacing) const override;
   std::uint64_t default_chunk_size() const override { return 4; }
@@ -47,7 +47,7 @@ class ScheduleStudy final : public SampledStudy {
   double noiseless_completion() const;
 
  private:
-  std::shared_ptr<const Schedule> schedule_;
+  std::shared_ptr<const AnySchedule> schedule_;
   ScheduleNet net_;
   ScheduleNoiseSpec noise_;
   std::string source_;  ///< "goal file x" or the algorithm and its parameters

@@ -1,0 +1,62 @@
+#include "engine/schedules/generated_schedule.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+
+namespace collnoise {
+
+GeneratedSchedule::GeneratedSchedule(std::uint32_t ranks, RankFold fold,
+                                     std::vector<RankClass> classes,
+                                     const std::vector<RankRun>& runs)
+    : ranks_(ranks), fold_(fold), classes_(std::move(classes)), class_offset_(classes_.size(), 0) {
+  std::uint32_t next_rank = 0;
+  for (const RankRun& r : runs) {
+    if (r.begin != next_rank || r.end <= r.begin || r.period == 0 ||
+        r.first_class + r.period > classes_.size())
+      throw RuntimeFailure("a generated schedule's layout does not cover its ranks in order");
+    Run run{r, operations_, 0};
+    for (std::uint32_t j = 0; j < r.period; ++j) {
+      class_offset_[r.first_class + j] = run.period_ops;
+      run.period_ops += classes_[r.first_class + j].program.ops_of(0);
+    }
+    const std::uint32_t n = r.end - r.begin;
+    operations_ += std::uint64_t{n / r.period} * run.period_ops;
+    for (std::uint32_t j = 0; j < n % r.period; ++j)
+      operations_ += classes_[r.first_class + j].program.ops_of(0);
+    runs_.push_back(run);
+    next_rank = r.end;
+  }
+  if (next_rank != ranks_)
+    throw RuntimeFailure("a generated schedule's layout does not cover its ranks in order");
+  for (const RankClass& c : classes_) {
+    cpus_ = std::max(cpus_, c.program.cpus());
+    nics_ = std::max(nics_, c.program.nics());
+  }
+}
+
+std::uint64_t GeneratedSchedule::memory_bytes() const {
+  std::uint64_t bytes = sizeof(*this) + runs_.capacity() * sizeof(Run) +
+                        class_offset_.capacity() * sizeof(std::uint64_t);
+  for (const RankClass& c : classes_)
+    bytes += c.program.memory_bytes() + c.peers.capacity() * sizeof(PeerRule);
+  return bytes;
+}
+
+Schedule GeneratedSchedule::materialize() const {
+  ScheduleBuilder b;
+  for (std::uint32_t r = 0; r < ranks_; ++r) {
+    const RankView v = view(r);
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) b.add(v.operation(op));
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+      v.for_each_dependent(op, [&](const Schedule::Dependent& d) {
+        b.depend(d.local, static_cast<std::uint32_t>(op - v.first()), d.started);
+      });
+    b.end_rank(fmt::format("rank {}", r));
+  }
+  return b.finish();
+}
+
+}  // namespace collnoise
