@@ -18,6 +18,8 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <limits>
+#include <memory>
 #include <queue>
 #include <vector>
 
@@ -26,18 +28,19 @@ namespace collnoise {
 template <class Event>  // Event has `double time` (>= 0) and a unique `std::uint64_t stamp`
 class RadixEventQueue {
  public:
-  bool empty() const { return size_ == 0 && past_.empty(); }
+  bool empty() const { return head_ == current_.size() && occupied_ == 0 && past_.empty(); }
 
   /// Precondition: an event pushed at exactly the time of the last one popped carries a stamp
   /// above every queued one (the engine's fresh stamps).
   void push(const Event& e) {
     const std::uint64_t key = key_of(e.time);
-    if (key < last_) {
+    if (key == last_) {
+      current_.push_back(e);
+    } else if (key > last_) {
+      append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), e);
+    } else {
       past_.push(e);
-      return;
     }
-    buckets_[bucket_of(key)].push_back(e);
-    ++size_;
   }
 
   /// The earliest event (ties: the smallest stamp). Precondition: !empty().
@@ -47,45 +50,82 @@ class RadixEventQueue {
       past_.pop();
       return e;
     }
-    if (head_ == buckets_[0].size()) refill();
-    --size_;
-    return buckets_[0][head_++];
+    if (head_ == current_.size()) refill();
+    return current_[head_++];
   }
 
-  /// Bytes reserved by the buckets.
+  /// Bytes reserved.
   std::size_t capacity_bytes() const {
-    std::size_t bytes = 0;
-    for (const auto& b : buckets_) bytes += b.capacity() * sizeof(Event);
-    return bytes;
+    return (current_.capacity() + past_.size()) * sizeof(Event) + pool_.size() * sizeof(Block);
   }
 
  private:
+  // Buckets 1..64 are chains of fixed blocks from one pool with a free list: a drained bucket's
+  // blocks serve the next, so memory follows what is queued (not the most each of 64 buckets
+  // ever held, several times more) and no block is allocated twice.
+  static constexpr std::size_t kBlockEvents = 1024;
+  using Block = std::array<Event, kBlockEvents>;
+  struct Chain {
+    std::vector<std::uint32_t> blocks;
+    std::size_t fill = kBlockEvents;  ///< events in the last block
+  };
+
   static std::uint64_t key_of(double t) { return std::bit_cast<std::uint64_t>(t + 0.0); }
-  std::size_t bucket_of(std::uint64_t key) const {
-    return key == last_ ? 0 : static_cast<std::size_t>(64 - std::countl_zero(key ^ last_));
+
+  void append(unsigned bucket, const Event& e) {
+    Chain& c = chains_[bucket];
+    if (c.fill == kBlockEvents) {
+      c.blocks.push_back(take_block());
+      c.fill = 0;
+    }
+    (*pool_[c.blocks.back()])[c.fill++] = e;
+    occupied_ |= std::uint64_t{1} << (bucket - 1);
   }
 
-  // Bucket 0 is empty: move the smallest non-empty bucket down around its minimum, which
-  // becomes the new `last_`; the events equal to it land in bucket 0, put in stamp order.
+  std::uint32_t take_block() {
+    if (free_.empty()) {
+      pool_.push_back(std::make_unique<Block>());
+      return static_cast<std::uint32_t>(pool_.size() - 1);
+    }
+    const std::uint32_t b = free_.back();
+    free_.pop_back();
+    return b;
+  }
+
+  // Bucket 0 (`current_`, the events at `last_`) is spent: the smallest non-empty bucket is
+  // spread around its minimum, which becomes `last_`; its events equal to it, put in stamp order,
+  // are the new bucket 0.
   void refill() {
-    buckets_[0].clear();
+    current_.clear();
     head_ = 0;
-    std::size_t i = 1;
-    while (buckets_[i].empty()) ++i;
-    auto& from = buckets_[i];
-    std::uint64_t least = key_of(from.front().time);
-    for (const Event& e : from) least = std::min(least, key_of(e.time));
+    const auto bucket = static_cast<unsigned>(std::countr_zero(occupied_)) + 1;
+    occupied_ &= ~(std::uint64_t{1} << (bucket - 1));
+    std::vector<std::uint32_t> blocks;
+    blocks.swap(chains_[bucket].blocks);
+    const std::size_t fill = chains_[bucket].fill;
+    chains_[bucket].fill = kBlockEvents;
+    const auto events_in = [&](std::size_t k) {
+      return k + 1 == blocks.size() ? fill : kBlockEvents;
+    };
+    std::uint64_t least = std::numeric_limits<std::uint64_t>::max();
+    for (std::size_t k = 0; k < blocks.size(); ++k)
+      for (std::size_t i = 0; i < events_in(k); ++i)
+        least = std::min(least, key_of((*pool_[blocks[k]])[i].time));
     last_ = least;
-    for (const Event& e : from) buckets_[bucket_of(key_of(e.time))].push_back(e);
-    // A drained bucket gives its memory back: otherwise each of the 65 keeps the most it ever
-    // held, several times what is ever queued at once (a million ranks: 640 MB instead of 100).
-    if (from.capacity() > kKeptCapacity)
-      std::vector<Event>().swap(from);
-    else
-      from.clear();
+    for (std::size_t k = 0; k < blocks.size(); ++k) {
+      const Block& b = *pool_[blocks[k]];
+      for (std::size_t i = 0; i < events_in(k); ++i) {
+        const std::uint64_t key = key_of(b[i].time);
+        if (key == last_)
+          current_.push_back(b[i]);
+        else
+          append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), b[i]);
+      }
+      free_.push_back(blocks[k]);
+    }
     const auto by_stamp = [](const Event& a, const Event& b) { return a.stamp < b.stamp; };
-    if (!std::is_sorted(buckets_[0].begin(), buckets_[0].end(), by_stamp))
-      std::sort(buckets_[0].begin(), buckets_[0].end(), by_stamp);
+    if (!std::is_sorted(current_.begin(), current_.end(), by_stamp))
+      std::sort(current_.begin(), current_.end(), by_stamp);
   }
 
   struct Later {
@@ -94,11 +134,13 @@ class RadixEventQueue {
     }
   };
 
-  static constexpr std::size_t kKeptCapacity = 4096;
-  std::array<std::vector<Event>, 65> buckets_;
+  std::vector<Event> current_;  ///< bucket 0: the events at last_, in stamp order
+  std::size_t head_ = 0;        ///< the next of them
+  std::array<Chain, 65> chains_;
+  std::uint64_t occupied_ = 0;  ///< bit b - 1: chain b holds events
+  std::vector<std::unique_ptr<Block>> pool_;
+  std::vector<std::uint32_t> free_;
   std::priority_queue<Event, std::vector<Event>, Later> past_;  ///< events before last_
-  std::size_t head_ = 0;                                        ///< the next event of bucket 0
-  std::size_t size_ = 0;
   std::uint64_t last_ = 0;
 };
 
