@@ -38,19 +38,36 @@ double trace_unit_seconds(const std::string& unit) {
       "noise.unit = \"{}\" is invalid: use \"ns\" (Netgauge), \"us\", \"ms\" or \"s\"", unit));
 }
 
-DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit,
-                                std::optional<double> span_seconds) {
+namespace {
+
+// One measurement of a trace file as parsed: its detours of non-zero length, in seconds (in the
+// file's unit when no unit is known).
+struct Measurement {
+  std::vector<Detour> detours;
+  double last_start = 0.0;
+  double last_end = 0.0;
+  int first_line = 0;  ///< the line of its first detour line
+};
+
+// Splits a trace into its measurements (detour_trace.hpp), checking every line: InputError with
+// file and line for a malformed line or a negative value, and, with a unit, for a detour that
+// ends beyond 10^6 s.
+std::vector<Measurement> parse_trace(const std::string& path,
+                                     std::optional<double> seconds_per_unit) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("detour trace '{}' cannot be read", path));
-  std::vector<Detour> detours;
-  double last_end = 0.0;
-  double last_start = 0.0;
+  std::vector<Measurement> measurements;
+  bool comment_after_data = false;  // a comment line since the last detour line
+  double previous_start = 0.0;      // in the file's unit
   std::string line;
   for (int line_no = 1; std::getline(in, line); ++line_no) {
     if ((line_no & 0xffff) == 0) throw_if_stop_requested();  // traces can be large
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) {
+      if (hash != std::string::npos && !measurements.empty()) comment_after_data = true;
+      continue;
+    }
     std::size_t pos = 0;
     const auto start = next_number(line, pos);
     const auto duration = start ? next_number(line, pos) : std::nullopt;
@@ -60,25 +77,82 @@ DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit
       throw InputError(fmt::format("{}:{}: negative detour start {}", path, line_no, *start));
     if (*duration < 0.0)
       throw InputError(fmt::format("{}:{}: negative detour duration {}", path, line_no, *duration));
+    if (measurements.empty() || comment_after_data || *start < previous_start)
+      measurements.push_back({.first_line = line_no});
+    comment_after_data = false;
+    previous_start = *start;
     if (*duration == 0.0) continue;  // an empty detour takes no CPU time
-    const double s = *start * seconds_per_unit;
-    const double e = (*start + *duration) * seconds_per_unit;
-    if (!(e <= 1.0e6))
+    const double unit = seconds_per_unit.value_or(1.0);
+    const double s = *start * unit;
+    const double e = (*start + *duration) * unit;
+    if (seconds_per_unit && !(e <= 1.0e6))
       throw InputError(
           fmt::format("{}:{}: detour ends at {:g} s: trace times must lie within 1e6 seconds", path,
                       line_no, e));
-    detours.push_back({s, e});
-    last_end = std::max(last_end, e);
-    last_start = std::max(last_start, s);
+    Measurement& m = measurements.back();
+    m.detours.push_back({s, e});
+    m.last_end = std::max(m.last_end, e);
+    m.last_start = std::max(m.last_start, s);
   }
-  if (detours.empty()) throw InputError(fmt::format("detour trace '{}' has no detours", path));
-  const double span = span_seconds ? *span_seconds : last_end;
+  return measurements;
+}
+
+// Measurement `index` of `count` as a pattern. A file of one measurement is named as before
+// measurements were told apart, so that its messages and description stay the same.
+DetourPattern to_pattern(Measurement&& m, const std::string& path, std::size_t index,
+                         std::size_t count, std::optional<double> span_seconds) {
+  const std::string what =
+      count == 1 ? fmt::format("detour trace '{}'", path)
+                 : fmt::format("detour trace '{}', measurement {} of {} (from line {})", path,
+                               index, count, m.first_line);
+  if (m.detours.empty()) throw InputError(fmt::format("{} has no detours", what));
   // A detour may run past the span (it wraps to the start), but must begin inside it.
-  if (span_seconds && !(*span_seconds > last_start))
-    throw InputError(fmt::format(
-        "noise.span = {} s is too short for the trace '{}', whose last detour starts at {} s",
-        *span_seconds, path, last_start));
-  return DetourPattern(std::move(detours), span, fmt::format("detour trace '{}'", path));
+  if (span_seconds && !(*span_seconds > m.last_start))
+    throw InputError(
+        fmt::format("noise.span = {} s is too short for the {}, whose last detour starts at {} s",
+                    *span_seconds, what, m.last_start));
+  const double span = span_seconds ? *span_seconds : m.last_end;
+  return DetourPattern(std::move(m.detours), span, what);
+}
+
+// Measurement `measurement` of the trace; `count` receives the number of measurements.
+DetourPattern read_one_measurement(const std::string& path, double seconds_per_unit,
+                                   std::optional<double> span_seconds, std::size_t measurement,
+                                   std::size_t& count) {
+  auto measurements = parse_trace(path, seconds_per_unit);
+  if (measurements.empty()) throw InputError(fmt::format("detour trace '{}' has no detours", path));
+  count = measurements.size();
+  if (measurement >= count)
+    throw InputError(
+        fmt::format("detour trace '{}' holds {} measurement{}: there is no measurement {} "
+                    "(noise.measurement counts from 0 to {})",
+                    path, count, count == 1 ? "" : "s", measurement, count - 1));
+  return to_pattern(std::move(measurements[measurement]), path, measurement, count, span_seconds);
+}
+
+}  // namespace
+
+DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit,
+                                std::optional<double> span_seconds, std::size_t measurement) {
+  std::size_t count = 0;
+  return read_one_measurement(path, seconds_per_unit, span_seconds, measurement, count);
+}
+
+std::vector<DetourPattern> read_detour_measurements(const std::string& path,
+                                                    double seconds_per_unit,
+                                                    std::optional<double> span_seconds) {
+  auto measurements = parse_trace(path, seconds_per_unit);
+  if (measurements.empty()) throw InputError(fmt::format("detour trace '{}' has no detours", path));
+  std::vector<DetourPattern> patterns;
+  patterns.reserve(measurements.size());
+  for (std::size_t k = 0; k < measurements.size(); ++k)
+    patterns.push_back(
+        to_pattern(std::move(measurements[k]), path, k, measurements.size(), span_seconds));
+  return patterns;
+}
+
+std::size_t count_measurements(const std::string& path) {
+  return parse_trace(path, std::nullopt).size();
 }
 
 TimeNoiseKind trace_noise_kind() {
@@ -94,18 +168,29 @@ TimeNoiseKind trace_noise_kind() {
                             .unit = "seconds",
                             .bounds = {1.0e-9, kMaxSeconds},
                             .optional = true};
+  static const KeySpec measurement{
+      .name = "measurement",
+      .type = KeyType::kInteger,
+      .meaning = "which measurement of a file holding several, counted from 0 in file order",
+      .fallback = std::int64_t{0},
+      .bounds = {0.0, 1.0e9}};
   return {.name = "trace",
           .meaning = "a measured detour trace, replayed by every rank from a random position",
-          .keys = {file, unit, span},
+          .keys = {file, unit, span, measurement},
           .make = [](ParamReader& reader, const std::string& prefix) -> TimeNoiseLaw {
             const std::string path = reader.text(file, prefix);
             const double seconds_per_unit = trace_unit_seconds(reader.text(unit, prefix));
             const auto period = reader.optional_number(span, prefix);
+            const auto index = static_cast<std::size_t>(reader.integer(measurement, prefix));
+            std::size_t count = 0;
             auto pattern = std::make_shared<const DetourPattern>(
-                read_detour_trace(path, seconds_per_unit, period));
+                read_one_measurement(path, seconds_per_unit, period, index, count));
             PatternNoise noise;
-            noise.description = fmt::format("trace({}, {} busy intervals, span {} s)", path,
-                                            pattern->busy().size(), pattern->span());
+            // A file of one measurement is described as before measurements were told apart.
+            const std::string which =
+                count == 1 ? std::string() : fmt::format("measurement {} of {}, ", index, count);
+            noise.description = fmt::format("trace({}, {}{} busy intervals, span {} s)", path,
+                                            which, pattern->busy().size(), pattern->span());
             noise.pattern = std::move(pattern);
             noise.period_key = full_key(span, prefix) + " (the trace's period)";
             return noise;

@@ -1,0 +1,178 @@
+#include "engine/cycles/netgauge_loggp.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string_view>
+
+#include "core/errors.hpp"
+
+namespace collnoise {
+namespace {
+
+constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 40;
+
+// The columns read, in this order, and where Netgauge puts them when no header says.
+constexpr std::array<std::string_view, 6> kColumnNames = {"size", "L", "o_s", "o_r", "g", "G"};
+constexpr std::array<std::size_t, 6> kDefaultColumns = {0, 5, 6, 7, 8, 9};
+
+std::vector<std::string_view> fields_of(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t first = line.find_first_not_of(" \t\r", pos);
+    if (first == std::string_view::npos) break;
+    std::size_t last = line.find_first_of(" \t\r", first);
+    if (last == std::string_view::npos) last = line.size();
+    fields.push_back(line.substr(first, last - first));
+    pos = last;
+  }
+  return fields;
+}
+
+// A number filling the whole field; Netgauge's "-nan" and "inf" are numbers here.
+std::optional<double> parse_number(std::string_view text) {
+  const std::string copy(text);
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size() || end == copy.c_str() || errno == ERANGE)
+    return std::nullopt;
+  return value;
+}
+
+std::optional<std::uint64_t> parse_bytes(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value > kMaxMessageBytes)
+    return std::nullopt;
+  return value;
+}
+
+bool usable(double x) {
+  return std::isfinite(x) && x >= 0.0;
+}
+
+}  // namespace
+
+NetgaugeLogGPTable NetgaugeLogGPTable::from_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("Netgauge LogGP file '{}' cannot be read", path));
+  std::array<std::size_t, 6> columns = kDefaultColumns;
+  std::map<std::uint64_t, NetgaugeLogGPRow> by_size;
+  std::string line;
+  for (int line_no = 1; std::getline(in, line); ++line_no) {
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) {
+      // A column header: "# size n ... L o_s o_r g G ...".
+      const auto names = fields_of(std::string_view(line).substr(hash + 1));
+      if (!names.empty() && names.front() == "size") {
+        for (std::size_t c = 0; c < kColumnNames.size(); ++c) {
+          const auto at = std::find(names.begin(), names.end(), kColumnNames[c]);
+          if (at == names.end())
+            throw InputError(fmt::format("{}:{}: the column header has no column '{}'", path,
+                                         line_no, kColumnNames[c]));
+          columns[c] = static_cast<std::size_t>(at - names.begin());
+        }
+      }
+      line.erase(hash);
+    }
+    const auto fields = fields_of(line);
+    if (fields.empty()) continue;
+    const std::size_t needed = *std::max_element(columns.begin(), columns.end()) + 1;
+    std::vector<double> values;
+    for (const auto field : fields) {
+      const auto value = parse_number(field);
+      if (!value) break;
+      values.push_back(*value);
+    }
+    const auto bytes = fields.size() > columns[0] ? parse_bytes(fields[columns[0]])
+                                                  : std::optional<std::uint64_t>();
+    if (values.size() != fields.size() || fields.size() < needed || !bytes) {
+      const auto first = line.find_first_not_of(" \t\r");
+      throw InputError(fmt::format(
+          "{}:{}: '{}' is not a row of LogGP parameters (a size in bytes up to 2^40, then "
+          "numbers, with L, o_s, o_r, g and G in columns {}, {}, {}, {} and {})",
+          path, line_no, line.substr(first), columns[1] + 1, columns[2] + 1, columns[3] + 1,
+          columns[4] + 1, columns[5] + 1));
+    }
+    // Microseconds (per byte for G) to seconds.
+    const auto at = [&](std::size_t c) { return values[columns[c]] * 1.0e-6; };
+    NetgaugeLogGPRow row{.message_bytes = *bytes,
+                         .L = at(1),
+                         .o_s = at(2),
+                         .o_r = at(3),
+                         .g = at(4),
+                         .G = at(5),
+                         .line = line_no};
+    row.overheads_usable = usable(row.L) && usable(row.o_s) && usable(row.o_r);
+    row.gaps_usable = usable(row.g) && usable(row.G);
+    by_size[*bytes] = row;  // a repeated size: the later row replaces the earlier
+  }
+  NetgaugeLogGPTable table;
+  table.source_ = path;
+  for (const auto& [bytes, row] : by_size) {
+    if (row.overheads_usable) table.overhead_rows_.push_back(table.rows_.size());
+    if (row.gaps_usable) table.gap_rows_.push_back(table.rows_.size());
+    table.rows_.push_back(row);
+  }
+  if (table.overhead_rows_.empty() || table.gap_rows_.empty())
+    throw InputError(fmt::format(
+        "Netgauge LogGP file '{}' has no usable row: of its {} rows, {} have L, o_s and o_r "
+        "finite and >= 0, and {} have g and G finite and >= 0; both are needed",
+        path, table.rows_.size(), table.overhead_rows_.size(), table.gap_rows_.size()));
+  return table;
+}
+
+std::size_t NetgaugeLogGPTable::nearest_of(const std::vector<std::size_t>& usable_rows,
+                                           std::uint64_t bytes) const {
+  // The first row at or above the size, against the last below it; a tie goes to the smaller.
+  const auto above =
+      std::lower_bound(usable_rows.begin(), usable_rows.end(), bytes,
+                       [&](std::size_t i, std::uint64_t b) { return rows_[i].message_bytes < b; });
+  if (above == usable_rows.begin()) return *above;
+  if (above == usable_rows.end()) return usable_rows.back();
+  const std::uint64_t up = rows_[*above].message_bytes - bytes;
+  const std::uint64_t down = bytes - rows_[*(above - 1)].message_bytes;
+  return up < down ? *above : *(above - 1);
+}
+
+NetgaugeLogGP NetgaugeLogGPTable::nearest(std::uint64_t message_bytes) const {
+  const NetgaugeLogGPRow& over = rows_[nearest_of(overhead_rows_, message_bytes)];
+  const NetgaugeLogGPRow& gaps = rows_[nearest_of(gap_rows_, message_bytes)];
+  return {.message_bytes = over.message_bytes,
+          .L = over.L,
+          .o_s = over.o_s,
+          .o_r = over.o_r,
+          .o = (over.o_s + over.o_r) / 2.0,
+          .line = over.line,
+          .gap_message_bytes = gaps.message_bytes,
+          .g = gaps.g,
+          .G = gaps.G,
+          .gap_line = gaps.line};
+}
+
+NetgaugeLogGP read_netgauge_loggp(const std::string& path, std::uint64_t message_bytes) {
+  return NetgaugeLogGPTable::from_file(path).nearest(message_bytes);
+}
+
+LogGops to_loggops(const NetgaugeLogGP& params, std::uint64_t message_bytes) {
+  if (message_bytes < 1)
+    throw InputError(
+        fmt::format("LogGOPS needs a message size of at least 1 byte, got {}", message_bytes));
+  return {.L = params.L,
+          .o = params.o,
+          .g = params.g,
+          .G = params.G,
+          .O = 0.0,
+          .message_bytes = message_bytes};
+}
+
+}  // namespace collnoise
