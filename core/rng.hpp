@@ -27,6 +27,7 @@ enum class StreamPurpose : std::uint64_t {
   kNetworkSample = 6,   ///< network noise: allocation, mapping and derangement of one sample
   kImbalance = 7,       ///< isoefficiency Monte Carlo: indices (m, sample)
   kReplication = 8,     ///< one replication of a time-dependent run: index (replication)
+  kMessageDelay = 9,    ///< a schedule message's extra latency: indices (replication, send)
 };
 
 /// splitmix64 finaliser: a bijective 64-bit mix with full avalanche.

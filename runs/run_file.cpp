@@ -10,15 +10,26 @@
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "core/stop_request.hpp"
+#include "engine/study.hpp"
 
 namespace collnoise {
 namespace {
 
 using NodeMap = std::map<std::string, const toml::node*>;
 
-// Tables whose keys define a point (checked by the point's model) and tables of run settings.
-const std::set<std::string> kPointTables = {"collective", "noise", "loggops", "network",
-                                            "isoefficiency"};
+// Tables whose keys define a point (checked by the point's model): those of the keys every model
+// declares, and [noise], whose laws declare their own keys.
+const std::set<std::string>& point_tables() {
+  static const std::set<std::string> tables = [] {
+    std::set<std::string> t = {"collective", "noise"};
+    for (const ModelKind& model : model_kinds())
+      for (const KeySpec& key : model.keys)
+        if (const auto dot = key.name.find('.'); dot != std::string::npos)
+          t.insert(key.name.substr(0, dot));
+    return t;
+  }();
+  return tables;
+}
 const std::set<std::string> kTopKeys = {"name",       "seed", "samples",   "replications",
                                         "confidence", "kind", "chunk_size"};
 const std::set<std::string> kSettingKeys = {
@@ -44,7 +55,8 @@ const std::set<std::string> kSettingKeys = {
 
 bool is_point_key(const std::string& key) {
   const auto dot = key.find('.');
-  return dot != std::string::npos && kPointTables.contains(key.substr(0, dot));
+  return dot != std::string::npos && !kSettingKeys.contains(key) &&
+         point_tables().contains(key.substr(0, dot));
 }
 
 std::string alias(const std::string& key) {

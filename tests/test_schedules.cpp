@@ -1,6 +1,10 @@
 // Schedules (docs/models/schedules.md): GOAL text read and written, and the engine's LogGOPS
 // semantics on small schedules worked by hand (each also checked against LogGOPSim 76451de).
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -201,9 +205,12 @@ rank 1 {
 
 #include <filesystem>
 
+#include "distributions/exponential.hpp"
+#include "distributions/latency_samples.hpp"
 #include "engine/cycles/cycle_model.hpp"
 #include "engine/schedules/algorithms.hpp"
 #include "engine/schedules/generated_schedule.hpp"
+#include "engine/schedules/message_delays.hpp"
 #include "engine/schedules/schedule_noise.hpp"
 #include "tests/command_line.hpp"
 
@@ -372,4 +379,99 @@ N = 8
   const auto bad = run_command_line("run sched-bad.toml --validate-only");
   CHECK(bad.code == 2);
   CHECK(bad.output.find("collective.algorithm") != std::string::npos);
+}
+
+TEST_CASE("network noise: each message's latency from measured samples or a law, by hand") {
+  // Rank 0 sends 8 bytes to rank 1 (hand_net: L 1000, o 100, G 1 ns): noiseless, the message
+  // arrives at 1100 and rank 1 finishes at 1100 + o + 7 G = 1207.
+  const Schedule s = read_goal_text(
+      "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\n"
+      "rank 1 {\nl1: recv 8b from 0 tag 0\n}\n",
+      "one.goal");
+  const auto finish_with = [&](const MessageDelays& delays, std::uint64_t key) {
+    QuietSchedule quiet;
+    WithMessageDelays<QuietSchedule> noise(quiet, delays, key);
+    return simulate_schedule(s, hand_net(), noise).finish[1];
+  };
+  // One-way samples of 2 and 4 us for 8-byte messages.
+  const auto pools = std::make_shared<const LatencySamples>(
+      std::map<std::uint64_t, std::vector<double>>{{8, {2e-6, 4e-6}}}, 1e-9, "test");
+  // Whole: the sample replaces L (arrival 100 + 2000 or 100 + 4000).
+  std::set<double> whole, excess;
+  for (std::uint64_t key = 0; key < 64; ++key) {
+    whole.insert(finish_with(MessageDelays(pools, true, 1000.0), key));
+    excess.insert(finish_with(MessageDelays(pools, false, 1000.0), key));
+  }
+  CHECK(whole == std::set<double>{2207.0, 4207.0});
+  // Excess: the sample less the pool's smallest (0 or 2000 ns) on top of L.
+  CHECK(excess == std::set<double>{1207.0, 3207.0});
+  // A size without its own pool borrows the nearest below and adds (s - s0) G: 2 us + 7 ns.
+  const auto one_byte = std::make_shared<const LatencySamples>(
+      std::map<std::uint64_t, std::vector<double>>{{1, {2e-6}}}, 1e-9, "test");
+  CHECK(finish_with(MessageDelays(one_byte, true, 1000.0), 1) == 100.0 + 2007.0 + 107.0);
+  // A law: exponential delays of mean 1 us; the mean of 20000 messages' delays within 5 sigma.
+  const MessageDelays law(std::make_shared<const ExponentialLaw>(), 1000.0);
+  double sum = 0.0;
+  for (std::uint64_t key = 0; key < 20000; ++key) sum += finish_with(law, key) - 1207.0;
+  CHECK(sum / 20000.0 == Approx(1000.0).margin(5.0 * 1000.0 / std::sqrt(20000.0)));
+}
+
+TEST_CASE("network noise and measured LogGP parameters from run files") {
+  using collnoise::testing::run_command_line;
+  using collnoise::testing::write_text;
+  std::filesystem::create_directories("net-dir");
+  write_text(
+      "net-dir/two.goal",
+      "num_ranks 2\nrank 0 {\nl1: send 1b to 1 tag 0\n}\nrank 1 {\nl1: recv 1b from 0 tag 0\n}\n");
+  // A Netgauge LogGP file (us): at 1 byte L = 3, o_s = 0.4, o_r = 0.6 (o = 0.5), g = 1, G = 0.
+  write_text("net-dir/ng_loggp.out",
+             "# size n PRTT(1,0,s) PRTT(n,0,s) PRTT(n,PRTT(1,0,s),s) L o_s o_r g G lsqu(g,G)\n"
+             "1 16 6 30 120 3 0.4 0.6 -nan -nan 0\n"
+             "1025 16 6 40 130 3 0.9 1.1 1 0 0\n");
+  // Latencies (rtt, us): 10 and 14, one way 5 and 7: the excess is 0 or 2 us.
+  write_text("net-dir/lat.out", "#size\trtt\n1\t10\n1\t14\n#size\trtt\n1\t10\n");
+  write_text("net-dir/n.toml", R"(name = "n"
+seed = 5
+samples = 40
+[collective]
+kind = "schedule"
+goal = "two.goal"
+[loggops]
+file = "ng_loggp.out"
+[latency]
+file = "lat.out"
+)");
+  std::filesystem::remove("n.h5");
+  const auto run = run_command_line("run net-dir/n.toml --out n.h5 --quiet");
+  INFO(run.output);
+  REQUIRE(run.code == 0);
+  const auto json = run_command_line("summary n.h5 --json").output;
+  INFO(json);
+  // Noiseless: o + (L - 2 o) + o = L = 3 us (Netgauge's L is the whole small-message one-way
+  // time), g = 1 us from the nearest usable gap row.
+  const auto number_after = [&](const std::string& key) {
+    const auto at = json.find("\"" + key + "\": ");
+    REQUIRE(at != std::string::npos);
+    return std::stod(json.substr(at + key.size() + 4));
+  };
+  CHECK(number_after("noiseless_completion") == Approx(3e-6).epsilon(1e-12));
+  // Each sample is 3 or 5 us: the mean lies strictly between.
+  const double mean = number_after("completion_mean");
+  CHECK(mean > 3e-6);
+  CHECK(mean < 5e-6);
+  // Both L and the file: refused, naming the key.
+  write_text("net-dir/bad.toml", R"(name = "b"
+seed = 1
+samples = 2
+[collective]
+kind = "schedule"
+goal = "two.goal"
+[loggops]
+file = "ng_loggp.out"
+L = 1e-6
+)");
+  const auto bad = run_command_line("run net-dir/bad.toml --validate-only");
+  INFO(bad.output);
+  CHECK(bad.code == 2);
+  CHECK(bad.output.find("loggops.L") != std::string::npos);
 }

@@ -62,7 +62,8 @@ struct ScheduleRun {
 
 /// Simulates `schedule` once. `Noise` supplies end(rank, what, op, t, length, window): the end of
 /// `length` ns of CPU work started at t (`window`: the part LogGOPSim exposes to noise, o for
-/// messages); op is the global operation index (for per-operation draws).
+/// messages); op is the global operation index (for per-operation draws). It may also supply
+/// message_delay(send, bytes): ns added to the latency L of that send's message (network noise).
 /// `Sched` is a Schedule or a schedule generated on the fly with the same accessors
 /// (engine/schedules/generated_schedule.hpp).
 template <class Sched, class Noise>

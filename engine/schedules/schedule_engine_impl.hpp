@@ -158,7 +158,10 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
           const double extra = extra_bytes(size);
           cpu = noise.end(h, Busy::kSend, e.op, e.time, net.o + extra * net.O, net.o);
           nic = e.time + net.g + extra * net.G;
-          queue.push(Event{e.time + net.o + net.L, stamp++, e.op, v.peer(e.op), h << 2 | kMessage});
+          double arrival = e.time + net.o + net.L;
+          if constexpr (requires { noise.message_delay(e.op, size); })
+            arrival += noise.message_delay(e.op, size);
+          queue.push(Event{arrival, stamp++, e.op, v.peer(e.op), h << 2 | kMessage});
           if (size <= net.S) finish_op(h, e.op);
         } else {
           e.time = std::max(cpu, nic);

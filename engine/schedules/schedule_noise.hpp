@@ -22,6 +22,7 @@
 #include "distributions/detour_pattern.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/poisson_detours.hpp"
+#include "engine/schedules/message_delays.hpp"
 #include "engine/schedules/schedule_engine.hpp"
 
 namespace collnoise {
@@ -125,6 +126,31 @@ class PoissonScheduleNoise {
   std::uint32_t per_offset_;
   std::vector<PoissonDetours::Cursor> cursors_;
   std::vector<std::uint8_t> started_;
+};
+
+/// CPU noise `Cpu` plus network noise: each message's extra latency drawn from the stream of
+/// (replication, send).
+template <class Cpu>
+class WithMessageDelays {
+ public:
+  WithMessageDelays(Cpu& cpu, const MessageDelays& delays, std::uint64_t replication_key)
+      : cpu_(&cpu),
+        delays_(&delays),
+        key_(hash_combine(replication_key,
+                          static_cast<std::uint64_t>(StreamPurpose::kMessageDelay))) {}
+
+  double end(std::uint32_t rank, Busy what, std::uint64_t op, double t, double length,
+             double window) {
+    return cpu_->end(rank, what, op, t, length, window);
+  }
+  double message_delay(std::uint64_t send, std::uint64_t bytes) const {
+    return delays_->delay_ns(bytes, make_stream(hash_combine(key_, send)).next_uniform());
+  }
+
+ private:
+  Cpu* cpu_;
+  const MessageDelays* delays_;
+  std::uint64_t key_;
 };
 
 }  // namespace collnoise

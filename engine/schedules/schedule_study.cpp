@@ -11,8 +11,10 @@
 #include "core/rng.hpp"
 #include "distributions/time_noise_kind.hpp"
 #include "engine/cycles/loggops_keys.hpp"
+#include "engine/cycles/netgauge_loggp.hpp"
 #include "engine/schedules/algorithms.hpp"
 #include "engine/schedules/goal_reader.hpp"
+#include "engine/schedules/message_delays.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/summary_fields.hpp"
@@ -25,23 +27,34 @@ constexpr double kNanosecond = 1e-9;
 // Every rank's noiseless finishing time is kept in the summary up to this many ranks.
 constexpr std::uint32_t kMaxRanksListed = 65536;
 
+// The CPU noise `cpu`, with the network noise of `noise` when it has some.
+template <class Sched, class Cpu>
+ScheduleRun run_with(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
+                     std::uint64_t key, Cpu& cpu) {
+  if (noise.delays) {
+    WithMessageDelays<Cpu> both(cpu, *noise.delays, key);
+    return simulate_schedule(s, net, both);
+  }
+  return simulate_schedule(s, net, cpu);
+}
+
 template <class Sched>
 ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
                       std::uint64_t key) {
   if (noise.stage) {
     StageScheduleNoise n(*noise.stage, key);
-    return simulate_schedule(s, net, n);
+    return run_with(s, net, noise, key, n);
   }
   if (noise.pattern) {
     PatternScheduleNoise n(*noise.pattern, noise.semantics, key, s.ranks(), noise.ranks_per_offset);
-    return simulate_schedule(s, net, n);
+    return run_with(s, net, noise, key, n);
   }
   if (noise.poisson) {
     PoissonScheduleNoise n(*noise.poisson, key, s.ranks(), noise.ranks_per_offset);
-    return simulate_schedule(s, net, n);
+    return run_with(s, net, noise, key, n);
   }
   QuietSchedule quiet;
-  return simulate_schedule(s, net, quiet);
+  return run_with(s, net, noise, key, quiet);
 }
 
 ScheduleRun run_noisy(const AnySchedule& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
@@ -132,7 +145,8 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
 
 double ScheduleStudy::cost_per_sample() const {
   // The event engine: about 100 ns an event, more with noise draws (bench/RESULTS.md).
-  const double per_event = noise_.stage || noise_.pattern || noise_.poisson ? 1.6e-7 : 1.0e-7;
+  const bool noisy = noise_.stage || noise_.pattern || noise_.poisson || noise_.delays;
+  const double per_event = noisy ? 1.6e-7 : 1.0e-7;
   return per_event * static_cast<double>(noiseless_.events) + 1.0e-6;
 }
 
@@ -234,6 +248,16 @@ const KeySpec kEager{.name = "loggops.S",
                      .unit = "bytes",
                      .fallback = std::int64_t{65535},
                      .bounds = {0.0, 1099511627776.0}};
+const KeySpec kLogGPFile{.name = "loggops.file",
+                         .type = KeyType::kFile,
+                         .meaning = "L, o, g and G measured: a Netgauge ng_loggp.out file",
+                         .optional = true};
+const KeySpec kLogGPBytes{.name = "loggops.file_bytes",
+                          .type = KeyType::kInteger,
+                          .meaning = "the message size whose rows of loggops.file are used",
+                          .unit = "bytes",
+                          .bounds = {1.0, 1099511627776.0},
+                          .optional = true};
 const KeySpec kSemantics{.name = "noise.semantics",
                          .type = KeyType::kChoice,
                          .meaning = "preempt (work stops in every detour) or loggopsim",
@@ -257,7 +281,9 @@ double to_ns(double seconds) {
   return std::abs(ns - whole) < 1e-6 ? whole : ns;
 }
 
-ScheduleNet read_net(ParamReader& reader) {
+// LogGOPS from the [loggops] table, or L, o, g and G from a Netgauge LogGP file's rows nearest
+// loggops.file_bytes (default `row_bytes`: the algorithm's message, 1 byte for a GOAL file).
+ScheduleNet read_net(ParamReader& reader, std::uint64_t row_bytes) {
   const LogGops l = read_loggops(reader, false);
   ScheduleNet net;
   net.L = to_ns(l.L);
@@ -266,6 +292,23 @@ ScheduleNet read_net(ParamReader& reader) {
   net.G = to_ns(l.G);
   net.O = to_ns(l.O);
   net.S = static_cast<std::uint64_t>(reader.integer(kEager));
+  if (reader.has(kLogGPFile.name)) {
+    for (const char* key : {"loggops.L", "loggops.o", "loggops.g", "loggops.G"})
+      if (reader.has(key))
+        throw InputError(fmt::format("{} and loggops.file both give it: keep one", key));
+    const std::string path = reader.text(kLogGPFile);
+    if (reader.has(kLogGPBytes.name))
+      row_bytes = static_cast<std::uint64_t>(reader.integer(kLogGPBytes));
+    const NetgaugeLogGP m = read_netgauge_loggp(path, row_bytes);
+    net.o = to_ns(m.o);
+    net.g = to_ns(m.g);
+    net.G = to_ns(m.G);
+    // Netgauge's L is half a small message's round trip, both overheads included; the model's
+    // one-way time is o + L + o.
+    net.L = std::max(0.0, to_ns(m.L) - 2.0 * net.o);
+  } else if (reader.has(kLogGPBytes.name)) {
+    throw InputError("loggops.file_bytes applies with loggops.file, which is not given");
+  }
   return net;
 }
 
@@ -322,6 +365,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   };
   std::shared_ptr<const AnySchedule> schedule;
   std::string source;
+  std::uint64_t row_bytes = 1;  // the message size a LogGP file's rows are chosen for
   if (reader.has(kGoal.name)) {
     const std::string path = reader.text(kGoal);
     schedule = stored(read_goal_file(path));
@@ -349,10 +393,13 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
                    ? std::make_shared<const AnySchedule>(algorithm.generate_on_the_fly(p))
                    : stored(algorithm.generate(p));
     source = fmt::format("{} on {} ranks, {} bytes", algorithm.name, p.ranks, p.message_bytes);
+    row_bytes = std::max<std::uint64_t>(p.message_bytes, 1);
   }
-  const ScheduleNet net = read_net(reader);
+  const ScheduleNet net = read_net(reader, row_bytes);
   std::optional<TimeNoiseLaw> time_law;
-  const ScheduleNoiseSpec noise = read_schedule_noise(reader, ranks_of(*schedule), time_law);
+  ScheduleNoiseSpec noise = read_schedule_noise(reader, ranks_of(*schedule), time_law);
+  noise.delays = read_message_delays(reader, net.L, net.G);
+  if (noise.delays) noise.tail_index = std::min(noise.tail_index, noise.delays->tail_index());
   point.kind = "schedule";
   auto study = std::make_unique<ScheduleStudy>(schedule, net, noise, source);
   if (time_law) {
@@ -366,9 +413,10 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
 }  // namespace
 
 ModelKind schedule_model_kind() {
-  std::vector<KeySpec> keys = {kGoal,  kAlgorithm, kRanks,    kLog2Ranks,   kBytes,
-                               kRadix, kSegments,  kReceives, kCycles,      kWork,
-                               kEager, kSemantics, kCosched,  kRanksPerNode};
+  std::vector<KeySpec> keys = {kGoal,     kAlgorithm,    kRanks,     kLog2Ranks, kBytes, kRadix,
+                               kSegments, kReceives,     kCycles,    kWork,      kEager, kSemantics,
+                               kCosched,  kRanksPerNode, kLogGPFile, kLogGPBytes};
+  for (const auto& k : message_delay_keys()) keys.push_back(k);
   for (const auto& k : loggops_keys())
     if (k.name != "loggops.message_bytes") keys.push_back(k);
   return {

@@ -19,6 +19,7 @@ struct ScheduleNoiseSpec {
   std::optional<StageNoise> stage;
   std::shared_ptr<const DetourPattern> pattern;   ///< periodic or trace noise, in ns
   std::shared_ptr<const PoissonDetours> poisson;  ///< Poisson detours, in ns
+  std::optional<MessageDelays> delays;            ///< network noise: each message's extra latency
   TimeSemantics semantics = TimeSemantics::kPreempt;
   std::uint32_t ranks_per_offset = 1;  ///< ranks sharing one detour offset (co-scheduling)
   double tail_index = std::numeric_limits<double>::infinity();
