@@ -317,15 +317,16 @@ TEST_CASE("noise semantics: LogGOPSim's rule misses the detour that starts in th
   const DetourPattern pattern({{0.0, 50.0}}, 1000.0, "test");
   PatternScheduleNoise preempt(pattern, TimeSemantics::kPreempt, 99, 1, 1);
   PatternScheduleNoise loggopsim(pattern, TimeSemantics::kLogGOPSim, 99, 1, 1);
+  PatternScheduleNoise::RankSlot a, b;
   const double phase = preempt.offset(0);
   const double t = phase + 10.0;
-  const double exact = preempt.end(0, Busy::kCalc, 0, t, 960.0, 960.0);
-  const double charged = loggopsim.end(0, Busy::kCalc, 0, t, 960.0, 960.0);
+  const double exact = preempt.end(0, a, Busy::kCalc, 0, t, 960.0, 960.0);
+  const double charged = loggopsim.end(0, b, Busy::kCalc, 0, t, 960.0, 960.0);
   CHECK(exact == Approx(phase + 1060.0).epsilon(1e-15));
   CHECK(charged == Approx(phase + 1010.0).epsilon(1e-15));
   // Where no detour starts in the stretched part, both agree: 1200 ns from the same start.
-  CHECK(preempt.end(0, Busy::kCalc, 0, phase + 2010.0, 1200.0, 1200.0) ==
-        Approx(loggopsim.end(0, Busy::kCalc, 0, phase + 2010.0, 1200.0, 1200.0)).epsilon(1e-15));
+  CHECK(preempt.end(0, a, Busy::kCalc, 0, phase + 2010.0, 1200.0, 1200.0) ==
+        Approx(loggopsim.end(0, b, Busy::kCalc, 0, phase + 2010.0, 1200.0, 1200.0)).epsilon(1e-15));
 }
 
 TEST_CASE("schedule runs: any thread count, same bits, and GOAL files next to the run file") {

@@ -37,7 +37,7 @@ class RadixEventQueue {
     if (key == last_) {
       current_.push_back(e);
     } else if (key > last_) {
-      append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), e);
+      append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), e, key);
     } else {
       past_.push(e);
     }
@@ -67,18 +67,23 @@ class RadixEventQueue {
   using Block = std::array<Event, kBlockEvents>;
   struct Chain {
     std::vector<std::uint32_t> blocks;
-    std::size_t fill = kBlockEvents;  ///< events in the last block
+    Event* next = nullptr;  ///< where the next event goes in the last block
+    Event* end = nullptr;   ///< the end of the last block
+    std::uint64_t least = std::numeric_limits<std::uint64_t>::max();  ///< the smallest key held
   };
 
   static std::uint64_t key_of(double t) { return std::bit_cast<std::uint64_t>(t + 0.0); }
 
-  void append(unsigned bucket, const Event& e) {
+  void append(unsigned bucket, const Event& e, std::uint64_t key) {
     Chain& c = chains_[bucket];
-    if (c.fill == kBlockEvents) {
-      c.blocks.push_back(take_block());
-      c.fill = 0;
+    if (c.next == c.end) {
+      const std::uint32_t b = take_block();
+      c.blocks.push_back(b);
+      c.next = pool_[b]->data();
+      c.end = c.next + kBlockEvents;
     }
-    (*pool_[c.blocks.back()])[c.fill++] = e;
+    *c.next++ = e;
+    c.least = std::min(c.least, key);
     occupied_ |= std::uint64_t{1} << (bucket - 1);
   }
 
@@ -100,26 +105,21 @@ class RadixEventQueue {
     head_ = 0;
     const auto bucket = static_cast<unsigned>(std::countr_zero(occupied_)) + 1;
     occupied_ &= ~(std::uint64_t{1} << (bucket - 1));
+    Chain& chain = chains_[bucket];
     std::vector<std::uint32_t> blocks;
-    blocks.swap(chains_[bucket].blocks);
-    const std::size_t fill = chains_[bucket].fill;
-    chains_[bucket].fill = kBlockEvents;
-    const auto events_in = [&](std::size_t k) {
-      return k + 1 == blocks.size() ? fill : kBlockEvents;
-    };
-    std::uint64_t least = std::numeric_limits<std::uint64_t>::max();
-    for (std::size_t k = 0; k < blocks.size(); ++k)
-      for (std::size_t i = 0; i < events_in(k); ++i)
-        least = std::min(least, key_of((*pool_[blocks[k]])[i].time));
-    last_ = least;
+    blocks.swap(chain.blocks);
+    const Event* const last_end = chain.next;
+    last_ = chain.least;
+    chain = Chain{};
     for (std::size_t k = 0; k < blocks.size(); ++k) {
-      const Block& b = *pool_[blocks[k]];
-      for (std::size_t i = 0; i < events_in(k); ++i) {
-        const std::uint64_t key = key_of(b[i].time);
+      const Event* e = pool_[blocks[k]]->data();
+      const Event* const end = k + 1 == blocks.size() ? last_end : e + kBlockEvents;
+      for (; e != end; ++e) {
+        const std::uint64_t key = key_of(e->time);
         if (key == last_)
-          current_.push_back(b[i]);
+          current_.push_back(*e);
         else
-          append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), b[i]);
+          append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), *e, key);
       }
       free_.push_back(blocks[k]);
     }

@@ -1,9 +1,10 @@
 #pragma once
-// The schedule engine's per-rank queues of posted receives and unexpected messages
+// The schedule engine's queues of posted receives and unexpected messages
 // (docs/models/schedules.md): first-in first-out lists searched from the front for the first
-// entry that matches, as MPI and LogGOPSim match. All ranks' lists share one pool of nodes
-// with a free list, so a million ranks cost 8 bytes each plus what is actually waiting, and
-// no event allocates.
+// entry that matches, as MPI and LogGOPSim match. Every list's nodes come from one pool with a
+// free list, so no event allocates. A list's first entry lives in the list itself, which the
+// engine keeps with the rest of its rank's state: most lists hold at most one entry, and reading
+// it then costs no access to the pool (whose nodes lie anywhere in memory).
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -17,14 +18,26 @@ struct PendingMatch {
   std::uint64_t op;  ///< the receive, or the message's send
 };
 
-class MatchLists {
+class MatchPool {
  public:
-  explicit MatchLists(std::uint32_t ranks) : heads_(ranks, kNone), tails_(ranks, kNone) {}
+  static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  /// One list: its first entry, then the pool's nodes head..tail.
+  struct List {
+    PendingMatch first{};
+    bool has_first = false;  ///< false: the list is empty (and so is its chain)
+    std::uint32_t head = kNone;
+    std::uint32_t tail = kNone;
+    bool empty() const { return !has_first; }
+  };
 
-  bool empty(std::uint32_t rank) const { return heads_[rank] == kNone; }
-  const PendingMatch& front(std::uint32_t rank) const { return nodes_[heads_[rank]].entry; }
+  const PendingMatch& front(const List& list) const { return list.first; }
 
-  void push_back(std::uint32_t rank, const PendingMatch& entry) {
+  void push_back(List& list, const PendingMatch& entry) {
+    if (!list.has_first) {
+      list.first = entry;
+      list.has_first = true;
+      return;
+    }
     std::uint32_t n;
     if (free_ != kNone) {
       n = free_;
@@ -34,26 +47,41 @@ class MatchLists {
       n = static_cast<std::uint32_t>(nodes_.size());
       nodes_.push_back(Node{entry, kNone});
     }
-    if (tails_[rank] == kNone)
-      heads_[rank] = n;
+    if (list.tail == kNone)
+      list.head = n;
     else
-      nodes_[tails_[rank]].next = n;
-    tails_[rank] = n;
+      nodes_[list.tail].next = n;
+    list.tail = n;
   }
 
-  /// Removes and gives the first entry `match` accepts; false if none does.
+  /// Removes and gives the first entry of `list` that `match` accepts; false if none does.
   template <class Match>
-  bool take_first(std::uint32_t rank, Match&& match, PendingMatch& taken) {
+  bool take_first(List& list, Match&& match, PendingMatch& taken) {
+    if (!list.has_first) return false;
+    if (match(list.first)) {
+      taken = list.first;
+      if (list.head == kNone) {
+        list.has_first = false;
+      } else {  // the chain's first node moves up
+        const std::uint32_t n = list.head;
+        list.first = nodes_[n].entry;
+        list.head = nodes_[n].next;
+        if (list.tail == n) list.tail = kNone;
+        nodes_[n].next = free_;
+        free_ = n;
+      }
+      return true;
+    }
     std::uint32_t before = kNone;
-    for (std::uint32_t n = heads_[rank]; n != kNone; before = n, n = nodes_[n].next) {
+    for (std::uint32_t n = list.head; n != kNone; before = n, n = nodes_[n].next) {
       if (!match(nodes_[n].entry)) continue;
       taken = nodes_[n].entry;
       const std::uint32_t after = nodes_[n].next;
       if (before == kNone)
-        heads_[rank] = after;
+        list.head = after;
       else
         nodes_[before].next = after;
-      if (tails_[rank] == n) tails_[rank] = before;
+      if (list.tail == n) list.tail = before;
       nodes_[n].next = free_;
       free_ = n;
       return true;
@@ -61,19 +89,14 @@ class MatchLists {
     return false;
   }
 
-  std::size_t capacity_bytes() const {
-    return nodes_.capacity() * sizeof(Node) + 2 * heads_.capacity() * sizeof(std::uint32_t);
-  }
+  std::size_t capacity_bytes() const { return nodes_.capacity() * sizeof(Node); }
 
  private:
-  static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   struct Node {
     PendingMatch entry;
     std::uint32_t next;
   };
   std::vector<Node> nodes_;
-  std::vector<std::uint32_t> heads_;
-  std::vector<std::uint32_t> tails_;
   std::uint32_t free_ = kNone;
 };
 

@@ -53,6 +53,29 @@ struct QuietSchedule {
   }
 };
 
+/// A noise may keep state per rank (the end of the last detour seen, a Poisson cursor): it
+/// declares the type as `RankSlot` and takes it in end(rank, slot, ...); the engine stores it
+/// beside the rank's own state, in the same cache line. NoiseSlot<Noise> is that type, or the
+/// empty NoSlot.
+template <class Noise>
+inline constexpr bool kHasSlot = requires {
+  typename Noise::RankSlot;
+};
+struct NoSlot {};
+namespace schedule_detail {
+template <class Noise>
+struct SlotType {
+  using type = NoSlot;
+};
+template <class Noise>
+requires kHasSlot<Noise>
+struct SlotType<Noise> {
+  using type = typename Noise::RankSlot;
+};
+}  // namespace schedule_detail
+template <class Noise>
+using NoiseSlot = typename schedule_detail::SlotType<Noise>::type;
+
 struct ScheduleRun {
   std::vector<double> finish;  ///< every rank's finishing time, ns
   std::uint64_t events = 0;    ///< operations and messages processed (LogGOPSim's count)

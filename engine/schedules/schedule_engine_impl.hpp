@@ -44,6 +44,17 @@ inline bool matches(std::uint32_t want_src, std::uint32_t want_tag, const Pendin
          (want_tag == kAnyTag || p.tag == kAnyTag || p.tag == want_tag);
 }
 
+/// What the engine keeps per rank, one cache line where the noise's slot allows.
+template <class Slot>
+struct alignas(64) RankState {
+  double cpu = 0.0;   ///< when CPU 0 is next free, ns
+  double send = 0.0;  ///< when NIC 0 may next send
+  double recv = 0.0;  ///< when NIC 0 may next receive
+  MatchPool::List posted;
+  MatchPool::List unexpected;
+  [[no_unique_address]] Slot slot{};
+};
+
 // The engine, with dependency counters of type Counter (one per operation: the narrowest type
 // that holds the schedule's largest count, as they are most of the engine's memory).
 template <class Counter, class Sched, class Noise>
@@ -51,18 +62,33 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
   const std::uint32_t p = s.ranks();
   const std::uint32_t cpus = s.cpus();
   const std::uint32_t nics = s.nics();
-  std::vector<double> next_cpu(static_cast<std::size_t>(p) * cpus, 0.0);
-  std::vector<double> next_send(static_cast<std::size_t>(p) * nics, 0.0);
-  std::vector<double> next_recv(static_cast<std::size_t>(p) * nics, 0.0);
+  // Each rank's state in one cache line: its first CPU and NIC, its two match lists and the
+  // noise's own per-rank state (the engine is bound by memory latency once noise scatters the
+  // ranks in time). Further CPUs and NICs, which few schedules name, live apart.
+  using Slot = NoiseSlot<Noise>;
+  std::vector<RankState<Slot>> state(p);
+  const std::uint32_t more_cpus = cpus - 1, more_nics = nics - 1;
+  std::vector<double> extra_cpu(static_cast<std::size_t>(p) * more_cpus, 0.0);
+  std::vector<double> extra_send(static_cast<std::size_t>(p) * more_nics, 0.0);
+  std::vector<double> extra_recv(static_cast<std::size_t>(p) * more_nics, 0.0);
   const auto cpu_of = [&](std::uint32_t host, std::uint8_t cpu) -> double& {
-    return next_cpu[static_cast<std::size_t>(host) * cpus + cpu];
+    return cpu == 0 ? state[host].cpu : extra_cpu[std::size_t{host} * more_cpus + cpu - 1U];
   };
   const auto send_nic = [&](std::uint32_t host, std::uint8_t nic) -> double& {
-    return next_send[static_cast<std::size_t>(host) * nics + nic];
+    return nic == 0 ? state[host].send : extra_send[std::size_t{host} * more_nics + nic - 1U];
   };
   const auto recv_nic = [&](std::uint32_t host, std::uint8_t nic) -> double& {
-    return next_recv[static_cast<std::size_t>(host) * nics + nic];
+    return nic == 0 ? state[host].recv : extra_recv[std::size_t{host} * more_nics + nic - 1U];
   };
+  // The end of CPU work on `host`, from the noise (with the rank's slot when it keeps one).
+  const auto busy_until = [&](std::uint32_t host, Busy what, std::uint64_t op, double t,
+                              double length, double window) {
+    if constexpr (kHasSlot<Noise>)
+      return noise.end(host, state[host].slot, what, op, t, length, window);
+    else
+      return noise.end(host, what, op, t, length, window);
+  };
+  MatchPool matches_pool;
 
   std::vector<Counter> remaining(s.operations());
   for (std::uint32_t host = 0; host < p; ++host) {
@@ -72,14 +98,14 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
   }
   // Operations made ready by the current event, (rank, op) in the order they became ready.
   std::vector<std::pair<std::uint32_t, std::uint64_t>> fresh;
-  MatchLists posted(p), unexpected(p);
   RadixEventQueue<Event> queue;
   std::uint64_t stamp = 0;
   ScheduleRun run;
   std::uint64_t ran = 0;  // operations that ran (LogGOPSim's events less the messages)
 
-  const auto release = [&](std::uint32_t host, std::uint64_t op, bool started) {
-    const auto v = s.view(host);
+  using View = decltype(s.view(0));
+  // `v` is the view of `host`.
+  const auto release = [&](const View& v, std::uint32_t host, std::uint64_t op, bool started) {
     const std::uint64_t first = v.first();
     v.for_each_dependent(op, [&](const auto& d) {
       if (d.started != started) return;
@@ -88,9 +114,10 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
   };
   // Finishing an operation twice (a rendezvous receive matching an eager send of another size)
   // releases its dependents twice, as in LogGOPSim: their counters wrap and they never run.
-  const auto finish_op = [&](std::uint32_t host, std::uint64_t op) { release(host, op, false); };
-  const auto enqueue = [&](std::uint32_t host, std::uint64_t op) {
-    const auto v = s.view(host);
+  const auto finish_op = [&](const View& v, std::uint32_t host, std::uint64_t op) {
+    release(v, host, op, false);
+  };
+  const auto enqueue = [&](const View& v, std::uint32_t host, std::uint64_t op) {
     const auto type = static_cast<EventType>(v.kind(op));
     const double cpu_free = cpu_of(host, v.cpu(op));
     const double t = type == kSend ? std::max(cpu_free, send_nic(host, v.nic(op))) : cpu_free;
@@ -101,7 +128,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
   // type, the same comparisons on the same sequence, hence the same order among equals).
   const auto enqueue_fresh = [&] {
     if (fresh.size() == 1) {
-      enqueue(fresh[0].first, fresh[0].second);
+      enqueue(s.view(fresh[0].first), fresh[0].first, fresh[0].second);
     } else if (!fresh.empty()) {
       std::stable_sort(fresh.begin(), fresh.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -112,7 +139,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
         std::sort(group, next, [&](const auto& a, const auto& b) {
           return static_cast<int>(v.kind(a.second)) < static_cast<int>(v.kind(b.second));
         });
-        for (auto it = group; it != next; ++it) enqueue(it->first, it->second);
+        for (auto it = group; it != next; ++it) enqueue(v, it->first, it->second);
         group = next;
       }
     }
@@ -136,11 +163,11 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
         double& cpu = cpu_of(h, v.cpu(e.op));
         if (cpu <= e.time) {
           const auto length = static_cast<double>(v.size(e.op));
-          cpu = noise.end(h, Busy::kCalc, e.op, e.time, length, length);
+          cpu = busy_until(h, Busy::kCalc, e.op, e.time, length, length);
           ++run.events;
           ++ran;
-          release(h, e.op, true);
-          finish_op(h, e.op);
+          release(v, h, e.op, true);
+          finish_op(v, h, e.op);
         } else {
           e.time = cpu;
           queue.push(e);
@@ -153,16 +180,16 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
         if (std::max(cpu, nic) <= e.time) {
           ++run.events;
           ++ran;
-          release(h, e.op, true);
+          release(v, h, e.op, true);
           const std::uint64_t size = v.size(e.op);
           const double extra = extra_bytes(size);
-          cpu = noise.end(h, Busy::kSend, e.op, e.time, net.o + extra * net.O, net.o);
+          cpu = busy_until(h, Busy::kSend, e.op, e.time, net.o + extra * net.O, net.o);
           nic = e.time + net.g + extra * net.G;
           double arrival = e.time + net.o + net.L;
           if constexpr (requires { noise.message_delay(e.op, size); })
             arrival += noise.message_delay(e.op, size);
           queue.push(Event{arrival, stamp++, e.op, v.peer(e.op), h << 2 | kMessage});
-          if (size <= net.S) finish_op(h, e.op);
+          if (size <= net.S) finish_op(v, h, e.op);
         } else {
           e.time = std::max(cpu, nic);
           queue.push(e);
@@ -172,22 +199,23 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
       case kRecv: {
         ++run.events;
         ++ran;
-        release(h, e.op, true);
+        release(v, h, e.op, true);
         const std::uint32_t want_src = v.peer(e.op);
         const std::uint32_t want_tag = v.tag(e.op);
         PendingMatch m{};
-        if (unexpected.take_first(
-                h, [&](const PendingMatch& x) { return matches(want_src, want_tag, x); }, m)) {
+        if (matches_pool.take_first(
+                state[h].unexpected,
+                [&](const PendingMatch& x) { return matches(want_src, want_tag, x); }, m)) {
           if (v.size(e.op) > net.S) {  // rendezvous: the send finishes now
-            finish_op(m.src, m.op);
+            finish_op(s.view(m.src), m.src, m.op);
             double& sender_cpu = cpu_of(m.src, v.cpu(e.op));
             double& sender_nic = send_nic(m.src, v.nic(e.op));
             sender_cpu = std::max(sender_cpu, e.time);
             sender_nic = std::max(sender_nic, e.time);
           }
-          finish_op(h, e.op);
+          finish_op(v, h, e.op);
         } else {
-          posted.push_back(h, PendingMatch{want_src, want_tag, e.op});
+          matches_pool.push_back(state[h].posted, PendingMatch{want_src, want_tag, e.op});
         }
         break;
       }
@@ -201,23 +229,24 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
           ++run.events;
           const std::uint64_t size = vs.size(send);
           const double extra = extra_bytes(size);
-          cpu = noise.end(h, Busy::kReceive, send, e.time,
-                          net.o + std::max(extra * net.O, extra * net.G), net.o);
+          cpu = busy_until(h, Busy::kReceive, send, e.time,
+                           net.o + std::max(extra * net.O, extra * net.G), net.o);
           nic = e.time + net.g + extra * net.G;
           const std::uint32_t tag = vs.tag(send);
           PendingMatch r{};
-          if (posted.take_first(
-                  h, [&](const PendingMatch& x) { return matches(origin, tag, x); }, r)) {
+          if (matches_pool.take_first(
+                  state[h].posted, [&](const PendingMatch& x) { return matches(origin, tag, x); },
+                  r)) {
             if (size > net.S) {  // rendezvous: the send finishes now
-              finish_op(origin, send);
+              finish_op(vs, origin, send);
               double& sender_cpu = cpu_of(origin, vs.cpu(send));
               double& sender_nic = send_nic(origin, vs.nic(send));
               sender_cpu = std::max(sender_cpu, e.time);
               sender_nic = std::max(sender_nic, e.time);
             }
-            finish_op(h, r.op);
+            finish_op(v, h, r.op);
           } else {
-            unexpected.push_back(h, PendingMatch{origin, tag, send});
+            matches_pool.push_back(state[h].unexpected, PendingMatch{origin, tag, send});
           }
         } else {
           e.time = std::max(cpu, nic);
@@ -261,13 +290,14 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
     }
   } else {
     for (std::uint32_t host = 0; host < p && run.complete; ++host) {
-      if (!unexpected.empty(host)) {
+      if (!state[host].unexpected.empty()) {
         run.complete = false;
         run.incomplete =
             fmt::format("rank {} received a message from rank {} (tag {}) that no receive took",
-                        host, unexpected.front(host).src, unexpected.front(host).tag);
-      } else if (!posted.empty(host)) {
-        const PendingMatch& r = posted.front(host);
+                        host, matches_pool.front(state[host].unexpected).src,
+                        matches_pool.front(state[host].unexpected).tag);
+      } else if (!state[host].posted.empty()) {
+        const PendingMatch& r = matches_pool.front(state[host].posted);
         run.complete = false;
         run.incomplete =
             fmt::format("rank {}'s receive from {} (tag {}) never found a matching message", host,

@@ -67,16 +67,22 @@ class PatternScheduleNoise {
         semantics_(semantics),
         key_(
             hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kNoiseOffset))),
-        per_offset_(ranks_per_offset),
-        next_start_(ranks, -std::numeric_limits<float>::infinity()) {}
+        per_offset_(ranks_per_offset) {
+    static_cast<void>(ranks);
+  }
 
   double offset(std::uint32_t rank) const {
     return pattern_->span() * make_stream(hash_combine(key_, rank / per_offset_)).next_uniform();
   }
 
-  double end(std::uint32_t rank, Busy, std::uint64_t, double t, double length, double window) {
+  /// The engine keeps, per rank, a lower bound of the next detour's start (exact preemption).
+  struct RankSlot {
+    float next_start = -std::numeric_limits<float>::infinity();
+  };
+  double end(std::uint32_t rank, RankSlot& slot, Busy, std::uint64_t, double t, double length,
+             double window) const {
     if (semantics_ == TimeSemantics::kPreempt)
-      return pattern_->advance_cached([&] { return offset(rank); }, t, length, next_start_[rank]);
+      return pattern_->advance_cached([&] { return offset(rank); }, t, length, slot.next_start);
     return t + length + charged(offset(rank), t, window);
   }
 
@@ -96,7 +102,6 @@ class PatternScheduleNoise {
   TimeSemantics semantics_;
   std::uint64_t key_;
   std::uint32_t per_offset_;
-  std::vector<float> next_start_;
 };
 
 /// Poisson detours in nanoseconds (exact preemption only).
@@ -107,25 +112,29 @@ class PoissonScheduleNoise {
       : detours_(&detours),
         key_(hash_combine(replication_key,
                           static_cast<std::uint64_t>(StreamPurpose::kPoissonDetours))),
-        per_offset_(ranks_per_offset),
-        cursors_(ranks),
-        started_(ranks, 0) {}
+        per_offset_(ranks_per_offset) {
+    static_cast<void>(ranks);
+  }
 
-  double end(std::uint32_t rank, Busy, std::uint64_t, double t, double length, double) {
+  /// The engine keeps each rank's cursor in its stream of detours.
+  struct RankSlot {
+    PoissonDetours::Cursor cursor;
+    bool started = false;
+  };
+  double end(std::uint32_t rank, RankSlot& slot, Busy, std::uint64_t, double t, double length,
+             double) const {
     const std::uint64_t key = hash_combine(key_, rank / per_offset_);
-    if (!started_[rank]) {
-      cursors_[rank] = detours_->start_cursor(key);
-      started_[rank] = 1;
+    if (!slot.started) {
+      slot.cursor = detours_->start_cursor(key);
+      slot.started = true;
     }
-    return detours_->advance(cursors_[rank], key, t, length);
+    return detours_->advance(slot.cursor, key, t, length);
   }
 
  private:
   const PoissonDetours* detours_;
   std::uint64_t key_;
   std::uint32_t per_offset_;
-  std::vector<PoissonDetours::Cursor> cursors_;
-  std::vector<std::uint8_t> started_;
 };
 
 /// CPU noise `Cpu` plus network noise: each message's extra latency drawn from the stream of
@@ -139,9 +148,13 @@ class WithMessageDelays {
         key_(hash_combine(replication_key,
                           static_cast<std::uint64_t>(StreamPurpose::kMessageDelay))) {}
 
-  double end(std::uint32_t rank, Busy what, std::uint64_t op, double t, double length,
-             double window) {
-    return cpu_->end(rank, what, op, t, length, window);
+  using RankSlot = NoiseSlot<Cpu>;
+  double end(std::uint32_t rank, RankSlot& slot, Busy what, std::uint64_t op, double t,
+             double length, double window) {
+    if constexpr (kHasSlot<Cpu>)
+      return cpu_->end(rank, slot, what, op, t, length, window);
+    else
+      return cpu_->end(rank, what, op, t, length, window);
   }
   double message_delay(std::uint64_t send, std::uint64_t bytes) const {
     return delays_->delay_ns(bytes, make_stream(hash_combine(key_, send)).next_uniform());

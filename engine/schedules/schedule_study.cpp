@@ -98,6 +98,9 @@ double ScheduleStudy::noiseless_completion() const {
 }
 
 double ScheduleStudy::replicate(std::uint64_t index) const {
+  // Without noise every replication is the noiseless run: no need to simulate it again.
+  if (!noise_.stage && !noise_.pattern && !noise_.poisson && !noise_.delays)
+    return noiseless_completion();
   const ScheduleRun run =
       run_noisy(*schedule_, net_, noise_, stream_key(key_, StreamPurpose::kReplication, index));
   if (!run.complete)
