@@ -70,7 +70,7 @@ void goal_engine(benchmark::State& state) {
 BENCHMARK(goal_engine)->Unit(benchmark::kMillisecond);
 
 void generated(benchmark::State& state, const char* algorithm, ReceiveOrder order, bool noisy) {
-  const GeneratedSchedule s = find_algorithm(algorithm)->generate_on_the_fly(
+  const GeneratedSchedule s = *find_algorithm(algorithm)->generate_on_the_fly(
       params(static_cast<int>(state.range(0)), order));
   // 100 us detours every 1 ms, each rank at its own offset, exact preemption.
   const DetourPattern pattern({{0.0, 1e5}}, 1e6, "bench");

@@ -247,10 +247,13 @@ TEST_CASE("algorithms generated on the fly equal the stored ones, operation by o
         INFO(algorithm.name << " on " << n << " ranks");
         AlgorithmParams p;
         p.ranks = n;
-        p.message_bytes = 4000;
+        // A multiple of every power of two up to 64: Rabenseifner's blocks are then equal.
+        p.message_bytes = 64 * 125;
         p.receives = order;
         const Schedule stored = algorithm.generate(p);
-        const GeneratedSchedule fly = algorithm.generate_on_the_fly(p);
+        const std::optional<GeneratedSchedule> generated = algorithm.generate_on_the_fly(p);
+        REQUIRE(generated);
+        const GeneratedSchedule& fly = *generated;
         REQUIRE(fly.ranks() == stored.ranks());
         REQUIRE(fly.operations() == stored.operations());
         for (std::uint32_t r = 0; r < n; ++r) {
@@ -277,11 +280,17 @@ TEST_CASE("algorithms generated on the fly equal the stored ones, operation by o
         ++checked;
       }
   }
-  CHECK(checked == 4 * 40 * 2);  // dissemination, Bruck, pairwise, recursive doubling
+  // Dissemination, Bruck, pairwise, recursive doubling, Rabenseifner.
+  CHECK(checked == 5 * 40 * 2);
+  // Rabenseifner's unequal blocks are stored instead.
+  AlgorithmParams odd;
+  odd.ranks = 8;
+  odd.message_bytes = 12;
+  CHECK_FALSE(find_algorithm("rabenseifner_allreduce")->generate_on_the_fly(odd));
   // Memory independent of N.
   AlgorithmParams big;
   big.ranks = 1U << 23;
-  CHECK(find_algorithm("recursive_doubling_allreduce")->generate_on_the_fly(big).memory_bytes() <
+  CHECK(find_algorithm("recursive_doubling_allreduce")->generate_on_the_fly(big)->memory_bytes() <
         8192);
 }
 

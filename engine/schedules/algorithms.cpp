@@ -224,7 +224,7 @@ Schedule dissemination_barrier(const AlgorithmParams& p) {
   return build(p.ranks, dissemination_emitter(p));
 }
 
-GeneratedSchedule dissemination_barrier_on_the_fly(const AlgorithmParams& p) {
+std::optional<GeneratedSchedule> dissemination_barrier_on_the_fly(const AlgorithmParams& p) {
   return generate_uniform(p.ranks, dissemination_emitter(p));
 }
 
@@ -246,7 +246,7 @@ Schedule bruck_allgather(const AlgorithmParams& p) {
   return build(p.ranks, bruck_emitter(p));
 }
 
-GeneratedSchedule bruck_allgather_on_the_fly(const AlgorithmParams& p) {
+std::optional<GeneratedSchedule> bruck_allgather_on_the_fly(const AlgorithmParams& p) {
   return generate_uniform(p.ranks, bruck_emitter(p));
 }
 
@@ -264,7 +264,7 @@ Schedule pairwise_alltoall(const AlgorithmParams& p) {
   return build(p.ranks, pairwise_emitter(p));
 }
 
-GeneratedSchedule pairwise_alltoall_on_the_fly(const AlgorithmParams& p) {
+std::optional<GeneratedSchedule> pairwise_alltoall_on_the_fly(const AlgorithmParams& p) {
   return generate_uniform(p.ranks, pairwise_emitter(p));
 }
 
@@ -333,17 +333,24 @@ Schedule recursive_doubling_allreduce(const AlgorithmParams& p) {
   return build(p.ranks, recursive_doubling_emitter(p));
 }
 
-// Three classes: the even and the odd ranks of the folded pairs (below 2 rem), and the rest.
-// The rounds' partners are the fold's xor; the fold's own messages go to the neighbour.
-GeneratedSchedule recursive_doubling_allreduce_on_the_fly(const AlgorithmParams& p) {
-  const Folding f = folding_of(p.ranks);
+// The classes of a folded algorithm: the even and the odd ranks of the folded pairs (below
+// 2 rem), and the rest. The rounds' partners are the fold's xor; the fold's own messages go to
+// the neighbour.
+std::vector<GeneratedSchedule::RankRun> fold_runs(std::uint32_t ranks) {
+  const Folding f = folding_of(ranks);
   std::vector<GeneratedSchedule::RankRun> runs;
   if (f.rem > 0) runs.push_back({0, 2 * f.rem, 0, 2});
-  runs.push_back({2 * f.rem, p.ranks, f.rem > 0 ? 2U : 0U, 1});
-  return generate_classes(
-      p.ranks, RankFold{f.rem}, runs, recursive_doubling_emitter(p), [](const Operation& op) {
-        return op.tag >= kFoldTag ? PeerRule::Mode::kAdd : PeerRule::Mode::kFoldedXor;
-      });
+  runs.push_back({2 * f.rem, ranks, f.rem > 0 ? 2U : 0U, 1});
+  return runs;
+}
+
+PeerRule::Mode fold_peer_mode(const Operation& op) {
+  return op.tag >= kFoldTag ? PeerRule::Mode::kAdd : PeerRule::Mode::kFoldedXor;
+}
+
+std::optional<GeneratedSchedule> recursive_doubling_allreduce_on_the_fly(const AlgorithmParams& p) {
+  return generate_classes(p.ranks, RankFold{folding_of(p.ranks).rem}, fold_runs(p.ranks),
+                          recursive_doubling_emitter(p), fold_peer_mode);
 }
 
 // The vector in pof2 blocks (bytes spread as evenly as whole bytes allow); the bytes of blocks
@@ -359,11 +366,10 @@ struct Blocks {
   }
 };
 
-Schedule rabenseifner_allreduce(const AlgorithmParams& p) {
-  const std::uint32_t n = p.ranks;
-  const Folding f = folding_of(n);
+auto rabenseifner_emitter(const AlgorithmParams& p) {
+  const Folding f = folding_of(p.ranks);
   const Blocks blocks{p.message_bytes, f.pof2};
-  return build(n, [&](std::uint32_t r, RankOps& ops) {
+  return [p, f, blocks](std::uint32_t r, RankOps& ops) {
     MaybeOp folded_send;
     MaybeOp previous = fold_in(ops, r, f, p.message_bytes, folded_send);
     if (const auto me = f.new_rank(r)) {
@@ -398,7 +404,20 @@ Schedule rabenseifner_allreduce(const AlgorithmParams& p) {
       }
     }
     fold_out(ops, r, f, p.message_bytes, previous, folded_send, p.receives);
-  });
+  };
+}
+
+Schedule rabenseifner_allreduce(const AlgorithmParams& p) {
+  return build(p.ranks, rabenseifner_emitter(p));
+}
+
+// On the fly when the vector splits into equal blocks (bytes a multiple of the power of two):
+// then every rank of a class sends and receives the same sizes, as for recursive doubling.
+std::optional<GeneratedSchedule> rabenseifner_allreduce_on_the_fly(const AlgorithmParams& p) {
+  const Folding f = folding_of(p.ranks);
+  if (p.message_bytes % f.pof2 != 0) return std::nullopt;
+  return generate_classes(p.ranks, RankFold{f.rem}, fold_runs(p.ranks), rabenseifner_emitter(p),
+                          fold_peer_mode);
 }
 
 // Reduce-scatter then allgather around the ring, each of the N chunks in `segments` pieces;
@@ -462,7 +481,7 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        true, recursive_doubling_allreduce, recursive_doubling_allreduce_on_the_fly},
       {"rabenseifner_allreduce",
        "reduce-scatter by recursive halving, allgather by recursive doubling (MPICH, long vectors)",
-       false, false, true, rabenseifner_allreduce},
+       false, false, true, rabenseifner_allreduce, rabenseifner_allreduce_on_the_fly},
       {"ring_allreduce", "reduce-scatter and allgather around a ring, segmented (Open MPI, NCCL)",
        false, true, true, ring_allreduce},
       {"dissemination_barrier", "ceil(log2 N) rounds to r + 2^k (MPICH barrier)", false, false,

@@ -3,6 +3,7 @@
 // (docs/models/schedules.md, "Built-in algorithms"): message sizes in bytes, root 0.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,8 @@ struct AlgorithmKind {
   /// Builds the schedule. InputError naming the parameter when it cannot (k < 2, ...).
   std::function<Schedule(const AlgorithmParams&)> generate;
   /// The same schedule generated on the fly (memory independent of N), where the algorithm's
-  /// pattern allows; empty otherwise.
-  std::function<GeneratedSchedule(const AlgorithmParams&)> generate_on_the_fly = {};
+  /// pattern allows (empty function: never; nullopt: not with these parameters).
+  std::function<std::optional<GeneratedSchedule>(const AlgorithmParams&)> generate_on_the_fly = {};
 };
 
 /// Every built-in algorithm, in documentation order.

@@ -392,9 +392,10 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
       p.receives =
           reader.text(kReceives) == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
     // On the fly where the pattern allows (memory independent of N), else stored.
-    schedule = algorithm.generate_on_the_fly && !repeated
-                   ? std::make_shared<const AnySchedule>(algorithm.generate_on_the_fly(p))
-                   : stored(algorithm.generate(p));
+    std::optional<GeneratedSchedule> fly;
+    if (algorithm.generate_on_the_fly && !repeated) fly = algorithm.generate_on_the_fly(p);
+    schedule =
+        fly ? std::make_shared<const AnySchedule>(std::move(*fly)) : stored(algorithm.generate(p));
     source = fmt::format("{} on {} ranks, {} bytes", algorithm.name, p.ranks, p.message_bytes);
     row_bytes = std::max<std::uint64_t>(p.message_bytes, 1);
   }
