@@ -20,6 +20,19 @@ std::uint64_t Schedule::memory_bytes() const {
          bytes(nic_) + bytes(dep_count_) + bytes(edge_base_) + bytes(edge_end_) + bytes(edge_);
 }
 
+void ScheduleBuilder::reserve(std::uint64_t operations) {
+  const auto n = static_cast<std::size_t>(operations);
+  s_.kind_.reserve(n);
+  s_.size_.reserve(n);
+  s_.peer_.reserve(n);
+  s_.tag_.reserve(n);
+  s_.cpu_.reserve(n);
+  s_.nic_.reserve(n);
+  s_.dep_count_.reserve(n);
+  s_.edge_end_.reserve(n);
+  s_.edge_.reserve(n);
+}
+
 std::uint32_t ScheduleBuilder::add(const Operation& op) {
   if (pending_ops_ >= Schedule::kLocalMask)
     throw InputError(
@@ -88,15 +101,19 @@ Schedule ScheduleBuilder::finish() {
     throw RuntimeFailure("a schedule was finished inside a rank");
   Schedule out = std::move(s_);
   s_ = Schedule{};
-  out.kind_.shrink_to_fit();
-  out.size_.shrink_to_fit();
-  out.peer_.shrink_to_fit();
-  out.tag_.shrink_to_fit();
-  out.cpu_.shrink_to_fit();
-  out.nic_.shrink_to_fit();
-  out.dep_count_.shrink_to_fit();
-  out.edge_end_.shrink_to_fit();
-  out.edge_.shrink_to_fit();
+  // Give back slack above an eighth (shrinking copies the array, worth it only then).
+  const auto trim = [](auto& v) {
+    if (v.capacity() - v.size() > v.size() / 8) v.shrink_to_fit();
+  };
+  trim(out.kind_);
+  trim(out.size_);
+  trim(out.peer_);
+  trim(out.tag_);
+  trim(out.cpu_);
+  trim(out.nic_);
+  trim(out.dep_count_);
+  trim(out.edge_end_);
+  trim(out.edge_);
   return out;
 }
 

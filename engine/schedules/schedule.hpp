@@ -125,6 +125,8 @@ class Schedule {
 /// order; end_rank() checks them (InputError: a cycle) and stores them compactly.
 class ScheduleBuilder {
  public:
+  /// Room for `operations` in all (a hint: more may follow).
+  void reserve(std::uint64_t operations);
   /// Ops of a rank beyond 2^31 - 1 are refused (InputError), as local indices are 31 bits.
   std::uint32_t add(const Operation& op);
   /// `later` may start once `earlier` has finished (requires) or started (irequires:
