@@ -1,5 +1,6 @@
 // Schedules (docs/models/schedules.md): GOAL text read and written, and the engine's LogGOPS
 // semantics on small schedules worked by hand (each also checked against LogGOPSim 76451de).
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -484,4 +485,62 @@ L = 1e-6
   INFO(bad.output);
   CHECK(bad.code == 2);
   CHECK(bad.output.find("loggops.L") != std::string::npos);
+}
+
+TEST_CASE("a sample's finishing times on request: their maxima are the samples' completions") {
+  using collnoise::testing::run_command_line;
+  using collnoise::testing::write_text;
+  const auto run_with = [&](int index) {
+    write_text("finish.toml", fmt::format(R"(name = "f"
+seed = 9
+samples = 2
+[collective]
+kind = "schedule"
+algorithm = "dissemination_barrier"
+N = 12
+finish_sample = {}
+[noise]
+law = "periodic"
+P = 1.0e-5
+D = 1.0e-6
+)",
+                                          index));
+    std::filesystem::remove("finish.h5");
+    const auto done = run_command_line("run finish.toml --out finish.h5 --quiet");
+    REQUIRE(done.code == 0);
+    return run_command_line("summary finish.h5 --json").output;
+  };
+  const auto numbers_of = [](const std::string& json, const std::string& key) {
+    const auto at = json.find("\"" + key + "\": ");
+    REQUIRE(at != std::string::npos);
+    std::vector<double> out;
+    std::size_t i = json.find_first_of("[0123456789", at + key.size() + 3);
+    const bool list = json[i] == '[';
+    const std::size_t end = list ? json.find(']', i) : json.find_first_of(",\n}", i);
+    std::stringstream text(json.substr(list ? i + 1 : i, end - (list ? i + 1 : i)));
+    for (std::string item; std::getline(text, item, ',');) out.push_back(std::stod(item));
+    return out;
+  };
+  const std::string first = run_with(0), second = run_with(1);
+  const auto f0 = numbers_of(first, "sample_finish");
+  const auto f1 = numbers_of(second, "sample_finish");
+  REQUIRE(f0.size() == 12);
+  REQUIRE(f1.size() == 12);
+  const double mean = numbers_of(first, "completion_mean").at(0);
+  CHECK(*std::max_element(f0.begin(), f0.end()) + *std::max_element(f1.begin(), f1.end()) ==
+        Approx(2.0 * mean).epsilon(1e-14));
+  CHECK(numbers_of(second, "completion_mean").at(0) == mean);  // not part of the identity
+  // Beyond the samples: refused.
+  write_text("finish-bad.toml", R"(name = "f"
+seed = 9
+samples = 2
+[collective]
+kind = "schedule"
+algorithm = "dissemination_barrier"
+N = 12
+finish_sample = 2
+)");
+  const auto bad = run_command_line("run finish-bad.toml --validate-only");
+  CHECK(bad.code == 2);
+  CHECK(bad.output.find("collective.finish_sample") != std::string::npos);
 }

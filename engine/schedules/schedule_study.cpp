@@ -135,13 +135,22 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
   s.set("completion_sd", Field(total.sd()));
   s.set("noiseless_completion", Field(noiseless));
   put_quantiles(s, "completion_", *tally.histogram_of(0), level);
-  if (ranks_of(*schedule_) <= kMaxRanksListed) {
-    std::vector<double> finish;
-    for (const double t : noiseless_.finish) finish.push_back(t * kNanosecond);
-    s.set("noiseless_finish", Field(series_of(finish)));
-  } else {
-    s.set("noiseless_finish",
-          Field(Null{fmt::format("more than {} ranks: not listed", kMaxRanksListed)}));
+  const auto put_finish = [&](const std::string& name, const ScheduleRun& run) {
+    if (ranks_of(*schedule_) <= kMaxRanksListed) {
+      std::vector<double> finish;
+      for (const double t : run.finish) finish.push_back(t * kNanosecond);
+      s.set(name, Field(series_of(finish)));
+    } else {
+      s.set(name, Field(Null{fmt::format("more than {} ranks: not listed", kMaxRanksListed)}));
+    }
+  };
+  put_finish("noiseless_finish", noiseless_);
+  if (finish_sample_) {
+    // The replication simulated again: its value depends on its index only.
+    s.set("sample_finish_index", Field(*finish_sample_));
+    put_finish("sample_finish",
+               run_noisy(*schedule_, net_, noise_,
+                         stream_key(key_, StreamPurpose::kReplication, *finish_sample_)));
   }
   s.set("warnings", Field(join_warnings(ci.warnings)));
   return s;
@@ -262,6 +271,12 @@ const KeySpec kLogGPBytes{.name = "loggops.file_bytes",
                           .unit = "bytes",
                           .bounds = {1.0, 1099511627776.0},
                           .optional = true};
+const KeySpec kFinishSample{.name = "collective.finish_sample",
+                            .type = KeyType::kInteger,
+                            .meaning = "also record every rank's finishing time in this sample",
+                            .bounds = {0.0, 4.0e18},
+                            .optional = true,
+                            .identity = false};
 const KeySpec kSemantics{.name = "noise.semantics",
                          .type = KeyType::kChoice,
                          .meaning = "preempt (work stops in every detour) or loggopsim",
@@ -355,7 +370,7 @@ ScheduleNoiseSpec read_schedule_noise(ParamReader& reader, std::uint32_t ranks,
   return spec;
 }
 
-void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContext&) {
+void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContext& run) {
   reader.text(collective_kind_key());
   if (reader.has(kGoal.name) == reader.has(kAlgorithm.name))
     throw InputError("give exactly one of collective.goal and collective.algorithm");
@@ -412,15 +427,24 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
         static_cast<double>(operations_of(*schedule)) / std::max(ranks_of(*schedule), 1U);
     check_time_noise_horizon(*time_law, study->noiseless_completion(), rounds);
   }
+  if (reader.has(kFinishSample.name)) {
+    const auto index = static_cast<std::uint64_t>(reader.integer(kFinishSample));
+    if (run.samples > 0 && index >= run.samples)
+      throw InputError(
+          fmt::format("collective.finish_sample = {} is invalid: the point has samples 0 to {}",
+                      index, run.samples - 1));
+    study->record_finish_of(index);
+  }
   point.sampled = std::move(study);
 }
 
 }  // namespace
 
 ModelKind schedule_model_kind() {
-  std::vector<KeySpec> keys = {kGoal,     kAlgorithm,    kRanks,     kLog2Ranks, kBytes, kRadix,
-                               kSegments, kReceives,     kCycles,    kWork,      kEager, kSemantics,
-                               kCosched,  kRanksPerNode, kLogGPFile, kLogGPBytes};
+  std::vector<KeySpec> keys = {kGoal,       kAlgorithm,   kRanks,    kLog2Ranks,    kBytes,
+                               kRadix,      kSegments,    kReceives, kCycles,       kWork,
+                               kEager,      kSemantics,   kCosched,  kRanksPerNode, kLogGPFile,
+                               kLogGPBytes, kFinishSample};
   for (const auto& k : message_delay_keys()) keys.push_back(k);
   for (const auto& k : loggops_keys())
     if (k.name != "loggops.message_bytes") keys.push_back(k);

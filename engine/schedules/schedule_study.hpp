@@ -4,6 +4,7 @@
 // under the noise of the [noise] table. One sample is one replication (fresh noise); the primary
 // metric is the completion time: when the last rank finishes, seconds.
 #include <memory>
+#include <optional>
 
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise.hpp"
@@ -46,6 +47,8 @@ class ScheduleStudy final : public SampledStudy {
   double replicate(std::uint64_t index) const;
   /// The completion time without noise, seconds.
   double noiseless_completion() const;
+  /// Also summarise every rank's finishing time in replication `index` (`sample_finish`).
+  void record_finish_of(std::uint64_t index) { finish_sample_ = index; }
 
  private:
   std::shared_ptr<const AnySchedule> schedule_;
@@ -53,6 +56,7 @@ class ScheduleStudy final : public SampledStudy {
   ScheduleNoiseSpec noise_;
   std::string source_;  ///< "goal file x" or the algorithm and its parameters
   ScheduleRun noiseless_;
+  std::optional<std::uint64_t> finish_sample_;
 };
 
 /// The model kind of this room: collective.kind = "schedule".
