@@ -13,6 +13,10 @@
    summary, verify, merge and --resume: each must be refused with exit code 2 naming the file
    (the checksum covers every byte); with --no-verify it may be read, refused, or fail with a
    one-line message (unverified data may hold any numbers), but never crash.
+3. Input data files: random mutations of GOAL schedules (as collnoise and Schedgen write them)
+   and of Netgauge files (a detour trace, message latencies, LogGP parameters), read through a
+   run file with --validate-only (which parses them and simulates the schedule once): exit 0 or
+   2 only, one error line, naming the file at fault; no signal, no hang.
 The seed fixes every mutation: a failure is reproduced by running the same command again.
 """
 import argparse
@@ -253,6 +257,99 @@ def fuzz_files(binary, work, flips, rng):
     return failures
 
 
+GOAL_TOKENS = [
+    "send", "recv", "calc", "requires", "irequires", "rank", "num_ranks", "{", "}", ":", "to",
+    "from", "tag", "cpu", "nic", "-1", "0", "1", "99999999999999999999", "-5", "4294967295",
+    "1b", "0b", "18446744073709551616b", "l1", "l2", "l999", "//", "/*", "*/", "\t", "x:",
+]
+NETGAUGE_FILES = {
+    "trace.txt": "# Netgauge noise\n# start duration\n0\t1000\n5000\t200\n9000\t300\n"
+                 "# trailer\n# header 2\n0\t400\n7000\t100\n",
+    "lat.out": "#size\trtt\n1\t2.5\n1\t3.0\n1\t2.7\n#size\trtt\n8\t3.1\n8\t3.3\n",
+    "loggp.out": "# size n PRTT(1,0,s) PRTT(n,0,s) PRTT(n,PRTT(1,0,s),s) L o_s o_r g G lsqu(g,G)\n"
+                 "1 16 6 30 120 3 0.4 0.6 -nan -nan 0\n"
+                 "1025 16 6 40 130 3 0.9 1.1 1 0.001 0\n",
+}
+
+
+def mutate_data(text, rng, tokens):
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.random()
+        if kind < 0.25 and lines:
+            i = rng.randrange(len(lines))
+            words = lines[i].split()
+            if words:
+                words[rng.randrange(len(words))] = rng.choice(tokens)
+                lines[i] = " ".join(words)
+        elif kind < 0.4 and lines:
+            i = rng.randrange(len(lines))
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        elif kind < 0.55 and lines:
+            del lines[rng.randrange(len(lines))]
+        elif kind < 0.7 and lines:
+            i = rng.randrange(len(lines))
+            if lines[i]:
+                j = rng.randrange(len(lines[i]))
+                lines[i] = lines[i][:j] + chr(rng.randrange(1, 256)) + lines[i][j + 1:]
+        elif kind < 0.85 and lines:
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        else:
+            cut = rng.randrange(max(1, len("\n".join(lines))))
+            return "\n".join(lines)[:cut]
+    return "\n".join(lines)
+
+
+def fuzz_data_files(binary, work, mutations, rng):
+    """Mutated GOAL and Netgauge files, read through a run file."""
+    failures = []
+    folder = os.path.join(work, "data")
+    os.makedirs(folder, exist_ok=True)
+    goals = []
+    for algorithm, ranks in [("recursive_doubling_allreduce", 6), ("binomial_broadcast", 5),
+                             ("ring_allreduce", 4), ("tree_barrier", 7)]:
+        path = os.path.join(folder, algorithm + ".goal")
+        code, _, err = run(binary, ["schedule", algorithm, "--ranks", str(ranks), "--goal", path,
+                                    "--force"], folder)
+        if code != 0:
+            return [f"collnoise schedule {algorithm} failed: {err}"]
+        with open(path, encoding="latin-1") as f:
+            goals.append(f.read())
+    for m in range(mutations):
+        which = rng.random()
+        if which < 0.7:
+            name, text = "m.goal", mutate_data(rng.choice(goals), rng, GOAL_TOKENS)
+            table = '[collective]\nkind = "schedule"\ngoal = "m.goal"\n'
+        else:
+            base = rng.choice(sorted(NETGAUGE_FILES))
+            name = "m-" + base
+            text = mutate_data(NETGAUGE_FILES[base], rng, EXTREME_NUMBERS + ["#", "-nan", "x"])
+            table = '[collective]\nkind = "schedule"\nalgorithm = "dissemination_barrier"\nN = 8\n'
+            if base == "trace.txt":
+                table += '[noise]\nlaw = "trace"\nfile = "m-trace.txt"\nunit = "ns"\n'
+                table += f"measurement = {rng.choice([0, 1, 2])}\n"
+            elif base == "lat.out":
+                table += '[latency]\nfile = "m-lat.out"\n'
+            else:
+                table += '[loggops]\nfile = "m-loggp.out"\n'
+        with open(os.path.join(folder, name), "w", encoding="latin-1") as f:
+            f.write(text)
+        with open(os.path.join(folder, "m.toml"), "w") as f:
+            f.write('name = "m"\nseed = 1\nsamples = 3\n' + table)
+        what = f"data mutation {m} ({name})"
+        try:
+            code, _, err = run(binary, ["run", "m.toml", "--validate-only"], folder)
+            if code not in (0, 2):
+                raise Failure(f"{what}: exit {code}:\n{err}")
+            check_error_line(code, err, what)
+            if code == 2 and name not in err and "m.toml" not in err:
+                raise Failure(f"{what}: the error does not name the file:\n{err}")
+        except Failure as e:
+            failures.append(str(e) + "\n--- " + name + " ---\n" + text[:2000])
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
@@ -260,6 +357,7 @@ def main():
     parser.add_argument("--mutations", type=int, default=300)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--flips", type=int, default=300)
+    parser.add_argument("--data", type=int, default=300)
     parser.add_argument("--seed", type=int, default=20261124)
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
@@ -269,10 +367,11 @@ def main():
     rng = random.Random(args.seed)
     failures = fuzz_run_files(binary, work, args.mutations, args.runs, rng)
     failures += fuzz_files(binary, work, args.flips, rng)
+    failures += fuzz_data_files(binary, work, args.data, rng)
     for f in failures:
         print("FAIL", f)
         print()
-    total = args.mutations + args.flips
+    total = args.mutations + args.flips + args.data
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 
