@@ -155,33 +155,43 @@ std::size_t count_measurements(const std::string& path) {
   return parse_trace(path, std::nullopt).size();
 }
 
+namespace {
+
+const KeySpec kTraceFile{
+    .name = "file", .type = KeyType::kFile, .meaning = "detour trace: lines 'start<TAB>duration'"};
+const KeySpec kTraceUnit{.name = "unit",
+                         .type = KeyType::kText,
+                         .meaning = "the unit of the trace's times: s, ms, us or ns",
+                         .fallback = std::string("ns")};
+const KeySpec kTraceSpan{.name = "span",
+                         .meaning = "the trace's period (default: from its last detour)",
+                         .unit = "seconds",
+                         .bounds = {1.0e-9, kMaxSeconds},
+                         .optional = true};
+const KeySpec kTraceMeasurement{
+    .name = "measurement",
+    .type = KeyType::kInteger,
+    .meaning = "which measurement of a file holding several, counted from 0 in file order",
+    .fallback = std::int64_t{0},
+    .bounds = {0.0, 1.0e9}};
+
+}  // namespace
+
+std::vector<DetourPattern> read_trace_measurements(ParamReader& reader, const std::string& prefix) {
+  const std::string path = reader.text(kTraceFile, prefix);
+  return read_detour_measurements(path, trace_unit_seconds(reader.text(kTraceUnit, prefix)),
+                                  reader.optional_number(kTraceSpan, prefix));
+}
+
 TimeNoiseKind trace_noise_kind() {
-  static const KeySpec file{.name = "file",
-                            .type = KeyType::kFile,
-                            .meaning = "detour trace: lines 'start<TAB>duration'"};
-  static const KeySpec unit{.name = "unit",
-                            .type = KeyType::kText,
-                            .meaning = "the unit of the trace's times: s, ms, us or ns",
-                            .fallback = std::string("ns")};
-  static const KeySpec span{.name = "span",
-                            .meaning = "the trace's period (default: from its last detour)",
-                            .unit = "seconds",
-                            .bounds = {1.0e-9, kMaxSeconds},
-                            .optional = true};
-  static const KeySpec measurement{
-      .name = "measurement",
-      .type = KeyType::kInteger,
-      .meaning = "which measurement of a file holding several, counted from 0 in file order",
-      .fallback = std::int64_t{0},
-      .bounds = {0.0, 1.0e9}};
   return {.name = "trace",
           .meaning = "a measured detour trace, replayed by every rank from a random position",
-          .keys = {file, unit, span, measurement},
+          .keys = {kTraceFile, kTraceUnit, kTraceSpan, kTraceMeasurement},
           .make = [](ParamReader& reader, const std::string& prefix) -> TimeNoiseLaw {
-            const std::string path = reader.text(file, prefix);
-            const double seconds_per_unit = trace_unit_seconds(reader.text(unit, prefix));
-            const auto period = reader.optional_number(span, prefix);
-            const auto index = static_cast<std::size_t>(reader.integer(measurement, prefix));
+            const std::string path = reader.text(kTraceFile, prefix);
+            const double seconds_per_unit = trace_unit_seconds(reader.text(kTraceUnit, prefix));
+            const auto period = reader.optional_number(kTraceSpan, prefix);
+            const auto index = static_cast<std::size_t>(reader.integer(kTraceMeasurement, prefix));
             std::size_t count = 0;
             auto pattern = std::make_shared<const DetourPattern>(
                 read_one_measurement(path, seconds_per_unit, period, index, count));
@@ -192,7 +202,7 @@ TimeNoiseKind trace_noise_kind() {
             noise.description = fmt::format("trace({}, {}{} busy intervals, span {} s)", path,
                                             which, pattern->busy().size(), pattern->span());
             noise.pattern = std::move(pattern);
-            noise.period_key = full_key(span, prefix) + " (the trace's period)";
+            noise.period_key = full_key(kTraceSpan, prefix) + " (the trace's period)";
             return noise;
           }};
 }

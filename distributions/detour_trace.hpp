@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/param_reader.hpp"
 #include "distributions/detour_pattern.hpp"
 
 namespace collnoise {
@@ -36,6 +37,10 @@ DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit
 std::vector<DetourPattern> read_detour_measurements(
     const std::string& path, double seconds_per_unit,
     std::optional<double> span_seconds = std::nullopt);
+
+/// Every measurement of the trace a run file's trace law names under `prefix` (its file, unit and
+/// span keys), for models that give each rank its own.
+std::vector<DetourPattern> read_trace_measurements(ParamReader& reader, const std::string& prefix);
 
 /// The number of measurements a trace holds (0 for a file without detour lines). InputError
 /// with file and line for an unreadable file or a malformed line.

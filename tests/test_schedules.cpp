@@ -544,3 +544,50 @@ finish_sample = 2
   CHECK(bad.code == 2);
   CHECK(bad.output.find("collective.finish_sample") != std::string::npos);
 }
+
+TEST_CASE("a trace's measurements, one per rank: rank r replays measurement r mod their number") {
+  // Measurement A is busy 999 ns of every 1000; B one ns in a second. 10 ns of work take about
+  // 10000 ns under A and 10 ns under B (unless it starts in B's one busy ns: chance 1e-8).
+  const DetourPattern a({{0.0, 999.0}}, 1000.0, "A");
+  const DetourPattern b({{0.0, 1.0}}, 1e9, "B");
+  PatternScheduleNoise noise(std::vector<const DetourPattern*>{&a, &b}, TimeSemantics::kPreempt, 7,
+                             4, 1);
+  for (std::uint32_t rank = 0; rank < 4; ++rank) {
+    PatternScheduleNoise::RankSlot slot;
+    const double took = noise.end(rank, slot, Busy::kCalc, 0, 5000.0, 10.0, 10.0) - 5000.0;
+    INFO("rank " << rank);
+    if (rank % 2 == 0) {
+      CHECK(took > 9000.0);
+      CHECK(took < 11000.0);
+    } else {
+      CHECK(took == 10.0);
+    }
+  }
+}
+
+TEST_CASE("noise.measurements = per_rank from a run file, and its conflicts") {
+  using collnoise::testing::run_command_line;
+  using collnoise::testing::write_text;
+  write_text("two-measurements.txt", "# one\n0\t100\n5000\t100\n# two\n0\t2000\n9000\t50\n");
+  const std::string head = R"(name = "m"
+seed = 3
+samples = 4
+[collective]
+kind = "schedule"
+algorithm = "dissemination_barrier"
+N = 6
+[noise]
+law = "trace"
+file = "two-measurements.txt"
+measurements = "per_rank"
+)";
+  write_text("per-rank.toml", head);
+  std::filesystem::remove("per-rank.h5");
+  const auto ok = run_command_line("run per-rank.toml --out per-rank.h5 --quiet");
+  INFO(ok.output);
+  CHECK(ok.code == 0);
+  write_text("per-rank-bad.toml", head + "measurement = 1\n");
+  const auto bad = run_command_line("run per-rank-bad.toml --validate-only");
+  CHECK(bad.code == 2);
+  CHECK(bad.output.find("noise.measurement") != std::string::npos);
+}

@@ -63,7 +63,13 @@ class PatternScheduleNoise {
   PatternScheduleNoise(const DetourPattern& pattern, TimeSemantics semantics,
                        std::uint64_t replication_key, std::uint32_t ranks,
                        std::uint32_t ranks_per_offset)
-      : pattern_(&pattern),
+      : PatternScheduleNoise(std::vector<const DetourPattern*>{&pattern}, semantics,
+                             replication_key, ranks, ranks_per_offset) {}
+  /// Rank r replays patterns[r mod their number] (the measurements of a trace, one per rank).
+  PatternScheduleNoise(std::vector<const DetourPattern*> patterns, TimeSemantics semantics,
+                       std::uint64_t replication_key, std::uint32_t ranks,
+                       std::uint32_t ranks_per_offset)
+      : patterns_(std::move(patterns)),
         semantics_(semantics),
         key_(
             hash_combine(replication_key, static_cast<std::uint64_t>(StreamPurpose::kNoiseOffset))),
@@ -72,7 +78,8 @@ class PatternScheduleNoise {
   }
 
   double offset(std::uint32_t rank) const {
-    return pattern_->span() * make_stream(hash_combine(key_, rank / per_offset_)).next_uniform();
+    return pattern_of(rank).span() *
+           make_stream(hash_combine(key_, rank / per_offset_)).next_uniform();
   }
 
   /// The engine keeps, per rank, a lower bound of the next detour's start (exact preemption).
@@ -82,23 +89,28 @@ class PatternScheduleNoise {
   double end(std::uint32_t rank, RankSlot& slot, Busy, std::uint64_t, double t, double length,
              double window) const {
     if (semantics_ == TimeSemantics::kPreempt)
-      return pattern_->advance_cached([&] { return offset(rank); }, t, length, slot.next_start);
-    return t + length + charged(offset(rank), t, window);
+      return pattern_of(rank).advance_cached([&] { return offset(rank); }, t, length,
+                                             slot.next_start);
+    return t + length + charged(pattern_of(rank), offset(rank), t, window);
   }
 
  private:
   // LogGOPSim's rule: the rest of a detour in progress at t, plus every detour starting in
   // (t, t + window).
-  double charged(double offset, double t, double window) const {
+  double charged(const DetourPattern& pattern, double offset, double t, double window) const {
     double noise = 0.0;
-    std::int64_t g = pattern_->first_ending_after(t, offset);
-    for (Detour d = pattern_->detour(g, offset); d.start < t + window;
-         d = pattern_->detour(++g, offset))
+    std::int64_t g = pattern.first_ending_after(t, offset);
+    for (Detour d = pattern.detour(g, offset); d.start < t + window;
+         d = pattern.detour(++g, offset))
       noise += d.start <= t ? d.end - t : d.end - d.start;
     return noise;
   }
 
-  const DetourPattern* pattern_;
+  const DetourPattern& pattern_of(std::uint32_t rank) const {
+    return *patterns_[patterns_.size() == 1 ? 0 : rank % patterns_.size()];
+  }
+
+  std::vector<const DetourPattern*> patterns_;
   TimeSemantics semantics_;
   std::uint64_t key_;
   std::uint32_t per_offset_;

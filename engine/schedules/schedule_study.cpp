@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "core/task_parallel.hpp"
+#include "distributions/detour_trace.hpp"
 #include "distributions/time_noise_kind.hpp"
 #include "engine/cycles/loggops_keys.hpp"
 #include "engine/cycles/netgauge_loggp.hpp"
@@ -46,7 +47,13 @@ ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNois
     return run_with(s, net, noise, key, n);
   }
   if (noise.pattern) {
-    PatternScheduleNoise n(*noise.pattern, noise.semantics, key, s.ranks(), noise.ranks_per_offset);
+    std::vector<const DetourPattern*> patterns{noise.pattern.get()};
+    if (!noise.per_rank.empty()) {
+      patterns.clear();
+      for (const auto& p : noise.per_rank) patterns.push_back(p.get());
+    }
+    PatternScheduleNoise n(std::move(patterns), noise.semantics, key, s.ranks(),
+                           noise.ranks_per_offset);
     return run_with(s, net, noise, key, n);
   }
   if (noise.poisson) {
@@ -277,6 +284,14 @@ const KeySpec kFinishSample{.name = "collective.finish_sample",
                             .bounds = {0.0, 4.0e18},
                             .optional = true,
                             .identity = false};
+const KeySpec kMeasurements{.name = "noise.measurements",
+                            .type = KeyType::kChoice,
+                            .meaning =
+                                "a trace's measurements: one (noise.measurement) for every "
+                                "rank, or per_rank (rank r replays measurement r mod their "
+                                "number)",
+                            .fallback = std::string("one"),
+                            .choices = {"one", "per_rank"}};
 const KeySpec kSemantics{.name = "noise.semantics",
                          .type = KeyType::kChoice,
                          .meaning = "preempt (work stops in every detour) or loggopsim",
@@ -358,6 +373,16 @@ ScheduleNoiseSpec read_schedule_noise(ParamReader& reader, std::uint32_t ranks,
     spec.ranks_per_offset = static_cast<std::uint32_t>(reader.integer(kRanksPerNode));
   if (const auto* pattern = std::get_if<PatternNoise>(&law)) {
     spec.pattern = in_nanoseconds(*pattern->pattern);
+    if (reader.text(kMeasurements) == "per_rank") {
+      if (reader.peek_text("noise.law") != "trace")
+        throw InputError("noise.measurements = \"per_rank\" applies to law = \"trace\"");
+      if (reader.has("noise.measurement"))
+        throw InputError(
+            "noise.measurement picks one measurement, noise.measurements = \"per_rank\" gives "
+            "each rank one: keep one of them");
+      for (const DetourPattern& m : read_trace_measurements(reader, "noise"))
+        spec.per_rank.push_back(in_nanoseconds(m));
+    }
   } else {
     const auto& poisson = *std::get<std::shared_ptr<const PoissonDetours>>(law);
     if (spec.semantics == TimeSemantics::kLogGOPSim)
@@ -441,10 +466,10 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
 }  // namespace
 
 ModelKind schedule_model_kind() {
-  std::vector<KeySpec> keys = {kGoal,       kAlgorithm,   kRanks,    kLog2Ranks,    kBytes,
-                               kRadix,      kSegments,    kReceives, kCycles,       kWork,
-                               kEager,      kSemantics,   kCosched,  kRanksPerNode, kLogGPFile,
-                               kLogGPBytes, kFinishSample};
+  std::vector<KeySpec> keys = {kGoal,       kAlgorithm,    kRanks,       kLog2Ranks,    kBytes,
+                               kRadix,      kSegments,     kReceives,    kCycles,       kWork,
+                               kEager,      kSemantics,    kCosched,     kRanksPerNode, kLogGPFile,
+                               kLogGPBytes, kFinishSample, kMeasurements};
   for (const auto& k : message_delay_keys()) keys.push_back(k);
   for (const auto& k : loggops_keys())
     if (k.name != "loggops.message_bytes") keys.push_back(k);

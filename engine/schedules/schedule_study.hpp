@@ -18,7 +18,9 @@ namespace collnoise {
 /// The noise a schedule's CPUs see, in the engine's nanoseconds.
 struct ScheduleNoiseSpec {
   std::optional<StageNoise> stage;
-  std::shared_ptr<const DetourPattern> pattern;   ///< periodic or trace noise, in ns
+  std::shared_ptr<const DetourPattern> pattern;  ///< periodic or trace noise, in ns
+  /// A trace's measurements, one per rank in turn (noise.measurements = "per_rank"), in ns.
+  std::vector<std::shared_ptr<const DetourPattern>> per_rank;
   std::shared_ptr<const PoissonDetours> poisson;  ///< Poisson detours, in ns
   std::optional<MessageDelays> delays;            ///< network noise: each message's extra latency
   TimeSemantics semantics = TimeSemantics::kPreempt;
