@@ -40,6 +40,7 @@ enum class KeyType {
   kBoolean,     ///< true or false
   kRankCount,   ///< an integer >= 1, or a string of digits beyond 2^63
   kNumberList,  ///< a list of finite numbers
+  kTextList,    ///< a list of strings (a single string is a list of one)
 };
 
 struct KeySpec {

@@ -68,7 +68,18 @@ std::string to_text(const ParamValue& value) {
           return v;
         else if constexpr (std::is_same_v<T, NumberList>)
           return fmt::format("[{:.17g}]", fmt::join(v, ", "));
-        else
+        else if constexpr (std::is_same_v<T, TextList>) {
+          std::string out = "[";
+          for (std::size_t i = 0; i < v.size(); ++i) {
+            out += i ? ", \"" : "\"";
+            for (const char c : v[i]) {
+              if (c == '"' || c == '\\') out += '\\';
+              out += c;
+            }
+            out += '"';
+          }
+          return out + "]";
+        } else
           return to_string(v);
       },
       value);
@@ -253,6 +264,24 @@ NumberList ParamReader::numbers(const KeySpec& spec, const std::string& prefix) 
   }
   record(spec, key, *list, true);
   return *list;
+}
+
+TextList ParamReader::texts(const KeySpec& spec, const std::string& prefix) {
+  const std::string key = full_key(spec, prefix);
+  const ParamValue* v = find(key);
+  TextList list;
+  if (!v) {
+    if (!spec.fallback) throw InputError(fmt::format("{} is missing", key));
+    list = std::get<TextList>(*spec.fallback);
+  } else if (const auto* l = std::get_if<TextList>(v)) {
+    list = *l;
+  } else if (const auto* s = std::get_if<std::string>(v)) {
+    list = {*s};
+  } else if (const auto* n = std::get_if<NumberList>(v); !n || !n->empty()) {
+    wrong_type(key, "a list of strings", *v);  // (TOML's `[]` has no element type)
+  }
+  record(spec, key, list, v != nullptr);
+  return list;
 }
 
 void ParamReader::accept(const std::string& key) {

@@ -50,6 +50,9 @@ class ParamReader {
   /// An integer >= 1, or a string of decimal digits (beyond 2^63).
   RankCount rank_count(const KeySpec& spec, const std::string& prefix = "");
   NumberList numbers(const KeySpec& spec, const std::string& prefix = "");
+  /// A list of strings; a single string is a list of one (a sweep gives one string per point),
+  /// and `[]` an empty list. The caller checks the strings and whether the list may be empty.
+  TextList texts(const KeySpec& spec, const std::string& prefix = "");
 
   /// Marks a key as read (part of the point) without a value: an optional key left out.
   void accept(const std::string& key);

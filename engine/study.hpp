@@ -66,6 +66,12 @@ class SampledStudy {
 
   /// What the point tallies (metric 0 is the primary one: precision targets and raw samples).
   virtual TallyLayout layout(std::size_t histogram_bins, const std::string& spacing) const = 0;
+  /// The layout's shape (metrics, pairs, histograms and their bins, top capacities) for estimates
+  /// of memory; the histograms' ranges may be placeholders. A model whose ranges cost work (a
+  /// simulation) overrides it.
+  virtual TallyLayout shape(std::size_t histogram_bins, const std::string& spacing) const {
+    return layout(histogram_bins, spacing);
+  }
   /// Samples per accumulation chunk when the run file does not say.
   virtual std::uint64_t default_chunk_size() const = 0;
   /// Simulates samples first .. first + rows.size()/width - 1 into `rows` (row-major, one row of

@@ -35,6 +35,8 @@ Record params_record(const ParamMap& resolved) {
             r.set(key + "_string", Field(to_string(v)));
           } else if constexpr (std::is_same_v<T, NumberList>) {
             r.set(key, Field(series_of(v)));
+          } else if constexpr (std::is_same_v<T, TextList>) {
+            r.set(key, Field(to_text(value)));  // ["a", "b"]: a record holds no list of strings
           } else {
             r.set(key, Field(v));
           }

@@ -94,6 +94,17 @@ ParamValue scalar_value(const std::string& origin, const std::string& key, const
 
 ParamValue to_param(const std::string& origin, const std::string& key, const toml::node& node) {
   if (const auto* arr = node.as_array()) {
+    if (!arr->empty() && arr->front().is_string()) {
+      TextList texts;
+      for (auto&& item : *arr) {
+        const auto s = item.value<std::string>();
+        if (!s)
+          throw InputError(fmt::format("{}: {} must be a list of strings (or of numbers)",
+                                       where(origin, node), key));
+        texts.push_back(*s);
+      }
+      return texts;
+    }
     NumberList list;
     for (auto&& item : *arr) {
       if (auto i = item.as_integer())
@@ -101,7 +112,8 @@ ParamValue to_param(const std::string& origin, const std::string& key, const tom
       else if (auto d = item.as_floating_point())
         list.push_back(d->get());
       else
-        throw InputError(fmt::format("{}: {} must be a list of numbers", where(origin, node), key));
+        throw InputError(fmt::format("{}: {} must be a list of numbers (or of strings)",
+                                     where(origin, node), key));
     }
     return list;
   }

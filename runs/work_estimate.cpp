@@ -21,7 +21,7 @@ constexpr double kPointOverhead = 2.0e-3;
 // A sampled point's tally: per chunk an accumulator per metric and a co-moment per pair (and a
 // map node), kept raw samples, histograms (edges and counts) and top values.
 double tally_bytes(const RunSpec& run, const SampledStudy& study, double samples) {
-  const TallyLayout shape = study.layout(1, run.output.histogram_spacing);
+  const TallyLayout shape = study.shape(1, run.output.histogram_spacing);
   const double chunk_size = static_cast<double>(chunk_plan(run, study).chunk_size);
   const double chunks = std::ceil(samples / chunk_size);
   double bytes = chunks * (48.0 * static_cast<double>(shape.metrics.size()) +
@@ -36,7 +36,7 @@ double tally_bytes(const RunSpec& run, const SampledStudy& study, double samples
 
 // The rows of the chunk being simulated.
 double rows_bytes(const RunSpec& run, const SampledStudy& study) {
-  const TallyLayout shape = study.layout(1, run.output.histogram_spacing);
+  const TallyLayout shape = study.shape(1, run.output.histogram_spacing);
   return 8.0 * static_cast<double>(chunk_plan(run, study).chunk_size) *
          static_cast<double>(shape.metrics.size());
 }

@@ -50,35 +50,64 @@ struct CycleStudy::Replication {
   std::vector<CycleResult> cases;  // in case_names() order
 };
 
-CycleStudy::CycleStudy(CycleSetup setup, CpuNoiseSpec noise, bool use_reference, double tail_index)
+CycleStudy::CycleStudy(CycleSetup setup, CpuNoiseSpec noise, bool use_reference, double tail_index,
+                       std::vector<std::string> cases)
     : setup_(std::move(setup)),
       noise_(std::move(noise)),
       use_reference_(use_reference),
       tail_index_(tail_index),
       noiseless_(static_cast<double>(setup_.cycles) *
-                 (setup_.work + rounds_of(setup_) * setup_.net.noiseless_round())) {}
+                 (setup_.work + rounds_of(setup_) * setup_.net.noiseless_round())) {
+  // The cases in tally order, whatever order the run file gave them in: the metrics, histograms
+  // and summary fields of a case do not depend on which other cases run.
+  for (const auto& c : available_cases(setup_.algorithm))
+    if (cases.empty() || std::find(cases.begin(), cases.end(), c) != cases.end())
+      cases_.push_back(c);
+}
 
-std::vector<std::string> CycleStudy::case_names() const {
-  if (has_redundant()) return {"conventional", "redundant", "quiet"};
+std::vector<std::string> CycleStudy::available_cases(CycleAlgorithm algorithm) {
+  if (algorithm == CycleAlgorithm::kButterfly) return {"conventional", "redundant", "quiet"};
   return {"conventional", "quiet"};
+}
+
+bool CycleStudy::runs(const std::string& name) const {
+  return std::find(cases_.begin(), cases_.end(), name) != cases_.end();
+}
+
+std::vector<std::string> CycleStudy::difference_metrics() const {
+  // With every case this is the layout of collnoise before collective.cases: the same metrics
+  // in the same order, so the default changes no tally.
+  std::vector<std::string> metrics;
+  if (runs("conventional") && runs("redundant"))
+    metrics.emplace_back("conventional_minus_redundant");
+  if (runs("conventional") && runs("quiet")) metrics.emplace_back("conventional_minus_quiet");
+  if (runs("redundant")) metrics.emplace_back("adoptions_per_rank_cycle");
+  return metrics;
+}
+
+std::string CycleStudy::left_out(const std::string& name) const {
+  return fmt::format("not simulated: collective.cases = [\"{}\"] leaves out the {} case",
+                     fmt::join(cases_, "\", \""), name);
 }
 
 std::size_t CycleStudy::width() const {
   const std::size_t cases = case_names().size();
-  return cases + (has_redundant() ? 3 : 1) + cases * setup_.cycles;
+  return cases + difference_metrics().size() + cases * setup_.cycles;
 }
 
 TallyLayout CycleStudy::layout(std::size_t histogram_bins, const std::string&) const {
   TallyLayout layout;
-  const auto cases = case_names();
+  const auto& cases = case_names();
   for (const auto& c : cases) layout.metrics.push_back(total_name(c));
-  if (has_redundant()) {
-    layout.metrics.push_back("conventional_minus_redundant");
-    layout.metrics.push_back("conventional_minus_quiet");
-    layout.metrics.push_back("adoptions_per_rank_cycle");
-    layout.pairs.push_back({3, 4});
-  } else {
-    layout.metrics.push_back("conventional_minus_quiet");
+  for (const auto& d : difference_metrics()) layout.metrics.push_back(d);
+  // The recovery ratio's numerator and denominator, paired (metrics 3 and 4 with every case).
+  if (runs_all() && has_redundant()) {
+    const auto index = [&](const char* name) {
+      return static_cast<std::size_t>(
+          std::find(layout.metrics.begin(), layout.metrics.end(), name) - layout.metrics.begin());
+    };
+    layout.pairs.push_back(
+        {index("conventional_minus_redundant"), index("conventional_minus_quiet")});
   }
   for (const auto& c : cases)
     for (std::uint64_t k = 0; k < setup_.cycles; ++k) layout.metrics.push_back(cycle_name(c, k));
@@ -111,14 +140,16 @@ CycleResult CycleStudy::run_case(CycleAlgorithm algorithm, bool quiet, std::uint
 
 CycleStudy::Replication CycleStudy::replicate(std::uint64_t index, int threads,
                                               std::span<Histogram* const> finish) const {
+  // Every case builds its own CPUs from the replication key, so a case sees the same noise, and
+  // gives the same bits, whichever other cases run.
   const std::uint64_t key = stream_key(key_, StreamPurpose::kReplication, index);
   Replication rep;
-  std::size_t c = 0;
-  rep.cases.push_back(run_case(setup_.algorithm, false, key, threads, finish[c++]));
-  if (has_redundant())
-    rep.cases.push_back(
-        run_case(CycleAlgorithm::kRedundantButterfly, false, key, threads, finish[c++]));
-  rep.cases.push_back(run_case(setup_.algorithm, true, key, threads, finish[c++]));
+  const auto& cases = case_names();
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const bool redundant = cases[c] == "redundant";
+    rep.cases.push_back(run_case(redundant ? CycleAlgorithm::kRedundantButterfly : setup_.algorithm,
+                                 cases[c] == "quiet", key, threads, finish[c]));
+  }
   return rep;
 }
 
@@ -148,22 +179,24 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
   } else {
     for (std::size_t k = 0; k < count; ++k) reps[k] = replicate(first + k, threads, extra);
   }
-  const std::size_t cases = case_names().size();
+  const auto& names = case_names();
+  const std::size_t cases = names.size();
+  const auto slot = [&](const char* name) {  // index of a case in a replication; cases if not run
+    return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+  };
+  const std::size_t conv = slot("conventional"), red = slot("redundant"), quiet = slot("quiet");
   const double rank_cycles = static_cast<double>(setup_.ranks * setup_.cycles);
   for (std::size_t k = 0; k < count; ++k) {
     const auto& rep = reps[k];
     double* row = rows.data() + k * width;
     std::size_t m = 0;
     for (std::size_t c = 0; c < cases; ++c) row[m++] = rep.cases[c].cycle_end.back();
-    const double conventional = rep.cases[0].cycle_end.back();
-    const double quiet = rep.cases[cases - 1].cycle_end.back();
-    if (has_redundant()) {
-      row[m++] = conventional - rep.cases[1].cycle_end.back();
-      row[m++] = conventional - quiet;
-      row[m++] = static_cast<double>(rep.cases[1].adoptions) / rank_cycles;
-    } else {
-      row[m++] = conventional - quiet;
-    }
+    // The metrics of difference_metrics(), in its order.
+    if (conv < cases && red < cases)
+      row[m++] = rep.cases[conv].cycle_end.back() - rep.cases[red].cycle_end.back();
+    if (conv < cases && quiet < cases)
+      row[m++] = rep.cases[conv].cycle_end.back() - rep.cases[quiet].cycle_end.back();
+    if (red < cases) row[m++] = static_cast<double>(rep.cases[red].adoptions) / rank_cycles;
     for (std::size_t c = 0; c < cases; ++c)
       for (double t : rep.cases[c].cycle_end) row[m++] = t;
   }
@@ -171,30 +204,44 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
 
 Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
-  const auto cases = case_names();
+  const auto& cases = case_names();
+  const std::string no_variant = "the dissemination barrier has no redundant variant";
   Record s;
   std::vector<std::string> warnings;
   for (std::size_t c = 0; c < cases.size(); ++c) {
     const Accumulator acc = tally.total(c);
     const MeanInterval ci = mean_interval(acc, tally.tops()[c], noiseless_, tail_index_, level);
     put_mean(s, cases[c] + "_", acc, ci);
-    if (c == 0) warnings = ci.warnings;
+    if (c == 0) warnings = ci.warnings;  // the primary metric's
   }
-  if (!has_redundant())
+  // A case the algorithm lacks, or one the run left out: its fields are null with the reason.
+  for (const std::string name : {"conventional", "redundant", "quiet"}) {
+    if (runs(name)) continue;
+    const std::string why = name == "redundant" && !has_redundant() ? no_variant : left_out(name);
     for (const char* field :
          {"samples", "mean", "ci_low", "ci_high", "ci_method", "standard_error"})
-      s.set(fmt::format("redundant_{}", field),
-            Field(Null{"the dissemination barrier has no redundant variant"}));
+      s.set(fmt::format("{}_{}", name, field), Field(Null{why}));
+  }
   s.set("confidence", Field(level));
 
   // Recovery ratio: a ratio of means over paired replications, with a delta-method interval.
+  const char* ratio_fields[] = {"recovery_ratio", "recovery_ratio_ci_low",
+                                "recovery_ratio_ci_high"};
   if (!has_redundant()) {
-    const Null none{"the dissemination barrier has no redundant variant"};
-    for (const char* k : {"recovery_ratio", "recovery_ratio_ci_low", "recovery_ratio_ci_high"})
-      s.set(k, Field(none));
+    for (const char* k : ratio_fields) s.set(k, Field(Null{no_variant}));
+  } else if (!runs_all()) {
+    std::vector<std::string> missing;
+    for (const std::string name : {"conventional", "redundant", "quiet"})
+      if (!runs(name)) missing.push_back(name);
+    const std::string why = fmt::format(
+        "not computed: (T_conv - T_red) / (T_conv - T_quiet) needs the conventional, redundant "
+        "and quiet cases, and collective.cases = [\"{}\"] leaves out {}",
+        fmt::join(cases, "\", \""), fmt::join(missing, " and "));
+    for (const char* k : ratio_fields) s.set(k, Field(Null{why}));
   } else {
-    const Accumulator y = tally.total(4);
-    const RatioInterval ratio = ratio_of_means(tally.total(3), y, tally.pair_total(0), level);
+    const Accumulator y = tally.total("conventional_minus_quiet");
+    const RatioInterval ratio =
+        ratio_of_means(tally.total("conventional_minus_redundant"), y, tally.pair_total(0), level);
     if (ratio.ratio) {
       s.set("recovery_ratio", Field(*ratio.ratio));
       s.set("recovery_ratio_ci_low", Field(*ratio.ci_low));
@@ -207,12 +254,14 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
                     "noise in the collective's own overheads makes no detectable difference{}",
                     y.mean, noise_.stage ? " (per-stage noise acts on compute stages only)" : "")
               : ratio.reason;
-      for (const char* k : {"recovery_ratio", "recovery_ratio_ci_low", "recovery_ratio_ci_high"})
-        s.set(k, Field(Null{why}));
+      for (const char* k : ratio_fields) s.set(k, Field(Null{why}));
     }
     s.set("recovery_ratio_method", Field(std::string("delta method, Student t")));
-    s.set("adoptions_per_rank_cycle", Field(tally.total(5).mean));
   }
+  if (runs("redundant"))
+    s.set("adoptions_per_rank_cycle", Field(tally.total("adoptions_per_rank_cycle").mean));
+  else if (has_redundant())
+    s.set("adoptions_per_rank_cycle", Field(Null{left_out("redundant")}));
   const auto closed = noiseless_closed_form(setup_);
   const std::string nic_bound =
       "the NIC gap exceeds a round trip or the redundant messages do "
@@ -225,12 +274,11 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
     s.set("noiseless_closed_form_redundant",
           closed_red ? Field(*closed_red) : Field(Null{nic_bound}));
   } else {
-    s.set("noiseless_closed_form_redundant",
-          Field(Null{"the dissemination barrier has no redundant variant"}));
+    s.set("noiseless_closed_form_redundant", Field(Null{no_variant}));
   }
   if (noise_.time) s.set("noise_busy_fraction", Field(busy_fraction(*noise_.time)));
 
-  // T_c per cycle, each case: means and Student t intervals over replications.
+  // T_c per cycle, each case run: means and Student t intervals over replications.
   std::vector<double> cycles;
   for (std::uint64_t k = 1; k <= setup_.cycles; ++k) cycles.push_back(static_cast<double>(k));
   s.set("cycle", Field(series_of(cycles)));
@@ -265,19 +313,15 @@ NoiseKind noise_kind(const CpuNoiseSpec& noise) {
 }  // namespace
 
 double CycleStudy::cost_per_sample() const {
-  // Seconds per rank and round of each case, and per rank and compute stage, measured on the
+  // Seconds per rank and round of each case run, and per rank and compute stage, measured on the
   // fast engine (bench/RESULTS.md, "Cost model"); the reference simulator takes about 600 ns a
-  // rank-round whatever the case.
+  // rank-round for the conventional and quiet cases, twice that for the redundant one.
   const NoiseKind kind = noise_kind(noise_);
   const double poisson_op = kind == NoiseKind::kPoisson ? 1.2e-8 : 0.0;
   double per_round = 0.0;
-  if (use_reference_) {
-    per_round = 6.0e-7 * (has_redundant() ? 4.0 : 2.0);
-  } else if (has_redundant()) {
-    per_round = (6.0e-9 + poisson_op) + (2.2e-8 + 2.0 * poisson_op) + 4.0e-9;
-  } else {
-    per_round = (6.0e-9 + poisson_op) + 4.0e-9;
-  }
+  if (runs("conventional")) per_round += use_reference_ ? 6.0e-7 : 6.0e-9 + poisson_op;
+  if (runs("redundant")) per_round += use_reference_ ? 1.2e-6 : 2.2e-8 + 2.0 * poisson_op;
+  if (runs("quiet")) per_round += use_reference_ ? 6.0e-7 : 4.0e-9;
   double compute = 1.0e-9;
   if (kind == NoiseKind::kStage) compute = 3.0e-8 + noise_.stage->eta->isf_seconds();
   if (kind == NoiseKind::kPattern) compute = 5.0e-9;
@@ -294,7 +338,7 @@ double CycleStudy::working_bytes(int threads) const {
   // MiB at 2^23 ranks, bench/RESULTS.md), and the noise's per-rank state; the reference
   // simulator keeps an event queue and message buffers per rank.
   const NoiseKind kind = noise_kind(noise_);
-  double per_rank = has_redundant() ? 64.0 : 24.0;
+  double per_rank = runs("redundant") ? 64.0 : 24.0;
   if (kind == NoiseKind::kPattern) per_rank += 4.0;
   if (kind == NoiseKind::kPoisson) per_rank += 33.0;
   if (use_reference_) per_rank = 400.0;
@@ -303,26 +347,72 @@ double CycleStudy::working_bytes(int threads) const {
 }
 
 std::vector<TableColumn> CycleStudy::columns() const {
-  return {{"reps", "conventional_samples", ""},
-          {"quiet[s]", "quiet_mean", ""},
-          {"conv[s]", "conventional_mean", ""},
-          {"red[s]", "redundant_mean", ""},
-          {"ratio", "recovery_ratio", ""},
-          {"ratio_lo", "recovery_ratio_ci_low", ""},
-          {"ratio_hi", "recovery_ratio_ci_high", ""},
-          {"noiseless[s]", "noiseless_closed_form", ""}};
+  // With every case (the default), the columns of collnoise before collective.cases, the
+  // dissemination barrier's null redundant and ratio columns included; with some cases, theirs.
+  const std::string primary = case_names().front();
+  std::vector<TableColumn> columns = {{"reps", primary + "_samples", ""}};
+  for (const auto& [header, name] : {std::pair<const char*, const char*>{"quiet[s]", "quiet"},
+                                     {"conv[s]", "conventional"},
+                                     {"red[s]", "redundant"}})
+    if (runs(name) || runs_all()) columns.push_back({header, std::string(name) + "_mean", ""});
+  if (runs_all())
+    for (const auto& [header, field] :
+         {std::pair<const char*, const char*>{"ratio", "recovery_ratio"},
+          {"ratio_lo", "recovery_ratio_ci_low"},
+          {"ratio_hi", "recovery_ratio_ci_high"}})
+      columns.push_back({header, field, ""});
+  columns.push_back({"noiseless[s]", "noiseless_closed_form", ""});
+  return columns;
 }
 
 PlotHints CycleStudy::plot_hints() const {
+  // The conventional case's T_M (the primary metric), or the first case run without it; the
+  // other cases run as references.
+  const std::string primary = case_names().front();
   PlotHints hints;
   hints.figure = "cycles";
-  hints.y = "conventional_mean";
-  hints.y_low = "conventional_ci_low";
-  hints.y_high = "conventional_ci_high";
+  hints.y = primary + "_mean";
+  hints.y_low = primary + "_ci_low";
+  hints.y_high = primary + "_ci_high";
   hints.y_label = "run time T_M [s]";
-  hints.references = {"quiet_mean", "redundant_mean", "noiseless_closed_form"};
+  for (const char* name : {"quiet", "redundant"})
+    if (name != primary && (runs(name) || runs_all()))
+      hints.references.push_back(std::string(name) + "_mean");
+  hints.references.push_back("noiseless_closed_form");
   return hints;
 }
+
+namespace {
+
+// collective.cases: a non-empty list of distinct case names of the algorithm, in any order;
+// absent: every case (recorded in the point's parameters as the list run).
+std::vector<std::string> read_cases(ParamReader& reader, const KeySpec& key,
+                                    CycleAlgorithm algorithm) {
+  const std::vector<std::string> valid = CycleStudy::available_cases(algorithm);
+  if (!reader.has(key.name)) {
+    reader.derive(key.name, TextList(valid));
+    return valid;
+  }
+  const TextList chosen = reader.texts(key);
+  const std::string names = fmt::format("\"{}\"", fmt::join(valid, "\", \""));
+  if (chosen.empty())
+    throw InputError(fmt::format("{} is empty: give at least one of {}", key.name, names));
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const std::string& c = chosen[i];
+    if (std::find(valid.begin(), valid.end(), c) == valid.end())
+      throw InputError(fmt::format(
+          "{} holds \"{}\", which is not a case{}: use {}", key.name, c,
+          c == "redundant" ? " of the dissemination barrier (it has no redundant variant)" : "",
+          names));
+    if (std::find(chosen.begin(), chosen.begin() + static_cast<std::ptrdiff_t>(i), c) !=
+        chosen.begin() + static_cast<std::ptrdiff_t>(i))
+      throw InputError(
+          fmt::format("{} names \"{}\" twice: use each of {} at most once", key.name, c, names));
+  }
+  return chosen;
+}
+
+}  // namespace
 
 ModelKind cycle_model_kind() {
   static const KeySpec n{.name = "collective.N",
@@ -351,7 +441,17 @@ ModelKind cycle_model_kind() {
       .fallback = std::string("fast"),
       .choices = {"fast", "reference"},
       .identity = false};
-  std::vector<KeySpec> keys = {n, log2_n, cycles, work, engine};
+  // Not an identity key: each case gives the same bits whichever other cases run, so leaving
+  // cases out moves no stream (docs/models/streams.md).
+  static const KeySpec cases{
+      .name = "collective.cases",
+      .type = KeyType::kTextList,
+      .meaning =
+          "the cases simulated, tallied and summarised: any of \"conventional\", "
+          "\"redundant\" (butterfly only), \"quiet\" (default: all of them)",
+      .optional = true,
+      .identity = false};
+  std::vector<KeySpec> keys = {n, log2_n, cycles, work, engine, cases};
   for (const auto& k : loggops_keys()) keys.push_back(k);
   return {
       .name = "cycles",
@@ -394,6 +494,7 @@ ModelKind cycle_model_kind() {
             setup.cycles = static_cast<std::uint64_t>(reader.integer(cycles));
             setup.work = reader.number(work);
             setup.net = read_loggops(reader);
+            const std::vector<std::string> chosen = read_cases(reader, cases, setup.algorithm);
             const bool reference = reader.text(engine) == "reference";
             if (reference && setup.ranks > (1u << 16))
               throw InputError(
@@ -414,7 +515,7 @@ ModelKind cycle_model_kind() {
             }
             point.kind = kind;
             point.sampled =
-                std::make_unique<CycleStudy>(setup, std::move(cpu), reference, tail_index);
+                std::make_unique<CycleStudy>(setup, std::move(cpu), reference, tail_index, chosen);
           }};
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <optional>
 
 #include "core/errors.hpp"
@@ -466,36 +467,114 @@ Schedule linear_scatter(const AlgorithmParams& p) {
   });
 }
 
+// ---- sizes, for estimates -----------------------------------------------------------------------
+
+double n_of(const AlgorithmParams& p) {
+  return static_cast<double>(p.ranks);
+}
+double rounds_of(const AlgorithmParams& p) {
+  return static_cast<double>(ceil_log2(p.ranks));
+}
+
+// N - 1 messages (a tree, or rank 0 with every other rank): a send and a receive each.
+double messages_of_tree(const AlgorithmParams& p) {
+  return 2.0 * (n_of(p) - 1.0);
+}
+// A send and a receive per rank and round.
+double rounds_operations(const AlgorithmParams& p) {
+  return 2.0 * n_of(p) * rounds_of(p);
+}
+double butterfly_operations(const AlgorithmParams& p) {
+  const Folding f = folding_of(p.ranks);
+  return 2.0 * f.pof2 * std::log2(static_cast<double>(f.pof2)) + 4.0 * f.rem;
+}
+double rabenseifner_operations(const AlgorithmParams& p) {
+  return 2.0 * butterfly_operations(p);
+}
+double ring_operations(const AlgorithmParams& p) {
+  return p.ranks < 2 ? 0.0 : 4.0 * n_of(p) * (n_of(p) - 1.0) * p.segments;
+}
+double tree_barrier_operations(const AlgorithmParams& p) {
+  return 4.0 * (n_of(p) - 1.0);
+}
+double pairwise_operations(const AlgorithmParams& p) {
+  return 2.0 * n_of(p) * (n_of(p) - 1.0);
+}
+
 }  // namespace
 
 const std::vector<AlgorithmKind>& algorithm_kinds() {
   static const std::vector<AlgorithmKind> kinds = {
-      {"binomial_broadcast", "binomial tree from rank 0 (MPICH and Open MPI, short messages)",
-       false, false, false, binomial_broadcast},
-      {"binomial_reduce", "binomial tree to rank 0 (MPICH reduce, short messages)", false, false,
-       true, binomial_reduce},
-      {"knomial_broadcast", "k-nomial tree from rank 0 (MPICH's default broadcast tree, k = 4)",
-       true, false, false, knomial_broadcast},
+      {"binomial_broadcast",
+       "binomial tree from rank 0 (MPICH and Open MPI, short messages)",
+       false,
+       false,
+       false,
+       binomial_broadcast,
+       {},
+       messages_of_tree},
+      {"binomial_reduce",
+       "binomial tree to rank 0 (MPICH reduce, short messages)",
+       false,
+       false,
+       true,
+       binomial_reduce,
+       {},
+       messages_of_tree},
+      {"knomial_broadcast",
+       "k-nomial tree from rank 0 (MPICH's default broadcast tree, k = 4)",
+       true,
+       false,
+       false,
+       knomial_broadcast,
+       {},
+       messages_of_tree},
       {"recursive_doubling_allreduce",
        "the butterfly with MPICH's fold for N not a power of two (short vectors)", false, false,
-       true, recursive_doubling_allreduce, recursive_doubling_allreduce_on_the_fly},
+       true, recursive_doubling_allreduce, recursive_doubling_allreduce_on_the_fly,
+       butterfly_operations},
       {"rabenseifner_allreduce",
        "reduce-scatter by recursive halving, allgather by recursive doubling (MPICH, long vectors)",
-       false, false, true, rabenseifner_allreduce, rabenseifner_allreduce_on_the_fly},
-      {"ring_allreduce", "reduce-scatter and allgather around a ring, segmented (Open MPI, NCCL)",
-       false, true, true, ring_allreduce},
+       false, false, true, rabenseifner_allreduce, rabenseifner_allreduce_on_the_fly,
+       rabenseifner_operations},
+      {"ring_allreduce",
+       "reduce-scatter and allgather around a ring, segmented (Open MPI, NCCL)",
+       false,
+       true,
+       true,
+       ring_allreduce,
+       {},
+       ring_operations},
       {"dissemination_barrier", "ceil(log2 N) rounds to r + 2^k (MPICH barrier)", false, false,
-       true, dissemination_barrier, dissemination_barrier_on_the_fly},
-      {"tree_barrier", "up the heap-ordered binary tree and down again (Agarwal et al.)", false,
-       false, false, tree_barrier},
+       true, dissemination_barrier, dissemination_barrier_on_the_fly, rounds_operations},
+      {"tree_barrier",
+       "up the heap-ordered binary tree and down again (Agarwal et al.)",
+       false,
+       false,
+       false,
+       tree_barrier,
+       {},
+       tree_barrier_operations},
       {"bruck_allgather", "ceil(log2 N) rounds of doubling blocks (MPICH, short messages)", false,
-       false, true, bruck_allgather, bruck_allgather_on_the_fly},
+       false, true, bruck_allgather, bruck_allgather_on_the_fly, rounds_operations},
       {"pairwise_alltoall", "N - 1 rounds of pairwise exchanges (MPICH, Open MPI, long messages)",
-       false, false, true, pairwise_alltoall, pairwise_alltoall_on_the_fly},
-      {"linear_gather", "every rank sends to rank 0 (Open MPI's basic linear gather)", false, false,
-       false, linear_gather},
-      {"linear_scatter", "rank 0 sends to every rank (Open MPI's basic linear scatter)", false,
-       false, false, linear_scatter},
+       false, false, true, pairwise_alltoall, pairwise_alltoall_on_the_fly, pairwise_operations},
+      {"linear_gather",
+       "every rank sends to rank 0 (Open MPI's basic linear gather)",
+       false,
+       false,
+       false,
+       linear_gather,
+       {},
+       messages_of_tree},
+      {"linear_scatter",
+       "rank 0 sends to every rank (Open MPI's basic linear scatter)",
+       false,
+       false,
+       false,
+       linear_scatter,
+       {},
+       messages_of_tree},
   };
   return kinds;
 }

@@ -36,6 +36,9 @@ struct AlgorithmKind {
   /// The same schedule generated on the fly (memory independent of N), where the algorithm's
   /// pattern allows (empty function: never; nullopt: not with these parameters).
   std::function<std::optional<GeneratedSchedule>(const AlgorithmParams&)> generate_on_the_fly = {};
+  /// How many operations the schedule holds (exact but for rounding; a double, as N^2 ones
+  /// overflow): for estimates of work and memory before anything is built.
+  std::function<double(const AlgorithmParams&)> operations = {};
 };
 
 /// Every built-in algorithm, in documentation order.

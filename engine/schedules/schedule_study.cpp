@@ -75,24 +75,35 @@ ScheduleRun run_quiet(const AnySchedule& s, const ScheduleNet& net) {
 
 }  // namespace
 
-ScheduleStudy::ScheduleStudy(std::shared_ptr<const AnySchedule> schedule, ScheduleNet net,
-                             ScheduleNoiseSpec noise, std::string source)
-    : schedule_(std::move(schedule)),
-      net_(net),
-      noise_(std::move(noise)),
-      source_(std::move(source)),
-      noiseless_(run_quiet(*schedule_, net_)) {
-  if (!noiseless_.complete)
-    throw InputError(
-        fmt::format("{}: the schedule cannot complete: {}", source_, noiseless_.incomplete));
+ScheduleStudy::ScheduleStudy(ScheduleSource source, ScheduleNet net, ScheduleNoiseSpec noise,
+                             std::function<void(double)> check)
+    : source_(std::move(source)), net_(net), noise_(std::move(noise)), check_(std::move(check)) {}
+
+const AnySchedule& ScheduleStudy::schedule() const {
+  std::call_once(built_once_, [&] {
+    schedule_ = source_.built ? source_.built : std::make_shared<const AnySchedule>(source_.make());
+  });
+  return *schedule_;
 }
 
-TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&) const {
+const ScheduleRun& ScheduleStudy::noiseless() const {
+  std::call_once(noiseless_once_, [&] {
+    ScheduleRun run = run_quiet(schedule(), net_);
+    if (!run.complete)
+      throw InputError(
+          fmt::format("{}: the schedule cannot complete: {}", source_.description, run.incomplete));
+    if (check_) check_(*std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond);
+    noiseless_ = std::move(run);
+  });
+  return noiseless_;
+}
+
+namespace {
+
+TallyLayout completion_layout(std::size_t histogram_bins, double noiseless) {
   TallyLayout layout;
   layout.metrics = {"completion_time"};
   layout.top_capacity = {kTopCapacity};
-  const double noiseless =
-      *std::max_element(noiseless_.finish.begin(), noiseless_.finish.end()) * kNanosecond;
   const double lo = std::max(noiseless, 1e-12);
   layout.histograms.push_back(
       {"completion_time", 0,
@@ -100,8 +111,20 @@ TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&
   return layout;
 }
 
+}  // namespace
+
+TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&) const {
+  // From the noiseless completion to 100 times it.
+  return completion_layout(histogram_bins, noiseless_completion());
+}
+
+TallyLayout ScheduleStudy::shape(std::size_t histogram_bins, const std::string&) const {
+  return completion_layout(histogram_bins, 1.0);
+}
+
 double ScheduleStudy::noiseless_completion() const {
-  return *std::max_element(noiseless_.finish.begin(), noiseless_.finish.end()) * kNanosecond;
+  const ScheduleRun& run = noiseless();
+  return *std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond;
 }
 
 double ScheduleStudy::replicate(std::uint64_t index) const {
@@ -109,10 +132,10 @@ double ScheduleStudy::replicate(std::uint64_t index) const {
   if (!noise_.stage && !noise_.pattern && !noise_.poisson && !noise_.delays)
     return noiseless_completion();
   const ScheduleRun run =
-      run_noisy(*schedule_, net_, noise_, stream_key(key_, StreamPurpose::kReplication, index));
+      run_noisy(schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index));
   if (!run.complete)
     throw RuntimeFailure(
-        fmt::format("{}: a replication did not complete: {}", source_, run.incomplete));
+        fmt::format("{}: a replication did not complete: {}", source_.description, run.incomplete));
   return *std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond;
 }
 
@@ -128,22 +151,20 @@ void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
 Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   const Accumulator total = tally.total(0);
-  const double noiseless =
-      *std::max_element(noiseless_.finish.begin(), noiseless_.finish.end()) * kNanosecond;
-  const MeanInterval ci =
-      mean_interval(total, tally.tops()[0], noiseless, noise_.tail_index, level);
+  const double quiet = noiseless_completion();
+  const MeanInterval ci = mean_interval(total, tally.tops()[0], quiet, noise_.tail_index, level);
   Record s;
-  s.set("schedule", Field(source_));
-  s.set("ranks", Field(static_cast<std::uint64_t>(ranks_of(*schedule_))));
-  s.set("operations", Field(operations_of(*schedule_)));
-  s.set("events_per_sample", Field(noiseless_.events));
+  s.set("schedule", Field(source_.description));
+  s.set("ranks", Field(static_cast<std::uint64_t>(ranks_of(schedule()))));
+  s.set("operations", Field(operations_of(schedule())));
+  s.set("events_per_sample", Field(noiseless().events));
   put_mean(s, "completion_", total, ci);
   s.set("confidence", Field(level));
   s.set("completion_sd", Field(total.sd()));
-  s.set("noiseless_completion", Field(noiseless));
+  s.set("noiseless_completion", Field(quiet));
   put_quantiles(s, "completion_", *tally.histogram_of(0), level);
   const auto put_finish = [&](const std::string& name, const ScheduleRun& run) {
-    if (ranks_of(*schedule_) <= kMaxRanksListed) {
+    if (ranks_of(schedule()) <= kMaxRanksListed) {
       std::vector<double> finish;
       for (const double t : run.finish) finish.push_back(t * kNanosecond);
       s.set(name, Field(series_of(finish)));
@@ -151,36 +172,36 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
       s.set(name, Field(Null{fmt::format("more than {} ranks: not listed", kMaxRanksListed)}));
     }
   };
-  put_finish("noiseless_finish", noiseless_);
+  put_finish("noiseless_finish", noiseless());
   if (finish_sample_) {
     // The replication simulated again: its value depends on its index only.
     s.set("sample_finish_index", Field(*finish_sample_));
     put_finish("sample_finish",
-               run_noisy(*schedule_, net_, noise_,
+               run_noisy(schedule(), net_, noise_,
                          stream_key(key_, StreamPurpose::kReplication, *finish_sample_)));
   }
   s.set("warnings", Field(join_warnings(ci.warnings)));
   return s;
 }
 
+// Events: every operation, and a message per send (half the sends and receives); the run's own
+// count once the noiseless run is known.
 double ScheduleStudy::cost_per_sample() const {
   // The event engine: about 100 ns an event, more with noise draws (bench/RESULTS.md).
   const bool noisy = noise_.stage || noise_.pattern || noise_.poisson || noise_.delays;
   const double per_event = noisy ? 1.6e-7 : 1.0e-7;
-  return per_event * static_cast<double>(noiseless_.events) + 1.0e-6;
+  return noisy ? per_event * 1.5 * source_.operations + 1.0e-6 : 1.0e-6;
 }
 
 double ScheduleStudy::fixed_cost() const {
-  return 1.0e-7 * static_cast<double>(noiseless_.events);
+  return 1.0e-7 * 1.5 * source_.operations;
 }
 
 double ScheduleStudy::working_bytes(int threads) const {
-  // The schedule once, and per thread the engine's counters, queues and clocks.
-  // Per thread: a dependency counter per operation (1 to 4 bytes), the queued events (32 bytes,
-  // a few per rank), the match lists and each rank's resources.
-  const double ops = static_cast<double>(operations_of(*schedule_));
-  const double ranks = static_cast<double>(ranks_of(*schedule_));
-  return static_cast<double>(memory_bytes_of(*schedule_)) + threads * (4.0 * ops + 200.0 * ranks);
+  // The schedule once; per thread a dependency counter per operation (1 to 4 bytes), and per
+  // rank its state (128 bytes) and the queued events (32 bytes, a few per rank).
+  return source_.stored_bytes +
+         threads * (4.0 * source_.operations + 256.0 * static_cast<double>(source_.ranks));
 }
 
 std::vector<TableColumn> ScheduleStudy::columns() const {
@@ -395,6 +416,11 @@ ScheduleNoiseSpec read_schedule_noise(ParamReader& reader, std::uint32_t ranks,
   return spec;
 }
 
+// Operations beyond this are refused: over a day per sample, terabytes stored.
+constexpr double kMaxOperations = 0x1p37;
+// Bytes a stored schedule takes per operation (schedule.hpp: the arrays and the dependencies).
+constexpr double kStoredBytesPerOperation = 32.0;
+
 void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContext& run) {
   reader.text(collective_kind_key());
   if (reader.has(kGoal.name) == reader.has(kAlgorithm.name))
@@ -403,17 +429,20 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   const double work = reader.number(kWork);
   const auto work_ns = static_cast<std::uint64_t>(std::llround(to_ns(work)));
   const bool repeated = cycles != 1 || work_ns != 0;
-  const auto stored = [&](Schedule one) {
-    return std::make_shared<const AnySchedule>(repeated ? repeat_schedule(one, cycles, work_ns)
-                                                        : std::move(one));
+  const auto repeat = [=](Schedule one) {
+    return repeated ? repeat_schedule(one, cycles, work_ns) : one;
   };
-  std::shared_ptr<const AnySchedule> schedule;
-  std::string source;
+  ScheduleSource source;
   std::uint64_t row_bytes = 1;  // the message size a LogGP file's rows are chosen for
-  if (reader.has(kGoal.name)) {
+  const bool goal = reader.has(kGoal.name);
+  if (goal) {
+    // Read now: a malformed file is refused when the run file is checked.
     const std::string path = reader.text(kGoal);
-    schedule = stored(read_goal_file(path));
-    source = fmt::format("GOAL file {}", path);
+    source.built = std::make_shared<const AnySchedule>(repeat(read_goal_file(path)));
+    source.ranks = ranks_of(*source.built);
+    source.operations = static_cast<double>(operations_of(*source.built));
+    source.stored_bytes = static_cast<double>(memory_bytes_of(*source.built));
+    source.description = fmt::format("GOAL file {}", path);
   } else {
     const AlgorithmKind& algorithm = *find_algorithm(reader.text(kAlgorithm));
     AlgorithmParams p;
@@ -432,26 +461,46 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     if (algorithm.uses_receive_order)
       p.receives =
           reader.text(kReceives) == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
-    // On the fly where the pattern allows (memory independent of N), else stored.
+    source.ranks = p.ranks;
+    source.operations = algorithm.operations(p) * cycles + (work_ns > 0 ? p.ranks * cycles : 0);
+    source.description =
+        fmt::format("{} on {} ranks, {} bytes", algorithm.name, p.ranks, p.message_bytes);
+    if (source.operations > kMaxOperations)
+      throw InputError(fmt::format(
+          "{}: about {:.3g} operations per sample, beyond the {:.3g} collnoise takes (a day per "
+          "sample): use fewer ranks",
+          source.description, source.operations, kMaxOperations));
+    // On the fly where the pattern allows (memory independent of N); else stored, built when
+    // the point is first sampled.
     std::optional<GeneratedSchedule> fly;
     if (algorithm.generate_on_the_fly && !repeated) fly = algorithm.generate_on_the_fly(p);
-    schedule =
-        fly ? std::make_shared<const AnySchedule>(std::move(*fly)) : stored(algorithm.generate(p));
-    source = fmt::format("{} on {} ranks, {} bytes", algorithm.name, p.ranks, p.message_bytes);
+    if (fly) {
+      source.built = std::make_shared<const AnySchedule>(std::move(*fly));
+      source.stored_bytes = static_cast<double>(memory_bytes_of(*source.built));
+    } else {
+      source.make = [&algorithm, p, repeat] { return AnySchedule(repeat(algorithm.generate(p))); };
+      source.stored_bytes = kStoredBytesPerOperation * source.operations;
+    }
     row_bytes = std::max<std::uint64_t>(p.message_bytes, 1);
   }
   const ScheduleNet net = read_net(reader, row_bytes);
   std::optional<TimeNoiseLaw> time_law;
-  ScheduleNoiseSpec noise = read_schedule_noise(reader, ranks_of(*schedule), time_law);
+  ScheduleNoiseSpec noise = read_schedule_noise(reader, source.ranks, time_law);
   noise.delays = read_message_delays(reader, net.L, net.G);
   if (noise.delays) noise.tail_index = std::min(noise.tail_index, noise.delays->tail_index());
   point.kind = "schedule";
-  auto study = std::make_unique<ScheduleStudy>(schedule, net, noise, source);
+  // Time-based noise must resolve its detours over the whole run (checked once the noiseless
+  // run is known).
+  std::function<void(double)> check;
   if (time_law) {
-    const double rounds =
-        static_cast<double>(operations_of(*schedule)) / std::max(ranks_of(*schedule), 1U);
-    check_time_noise_horizon(*time_law, study->noiseless_completion(), rounds);
+    const double rounds = source.operations / std::max(source.ranks, 1U);
+    check = [law = *time_law, rounds](double noiseless) {
+      check_time_noise_horizon(law, noiseless, rounds);
+    };
   }
+  auto study = std::make_unique<ScheduleStudy>(std::move(source), net, noise, std::move(check));
+  // A GOAL file's schedule is simulated now: one that cannot complete is refused at once.
+  if (goal) study->noiseless();
   if (reader.has(kFinishSample.name)) {
     const auto index = static_cast<std::uint64_t>(reader.integer(kFinishSample));
     if (run.samples > 0 && index >= run.samples)

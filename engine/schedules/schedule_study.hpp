@@ -3,7 +3,9 @@
 // under LogGOPS with LogGOPSim's semantics, repeated M cycles of compute W then the schedule,
 // under the noise of the [noise] table. One sample is one replication (fresh noise); the primary
 // metric is the completion time: when the last rank finishes, seconds.
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "distributions/law_kind.hpp"
@@ -28,12 +30,27 @@ struct ScheduleNoiseSpec {
   double tail_index = std::numeric_limits<double>::infinity();
 };
 
+/// Where a study's schedule comes from: built at once (a GOAL file, a schedule generated on the
+/// fly) or on first use (a stored algorithm, whose arrays may take gigabytes: validating a run
+/// file, estimating its cost and the points not yet sampled need none of it).
+struct ScheduleSource {
+  std::function<AnySchedule()> make;
+  std::shared_ptr<const AnySchedule> built;  ///< or the schedule itself
+  std::uint32_t ranks = 0;
+  double operations = 0.0;    ///< exact or estimated
+  double stored_bytes = 0.0;  ///< what its arrays take, estimated before it is built
+  std::string description;    ///< "GOAL file x" or the algorithm and its parameters
+};
+
 class ScheduleStudy final : public SampledStudy {
  public:
-  ScheduleStudy(std::shared_ptr<const AnySchedule> schedule, ScheduleNet net,
-                ScheduleNoiseSpec noise, std::string source);
+  /// `check`, if any, is called with the noiseless completion (seconds) once it is known.
+  ScheduleStudy(ScheduleSource source, ScheduleNet net, ScheduleNoiseSpec noise,
+                std::function<void(double)> check = {});
 
   TallyLayout layout(std::size_t histogram_bins, const std::string& spacing) const override;
+  /// The layout without the noiseless run its histogram's range needs (for estimates).
+  TallyLayout shape(std::size_t histogram_bins, const std::string& spacing) const override;
   std::uint64_t default_chunk_size() const override { return 4; }
   void simulate(std::uint64_t first, std::span<double> rows, std::span<Histogram* const> extra,
                 int threads) const override;
@@ -47,17 +64,24 @@ class ScheduleStudy final : public SampledStudy {
 
   /// One replication's completion time, seconds.
   double replicate(std::uint64_t index) const;
-  /// The completion time without noise, seconds.
+  /// The completion time without noise, seconds (simulated on first use; InputError if the
+  /// schedule cannot complete).
   double noiseless_completion() const;
+  /// The schedule, built on first use.
+  const AnySchedule& schedule() const;
+  /// The noiseless run, simulated on first use.
+  const ScheduleRun& noiseless() const;
   /// Also summarise every rank's finishing time in replication `index` (`sample_finish`).
   void record_finish_of(std::uint64_t index) { finish_sample_ = index; }
 
  private:
-  std::shared_ptr<const AnySchedule> schedule_;
+  ScheduleSource source_;
   ScheduleNet net_;
   ScheduleNoiseSpec noise_;
-  std::string source_;  ///< "goal file x" or the algorithm and its parameters
-  ScheduleRun noiseless_;
+  std::function<void(double)> check_;
+  mutable std::once_flag built_once_, noiseless_once_;
+  mutable std::shared_ptr<const AnySchedule> schedule_;
+  mutable ScheduleRun noiseless_;
   std::optional<std::uint64_t> finish_sample_;
 };
 
