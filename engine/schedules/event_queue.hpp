@@ -54,6 +54,12 @@ class RadixEventQueue {
     return current_[head_++];
   }
 
+  /// The event `k` places behind the next one among those of the current time, if there is one
+  /// (the engine prefetches the state it will touch).
+  const Event* ahead(std::size_t k) const {
+    return head_ + k < current_.size() ? &current_[head_ + k] : nullptr;
+  }
+
   /// Bytes reserved.
   std::size_t capacity_bytes() const {
     return (current_.capacity() + past_.size()) * sizeof(Event) + pool_.size() * sizeof(Block);
