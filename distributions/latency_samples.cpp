@@ -14,45 +14,15 @@
 
 #include "core/errors.hpp"
 #include "core/stop_request.hpp"
+#include "core/text_fields.hpp"
 
 namespace collnoise {
 namespace {
 
 constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 40;
 
-// The blank-separated fields of a line.
-std::vector<std::string_view> fields_of(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t pos = 0;
-  while (true) {
-    const std::size_t first = line.find_first_not_of(" \t\r", pos);
-    if (first == std::string_view::npos) break;
-    std::size_t last = line.find_first_of(" \t\r", first);
-    if (last == std::string_view::npos) last = line.size();
-    fields.push_back(line.substr(first, last - first));
-    pos = last;
-  }
-  return fields;
-}
-
-// A whole number of bytes written with decimal digits only.
 std::optional<std::uint64_t> parse_bytes(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value > kMaxMessageBytes)
-    return std::nullopt;
-  return value;
-}
-
-// A number filling the whole field (NaN and infinities included: the caller refuses them).
-std::optional<double> parse_number(std::string_view text) {
-  const std::string copy(text);
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size() || end == copy.c_str() || errno == ERANGE)
-    return std::nullopt;
-  return value;
+  return parse_whole(text, kMaxMessageBytes);
 }
 
 // Adds the samples of one file to `pools`, in seconds.

@@ -13,48 +13,20 @@
 #include <string_view>
 
 #include "core/errors.hpp"
+#include "core/text_fields.hpp"
 
 namespace collnoise {
 namespace {
 
 constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 40;
 
+std::optional<std::uint64_t> parse_bytes(std::string_view text) {
+  return parse_whole(text, kMaxMessageBytes);
+}
+
 // The columns read, in this order, and where Netgauge puts them when no header says.
 constexpr std::array<std::string_view, 6> kColumnNames = {"size", "L", "o_s", "o_r", "g", "G"};
 constexpr std::array<std::size_t, 6> kDefaultColumns = {0, 5, 6, 7, 8, 9};
-
-std::vector<std::string_view> fields_of(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t pos = 0;
-  while (true) {
-    const std::size_t first = line.find_first_not_of(" \t\r", pos);
-    if (first == std::string_view::npos) break;
-    std::size_t last = line.find_first_of(" \t\r", first);
-    if (last == std::string_view::npos) last = line.size();
-    fields.push_back(line.substr(first, last - first));
-    pos = last;
-  }
-  return fields;
-}
-
-// A number filling the whole field; Netgauge's "-nan" and "inf" are numbers here.
-std::optional<double> parse_number(std::string_view text) {
-  const std::string copy(text);
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size() || end == copy.c_str() || errno == ERANGE)
-    return std::nullopt;
-  return value;
-}
-
-std::optional<std::uint64_t> parse_bytes(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value > kMaxMessageBytes)
-    return std::nullopt;
-  return value;
-}
 
 bool usable(double x) {
   return std::isfinite(x) && x >= 0.0;
