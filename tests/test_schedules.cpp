@@ -172,6 +172,16 @@ TEST_CASE("GOAL: parse errors name the line and column") {
   CHECK_THAT(error("num_ranks 1\nrank 0 {\n/* open\n"), Contains("inside a /* comment"));
   CHECK_THAT(error("num_ranks 1\nrank 0 {\nl0: calc 5\nl0: calc 6\n}\n"),
              Contains("defined twice"));
+  CHECK_THAT(error("num_ranks 1\nrank 0 {\na: calc 5\n  a requires zz\n}\n"),
+             Contains("bad.goal:4:3: label \"zz\" is not defined in rank 0"));
+  CHECK_THAT(error("num_ranks 1\nrank 0 {\nl3: calc 5\nl3 requires l3\n}\n"),
+             Contains("bad.goal:4:1: \"l3\" depends on itself"));
+  // Labels are text, as in LogGOPSim: "l07" is not "l7".
+  CHECK_THAT(error("num_ranks 1\nrank 0 {\nl7: calc 5\nl8: calc 1\nl8 requires l07\n}\n"),
+             Contains("bad.goal:5:1: label \"l07\" is not defined in rank 0"));
+  const Schedule both = read_goal_text(
+      "num_ranks 1\nrank 0 {\nl7: calc 5\nl07: calc 1\nl07 requires l7\n}\n", "ok.goal");
+  CHECK(both.dependencies(1) == 1);
 }
 
 TEST_CASE("GOAL: comments, labels defined later, and a round trip through the writer") {

@@ -14,6 +14,12 @@
 // earlier free time of another CPU. Such events wait in a small binary heap that is served
 // first (they are earlier than everything in the buckets), so the order stays exact.
 // Events of equal time leave in order of `stamp`, the order LogGOPSim breaks ties in.
+//
+// Bucket 0 (`current_`) holds, sorted, the events whose keys differ from `last_` only in their
+// lowest `window_` bits, so the engine can see a few events ahead and prefetch the state they
+// will touch. Where many events share one time (noiseless, symmetric algorithms) the window is a
+// single time, as in a textbook radix heap; once noise spreads the events out, the window widens
+// (adapted at each refill) until it holds a few dozen of them.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -23,6 +29,8 @@
 #include <queue>
 #include <vector>
 
+#include "core/huge_page_allocator.hpp"
+
 namespace collnoise {
 
 template <class Event>  // Event has `double time` (>= 0) and a unique `std::uint64_t stamp`
@@ -30,16 +38,16 @@ class RadixEventQueue {
  public:
   bool empty() const { return head_ == current_.size() && occupied_ == 0 && past_.empty(); }
 
-  /// Precondition: an event pushed at exactly the time of the last one popped carries a stamp
-  /// above every queued one (the engine's fresh stamps).
+  /// Events leave in order of (time, stamp); the queue is fastest when no event is pushed
+  /// earlier than the last one popped (those wait in a small binary heap).
   void push(const Event& e) {
     const std::uint64_t key = key_of(e.time);
-    if (key == last_) {
-      current_.push_back(e);
-    } else if (key > last_) {
-      append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), e, key);
-    } else {
+    if (key < last_) {
       past_.push(e);
+    } else if (((key ^ last_) >> window_) == 0) {
+      insert_current(e);
+    } else {
+      append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), e, key);
     }
   }
 
@@ -62,7 +70,8 @@ class RadixEventQueue {
 
   /// Bytes reserved.
   std::size_t capacity_bytes() const {
-    return (current_.capacity() + past_.size()) * sizeof(Event) + pool_.size() * sizeof(Block);
+    return (current_.capacity() + past_.size()) * sizeof(Event) +
+           slabs_.size() * kSlabBlocks * sizeof(Block);
   }
 
  private:
@@ -80,12 +89,33 @@ class RadixEventQueue {
 
   static std::uint64_t key_of(double t) { return std::bit_cast<std::uint64_t>(t + 0.0); }
 
+  // A function object, not a function: std::sort and std::upper_bound inline it.
+  static constexpr auto earlier = [](const Event& a, const Event& b) {
+    return a.time < b.time || (a.time == b.time && a.stamp < b.stamp);
+  };
+
+  // Into bucket 0 at its place among the events not yet popped (mostly at the end: a later time,
+  // or the same time with a fresh stamp).
+  void insert_current(const Event& e) {
+    if (head_ == current_.size()) {
+      current_.clear();
+      head_ = 0;
+    }
+    if (current_.empty() || !earlier(e, current_.back())) {
+      current_.push_back(e);
+      return;
+    }
+    const auto at = std::upper_bound(current_.begin() + static_cast<std::ptrdiff_t>(head_),
+                                     current_.end(), e, earlier);
+    current_.insert(at, e);
+  }
+
   void append(unsigned bucket, const Event& e, std::uint64_t key) {
     Chain& c = chains_[bucket];
     if (c.next == c.end) {
       const std::uint32_t b = take_block();
       c.blocks.push_back(b);
-      c.next = pool_[b]->data();
+      c.next = block(b).data();
       c.end = c.next + kBlockEvents;
     }
     *c.next++ = e;
@@ -93,19 +123,23 @@ class RadixEventQueue {
     occupied_ |= std::uint64_t{1} << (bucket - 1);
   }
 
+  Block& block(std::uint32_t b) { return slabs_[b / kSlabBlocks][b % kSlabBlocks]; }
+
   std::uint32_t take_block() {
     if (free_.empty()) {
-      pool_.push_back(std::make_unique<Block>());
-      return static_cast<std::uint32_t>(pool_.size() - 1);
+      if (blocks_ % kSlabBlocks == 0) slabs_.emplace_back(kSlabBlocks);
+      return blocks_++;
     }
     const std::uint32_t b = free_.back();
     free_.pop_back();
     return b;
   }
 
-  // Bucket 0 (`current_`, the events at `last_`) is spent: the smallest non-empty bucket is
-  // spread around its minimum, which becomes `last_`; its events equal to it, put in stamp order,
-  // are the new bucket 0.
+  // Bucket 0 is spent: the smallest non-empty bucket is spread around its minimum, which becomes
+  // `last_`; its events within the window of it, sorted, are the new bucket 0.
+  //
+  // Why the window may take no more bits than the spread bucket's number: the other buckets' keys
+  // differ from the new `last_` in a bit at least that high, so none of them belongs in it.
   void refill() {
     current_.clear();
     head_ = 0;
@@ -116,22 +150,26 @@ class RadixEventQueue {
     blocks.swap(chain.blocks);
     const Event* const last_end = chain.next;
     last_ = chain.least;
+    window_ = std::min(wanted_window_, bucket);
     chain = Chain{};
     for (std::size_t k = 0; k < blocks.size(); ++k) {
-      const Event* e = pool_[blocks[k]]->data();
+      const Event* e = block(blocks[k]).data();
       const Event* const end = k + 1 == blocks.size() ? last_end : e + kBlockEvents;
       for (; e != end; ++e) {
         const std::uint64_t key = key_of(e->time);
-        if (key == last_)
+        if (((key ^ last_) >> window_) == 0)
           current_.push_back(*e);
         else
           append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), *e, key);
       }
       free_.push_back(blocks[k]);
     }
-    const auto by_stamp = [](const Event& a, const Event& b) { return a.stamp < b.stamp; };
-    if (!std::is_sorted(current_.begin(), current_.end(), by_stamp))
-      std::sort(current_.begin(), current_.end(), by_stamp);
+    if (!std::is_sorted(current_.begin(), current_.end(), earlier))
+      std::sort(current_.begin(), current_.end(), earlier);
+    // A few dozen events ahead are enough to hide memory latency; many more would make the
+    // sorted insertions into bucket 0 costly.
+    if (current_.size() < kWindowEvents / 4 && wanted_window_ < 63) ++wanted_window_;
+    if (current_.size() > kWindowEvents && wanted_window_ > 0) --wanted_window_;
   }
 
   struct Later {
@@ -140,14 +178,20 @@ class RadixEventQueue {
     }
   };
 
-  std::vector<Event> current_;  ///< bucket 0: the events at last_, in stamp order
+  std::vector<Event> current_;  ///< bucket 0: the events in the window at last_, in order
   std::size_t head_ = 0;        ///< the next of them
   std::array<Chain, 65> chains_;
   std::uint64_t occupied_ = 0;  ///< bit b - 1: chain b holds events
-  std::vector<std::unique_ptr<Block>> pool_;
+  // Blocks come in slabs of 2 MiB (on huge pages: the queue's blocks lie anywhere in memory).
+  static constexpr std::uint32_t kSlabBlocks = 64;
+  std::vector<HugeVector<Block>> slabs_;
+  std::uint32_t blocks_ = 0;
   std::vector<std::uint32_t> free_;
   std::priority_queue<Event, std::vector<Event>, Later> past_;  ///< events before last_
   std::uint64_t last_ = 0;
+  static constexpr std::size_t kWindowEvents = 128;
+  unsigned window_ = 0;         ///< bucket 0 holds keys equal to last_ above their low window_ bits
+  unsigned wanted_window_ = 0;  ///< what the next refill aims for
 };
 
 }  // namespace collnoise

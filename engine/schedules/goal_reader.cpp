@@ -110,9 +110,16 @@ bool is_keyword(std::string_view token, const char (&k)[N]) {
   return true;
 }
 
+// A label as a dependency names it: Schedgen's "l<number>" by its number, others by name.
+struct LabelRef {
+  static constexpr std::uint64_t kNamed = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t number = kNamed;
+  std::string name;  ///< only when named (so Schedgen's labels cost no string)
+};
+
 // A dependency as written, resolved when its rank block closes (labels may come later).
 struct PendingDependency {
-  std::string later, earlier;
+  LabelRef later, earlier;
   bool started;
   std::uint64_t line;
   std::size_t column;
@@ -297,7 +304,7 @@ class GoalParser {
     const std::string_view earlier = word(c);
     if (earlier.empty()) fail(target_column, "expected a label");
     expect_end(c);
-    pending_.push_back({std::string(first), std::string(earlier), is_keyword(dep, "irequires"),
+    pending_.push_back({label_ref(first), label_ref(earlier), is_keyword(dep, "irequires"),
                         line_no_, word_column});
   }
 
@@ -345,8 +352,8 @@ class GoalParser {
       ++c.at;
       const std::size_t dir_column = c.column();
       const std::string_view dir = word(c);
-      const char* expected = o.kind == OpKind::kSend ? "to" : "from";
-      if (dir != expected) fail(dir_column, fmt::format("expected \"{}\"", expected));
+      if (o.kind == OpKind::kSend ? !is_keyword(dir, "to") : !is_keyword(dir, "from"))
+        fail(dir_column, fmt::format("expected \"{}\"", o.kind == OpKind::kSend ? "to" : "from"));
       const std::size_t peer_column = c.column();
       o.peer = o.kind == OpKind::kRecv
                    ? number_or_any(c, "the source rank", kAnyPeer)
@@ -383,7 +390,9 @@ class GoalParser {
 
   // Labels "l<number>" (Schedgen's) go to a vector by number; others to a hash map.
   static std::optional<std::uint64_t> numbered_label(std::string_view label) {
-    if (label.size() < 2 || label.size() > 11 || label[0] != 'l' || !is_digit(label[1]))
+    // Not with a leading zero: "l07" is another label than "l7", as LogGOPSim compares text.
+    if (label.size() < 2 || label.size() > 11 || label[0] != 'l' || !is_digit(label[1]) ||
+        (label[1] == '0' && label.size() > 2))
       return std::nullopt;
     std::uint64_t n = 0;
     for (std::size_t i = 1; i < label.size(); ++i) {
@@ -406,12 +415,21 @@ class GoalParser {
       fail(column, fmt::format("label \"{}\" is defined twice in rank {}", label, rank_));
   }
 
-  std::optional<std::uint32_t> find_label(std::string_view label) const {
-    if (const auto n = numbered_label(label)) {
-      if (*n < numbered_.size() && numbered_[*n] != 0) return numbered_[*n] - 1;
+  static LabelRef label_ref(std::string_view label) {
+    if (const auto n = numbered_label(label)) return {*n, {}};
+    return {LabelRef::kNamed, std::string(label)};
+  }
+  static std::string label_text(const LabelRef& label) {
+    return label.number == LabelRef::kNamed ? label.name : fmt::format("l{}", label.number);
+  }
+
+  std::optional<std::uint32_t> find_label(const LabelRef& label) const {
+    if (label.number != LabelRef::kNamed) {
+      if (label.number < numbered_.size() && numbered_[label.number] != 0)
+        return numbered_[label.number] - 1;
       return std::nullopt;
     }
-    const auto it = labels_.find(std::string(label));
+    const auto it = labels_.find(label.name);
     if (it == labels_.end()) return std::nullopt;
     return it->second;
   }
@@ -421,17 +439,17 @@ class GoalParser {
       const auto later = find_label(d.later);
       const auto earlier = find_label(d.earlier);
       if (!later || !earlier) {
-        const std::string& missing = !later ? d.later : d.earlier;
+        const std::string missing = label_text(!later ? d.later : d.earlier);
         throw InputError(fmt::format("{}:{}:{}: label \"{}\" is not defined in rank {}", origin_,
                                      d.line, d.column, missing, rank_));
       }
       if (*later == *earlier)
-        throw InputError(
-            fmt::format("{}:{}:{}: \"{}\" depends on itself", origin_, d.line, d.column, d.later));
+        throw InputError(fmt::format("{}:{}:{}: \"{}\" depends on itself", origin_, d.line,
+                                     d.column, label_text(d.later)));
       builder_.depend(*later, *earlier, d.started);
     }
     pending_.clear();
-    builder_.end_rank(fmt::format("{}:{}: rank {}", origin_, line_no_, rank_));
+    builder_.end_rank([&] { return fmt::format("{}:{}: rank {}", origin_, line_no_, rank_); });
     rank_open_ = false;
   }
 

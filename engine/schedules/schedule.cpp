@@ -54,46 +54,49 @@ void ScheduleBuilder::depend(std::uint32_t later, std::uint32_t earlier, bool st
   ++s_.dep_count_[s_.first_op_.back() + later];
 }
 
-void ScheduleBuilder::end_rank(const std::string& where) {
+std::optional<std::string> ScheduleBuilder::close_rank() {
   const std::uint64_t first = s_.first_op_.back();
   const auto n = static_cast<std::uint32_t>(pending_ops_);
-  // Dependents of each operation in the order they were declared.
-  std::stable_sort(pending_edges_.begin(), pending_edges_.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Dependents of each operation in the order they were declared: a counting sort by the
+  // earlier operation (stable; linear, and no allocation once the buffers have grown).
+  begin_.assign(std::size_t{n} + 1, 0);
+  for (const auto& [earlier, later] : pending_edges_) ++begin_[earlier + 1];
+  for (std::uint32_t k = 0; k < n; ++k) begin_[k + 1] += begin_[k];
+  sorted_.resize(pending_edges_.size());
+  ready_.assign(begin_.begin(), begin_.end() - 1);  // the next free place of each operation
+  for (const auto& [earlier, later] : pending_edges_) sorted_[ready_[earlier]++] = later;
   // A cycle leaves operations that can never start (Kahn's algorithm over the rank).
-  std::vector<std::uint32_t> remaining(n);
-  for (std::uint32_t k = 0; k < n; ++k) remaining[k] = s_.dep_count_[first + k];
-  std::vector<std::uint32_t> begin(n + 1, 0);
-  for (const auto& [earlier, later] : pending_edges_) ++begin[earlier + 1];
-  for (std::uint32_t k = 0; k < n; ++k) begin[k + 1] += begin[k];
-  std::vector<std::uint32_t> ready;
+  remaining_.assign(s_.dep_count_.begin() + static_cast<std::ptrdiff_t>(first),
+                    s_.dep_count_.begin() + static_cast<std::ptrdiff_t>(first + n));
+  ready_.clear();
   for (std::uint32_t k = 0; k < n; ++k)
-    if (remaining[k] == 0) ready.push_back(k);
+    if (remaining_[k] == 0) ready_.push_back(k);
   std::uint32_t released = 0;
-  while (!ready.empty()) {
-    const std::uint32_t k = ready.back();
-    ready.pop_back();
+  while (!ready_.empty()) {
+    const std::uint32_t k = ready_.back();
+    ready_.pop_back();
     ++released;
-    for (std::uint32_t e = begin[k]; e < begin[k + 1]; ++e) {
-      const std::uint32_t later = pending_edges_[e].second & Schedule::kLocalMask;
-      if (--remaining[later] == 0) ready.push_back(later);
+    for (std::uint32_t e = begin_[k]; e < begin_[k + 1]; ++e) {
+      const std::uint32_t later = sorted_[e] & Schedule::kLocalMask;
+      if (--remaining_[later] == 0) ready_.push_back(later);
     }
   }
   if (released != n) {
     std::vector<std::uint32_t> stuck;
     for (std::uint32_t k = 0; k < n && stuck.size() < 8; ++k)
-      if (remaining[k] != 0) stuck.push_back(k);
-    throw InputError(fmt::format(
-        "{}: the dependencies form a cycle: {} operations can never start (the first: operations "
-        "{} of the rank, counted from 0)",
-        where, n - released, fmt::join(stuck, ", ")));
+      if (remaining_[k] != 0) stuck.push_back(k);
+    return fmt::format(
+        "the dependencies form a cycle: {} operations can never start (the first: operations {} "
+        "of the rank, counted from 0)",
+        n - released, fmt::join(stuck, ", "));
   }
-  for (std::uint32_t k = 0; k < n; ++k) s_.edge_end_.push_back(begin[k + 1]);
-  for (const auto& [earlier, later] : pending_edges_) s_.edge_.push_back(later);
+  s_.edge_end_.insert(s_.edge_end_.end(), begin_.begin() + 1, begin_.end());
+  s_.edge_.insert(s_.edge_.end(), sorted_.begin(), sorted_.end());
   s_.edge_base_.push_back(s_.edge_.size());
   s_.first_op_.push_back(first + n);
   pending_ops_ = 0;
   pending_edges_.clear();
+  return std::nullopt;
 }
 
 Schedule ScheduleBuilder::finish() {

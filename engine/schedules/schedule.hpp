@@ -6,10 +6,16 @@
 // Stored compactly, struct of arrays over all operations of all ranks (32-bit where it suffices):
 // a 2^20-rank dissemination barrier (42 million operations) takes about 1.3 GB, a fifth of what
 // LogGOPSim needs for the same schedule. Operation k of rank r is op(r, k) = first_op(r) + k.
+#include <fmt/format.h>
+
+#include <concepts>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/errors.hpp"
 
 namespace collnoise {
 
@@ -132,17 +138,29 @@ class ScheduleBuilder {
   /// `later` may start once `earlier` has finished (requires) or started (irequires:
   /// `started`). Local indices of the current rank.
   void depend(std::uint32_t later, std::uint32_t earlier, bool started);
-  /// Closes the current rank. InputError naming `where` and the operations of a cycle.
-  void end_rank(const std::string& where);
+  /// Closes the current rank. InputError naming where() (called only then: a reader of millions
+  /// of ranks does not format a location per rank) and the operations of a cycle.
+  template <std::invocable Where>
+  void end_rank(const Where& where) {
+    if (const auto cycle = close_rank()) throw InputError(fmt::format("{}: {}", where(), *cycle));
+  }
+  void end_rank(const std::string& where) {
+    end_rank([&] { return where; });
+  }
   /// The schedule of every rank ended so far.
   Schedule finish();
   std::uint32_t ranks_done() const { return static_cast<std::uint32_t>(s_.first_op_.size() - 1); }
   std::uint32_t ops_in_rank() const { return static_cast<std::uint32_t>(pending_ops_); }
 
  private:
+  /// Stores the current rank's dependencies; what keeps them from forming a DAG, if anything.
+  std::optional<std::string> close_rank();
+
   Schedule s_;
   std::uint64_t pending_ops_ = 0;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pending_edges_;  ///< (earlier, later|bit)
+  // Per-rank scratch kept across ranks (no allocation per rank).
+  std::vector<std::uint32_t> remaining_, begin_, ready_, sorted_;
 };
 
 /// `cycles` repetitions of `one`, each rank computing `compute_ns` before each (a calc that waits

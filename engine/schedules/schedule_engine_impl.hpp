@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/huge_page_allocator.hpp"
 #include "core/stop_request.hpp"
 #include "engine/schedules/event_queue.hpp"
 #include "engine/schedules/match_lists.hpp"
@@ -39,12 +40,18 @@ inline double extra_bytes(std::uint64_t size) {
   return size > 0 ? static_cast<double>(size - 1) : 0.0;
 }
 
+// An operation's index within its rank (what the match lists keep: 32 bits).
+template <class View>
+std::uint32_t local(const View& v, std::uint64_t op) {
+  return static_cast<std::uint32_t>(op - v.first());
+}
+
 inline bool matches(std::uint32_t want_src, std::uint32_t want_tag, const PendingMatch& p) {
   return (want_src == kAnyPeer || p.src == kAnyPeer || p.src == want_src) &&
          (want_tag == kAnyTag || p.tag == kAnyTag || p.tag == want_tag);
 }
 
-/// What the engine keeps per rank, one cache line where the noise's slot allows.
+/// What the engine keeps per rank: one cache line (56 bytes and the noise's slot, if it fits).
 template <class Slot>
 struct alignas(64) RankState {
   double cpu = 0.0;   ///< when CPU 0 is next free, ns
@@ -54,6 +61,7 @@ struct alignas(64) RankState {
   MatchPool::List unexpected;
   [[no_unique_address]] Slot slot{};
 };
+static_assert(sizeof(RankState<NoSlot>) == 64, "a rank's state should fill one cache line");
 
 // The engine, with dependency counters of type Counter (one per operation: the narrowest type
 // that holds the schedule's largest count, as they are most of the engine's memory).
@@ -68,7 +76,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
   // noise's own per-rank state (the engine is bound by memory latency once noise scatters the
   // ranks in time). Further CPUs and NICs, which few schedules name, live apart.
   using Slot = NoiseSlot<Noise>;
-  std::vector<RankState<Slot>> state(p);
+  HugeVector<RankState<Slot>> state(p);
   const std::uint32_t more_cpus = cpus - 1, more_nics = nics - 1;
   std::vector<double> extra_cpu(static_cast<std::size_t>(p) * more_cpus, 0.0);
   std::vector<double> extra_send(static_cast<std::size_t>(p) * more_nics, 0.0);
@@ -92,7 +100,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
   };
   MatchPool matches_pool;
 
-  std::vector<Counter> remaining(s.operations());
+  HugeVector<Counter> remaining(s.operations());
   for (std::uint32_t host = 0; host < p; ++host) {
     const auto v = s.view(host);
     for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
@@ -218,7 +226,8 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
                 state[h].unexpected,
                 [&](const PendingMatch& x) { return matches(want_src, want_tag, x); }, m)) {
           if (v.size(e.op) > net.S) {  // rendezvous: the send finishes now
-            finish_op(s.view(m.src), m.src, m.op);
+            const auto vs = s.view(m.src);
+            finish_op(vs, m.src, vs.first() + m.op);
             double& sender_cpu = cpu_of(m.src, v.cpu(e.op));
             double& sender_nic = send_nic(m.src, v.nic(e.op));
             sender_cpu = std::max(sender_cpu, e.time);
@@ -226,7 +235,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
           }
           finish_op(v, h, e.op);
         } else {
-          matches_pool.push_back(state[h].posted, PendingMatch{want_src, want_tag, e.op});
+          matches_pool.push_back(state[h].posted, PendingMatch{want_src, want_tag, local(v, e.op)});
         }
         break;
       }
@@ -255,9 +264,9 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
               sender_cpu = std::max(sender_cpu, e.time);
               sender_nic = std::max(sender_nic, e.time);
             }
-            finish_op(v, h, r.op);
+            finish_op(v, h, v.first() + r.op);
           } else {
-            matches_pool.push_back(state[h].unexpected, PendingMatch{origin, tag, send});
+            matches_pool.push_back(state[h].unexpected, PendingMatch{origin, tag, local(vs, send)});
           }
         } else {
           e.time = std::max(cpu, nic);

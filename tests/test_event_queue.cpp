@@ -1,0 +1,94 @@
+// The schedule engine's radix heap (engine/schedules/event_queue.hpp) against a reference priority
+// queue: events leave in order of (time, stamp) whatever the spread of their times, through the
+// window of bucket 0 widening and narrowing, ties, and events pushed before the last one popped.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "engine/schedules/event_queue.hpp"
+
+namespace {
+
+struct TestEvent {
+  double time;
+  std::uint64_t stamp;
+};
+
+using Reference = std::set<std::pair<double, std::uint64_t>>;
+
+// Pops everything while pushing new events after some pops; `spread` scales the gaps.
+void check_against_reference(std::uint64_t seed, double spread, double tie_chance,
+                             double past_chance) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  collnoise::RadixEventQueue<TestEvent> queue;
+  Reference reference;
+  std::uint64_t stamp = 0;
+  const auto push = [&](double t) {
+    queue.push(TestEvent{t, stamp});
+    reference.emplace(t, stamp);
+    ++stamp;
+  };
+  for (int i = 0; i < 2000; ++i) push(spread * unit(rng));
+  double now = 0.0;
+  std::size_t popped = 0;
+  while (!queue.empty()) {
+    REQUIRE(!reference.empty());
+    const TestEvent e = queue.pop();
+    const auto expected = *reference.begin();
+    reference.erase(reference.begin());
+    REQUIRE(e.time == expected.first);
+    REQUIRE(e.stamp == expected.second);
+    now = e.time;
+    if (++popped < 60000) {
+      // Mostly later events (as the engine makes), some at the same time, a few earlier.
+      const double u = unit(rng);
+      if (u < tie_chance)
+        push(now);
+      else if (u < tie_chance + past_chance)
+        push(now * unit(rng));
+      else
+        push(now + spread * unit(rng) * unit(rng));
+      if (unit(rng) < 0.3) push(now + spread * unit(rng));
+    }
+  }
+  CHECK(reference.empty());
+  CHECK(popped > 60000);
+}
+
+}  // namespace
+
+TEST_CASE("event queue: events leave in (time, stamp) order as a reference queue gives them") {
+  SECTION("spread out in time (the window widens)") {
+    check_against_reference(1, 1e5, 0.0, 0.0);
+  }
+  SECTION("many ties (the window stays one time)") {
+    check_against_reference(2, 1.0, 0.5, 0.0);
+  }
+  SECTION("tiny gaps near large times") {
+    check_against_reference(3, 1e-9, 0.1, 0.0);
+  }
+  SECTION("some events earlier than the last popped") {
+    check_against_reference(4, 1e3, 0.1, 0.01);
+  }
+}
+
+TEST_CASE("event queue: a lockstep round of equal times leaves in stamp order") {
+  collnoise::RadixEventQueue<TestEvent> queue;
+  std::uint64_t stamp = 0;
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 3000; ++i) queue.push(TestEvent{1000.0 * round + 7.0, stamp++});
+  }
+  std::uint64_t expected = 0;
+  while (!queue.empty()) {
+    const TestEvent e = queue.pop();
+    REQUIRE(e.stamp == expected);
+    REQUIRE(e.time == 1000.0 * static_cast<double>(expected / 3000) + 7.0);
+    ++expected;
+  }
+  CHECK(expected == 15000);
+}
