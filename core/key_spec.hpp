@@ -46,8 +46,10 @@ enum class KeyType {
 struct KeySpec {
   std::string name;  ///< dotted ("collective.w"), or relative to the prefix it is read under
   KeyType type = KeyType::kNumber;
-  std::string meaning;                 ///< one line: what the value is
-  std::string unit;                    ///< "seconds", "bytes", "" for a pure number
+  std::string meaning;  ///< one line: what the value is
+  /// "seconds", "bytes", "" for a pure number. "seconds", "seconds per byte" and "bytes" let
+  /// the run file write the value with a unit ("2.5us", "0.4ns/B", "64KiB"; core/units.hpp).
+  std::string unit;
   std::optional<ParamValue> fallback;  ///< the default; none: required unless `optional`
   Bounds bounds;                       ///< numbers and integers
   std::vector<std::string> choices;    ///< kChoice

@@ -12,6 +12,7 @@
 
 #include "core/errors.hpp"
 #include "core/stop_request.hpp"
+#include "core/units.hpp"
 
 namespace collnoise {
 namespace {
@@ -24,28 +25,63 @@ std::string unit_suffix(const KeySpec& spec) {
   throw InputError(fmt::format("{} must be {}, got {}", key, expected, to_text(v)));
 }
 
-double as_number(const std::string& key, const ParamValue& v) {
+// A string given for a number: with a unit on a time or size key (core/units.hpp), converted to
+// seconds or bytes; refused on any other key.
+double number_from_text(const KeySpec& spec, const std::string& key, const std::string& text) {
+  switch (const Dimension dimension = dimension_of_unit(spec.unit)) {
+    case Dimension::kNone:
+      throw InputError(
+          spec.unit.empty()
+              ? fmt::format("{} must be a number (it takes no unit), got \"{}\"", key, text)
+              : fmt::format("{} must be a number of {} (units are read on time and size keys "
+                            "only), got \"{}\"",
+                            key, spec.unit, text));
+    case Dimension::kSize:
+      return static_cast<double>(bytes_from_text(key, text));
+    default:
+      return seconds_from_text(key, text, dimension);
+  }
+}
+
+double as_number(const KeySpec& spec, const std::string& key, const ParamValue& v) {
   double x = 0.0;
   if (const auto* d = std::get_if<double>(&v))
     x = *d;
   else if (const auto* i = std::get_if<std::int64_t>(&v))
     x = static_cast<double>(*i);
+  else if (const auto* s = std::get_if<std::string>(&v))
+    x = number_from_text(spec, key, *s);
   else
     wrong_type(key, "a number", v);
   if (!std::isfinite(x)) throw InputError(fmt::format("{} = {} is not a finite number", key, x));
   return x;
 }
 
-void check_bounds(const KeySpec& spec, const std::string& key, double x) {
-  if (!spec.bounds.contains(x))
-    throw InputError(fmt::format("{} = {:g} is out of range: it must lie in {}{}", key, x,
-                                 spec.bounds.describe(), unit_suffix(spec)));
+// The value as the message shows it: as given, and converted when it was given with a unit
+// ("-2us" (-2e-06 seconds)).
+std::string shown(const KeySpec& spec, const ParamValue* given, double x) {
+  if (const auto* s = given ? std::get_if<std::string>(given) : nullptr)
+    return fmt::format("\"{}\" ({:g}{})", *s, x, unit_suffix(spec));
+  return fmt::format("{:g}", x);
 }
 
-void check_integer_bounds(const KeySpec& spec, const std::string& key, std::int64_t x) {
+// Bounds are checked on the converted value, in the key's own unit.
+void check_bounds(const KeySpec& spec, const std::string& key, double x,
+                  const ParamValue* given = nullptr) {
+  if (!spec.bounds.contains(x))
+    throw InputError(fmt::format("{} = {} is out of range: it must lie in {}{}", key,
+                                 shown(spec, given, x), spec.bounds.describe(), unit_suffix(spec)));
+}
+
+void check_integer_bounds(const KeySpec& spec, const std::string& key, std::int64_t x,
+                          const ParamValue& given) {
   if (!spec.bounds.contains(static_cast<double>(x)))
-    throw InputError(fmt::format("{} = {} is out of range: it must be an integer in {}{}", key, x,
-                                 spec.bounds.describe(), unit_suffix(spec)));
+    throw InputError(fmt::format(
+        "{} = {} is out of range: it must be an integer in {}{}", key,
+        std::holds_alternative<std::string>(given)
+            ? fmt::format("\"{}\" ({}{})", std::get<std::string>(given), x, unit_suffix(spec))
+            : std::to_string(x),
+        spec.bounds.describe(), unit_suffix(spec)));
 }
 
 struct StateDeleter {
@@ -160,12 +196,12 @@ std::optional<double> ParamReader::optional_number(const KeySpec& spec, const st
   const ParamValue* v = find(key);
   if (!v) {
     if (!spec.fallback) return std::nullopt;
-    const double x = as_number(key, *spec.fallback);
+    const double x = as_number(spec, key, *spec.fallback);
     record(spec, key, x, false);
     return x;
   }
-  const double x = as_number(key, *v);
-  check_bounds(spec, key, x);
+  const double x = as_number(spec, key, *v);
+  check_bounds(spec, key, x, v);
   record(spec, key, x, true);
   return x;
 }
@@ -179,11 +215,17 @@ std::int64_t ParamReader::integer(const KeySpec& spec, const std::string& prefix
     record(spec, key, x, false);
     return x;
   }
-  const auto* i = std::get_if<std::int64_t>(v);
-  if (!i) wrong_type(key, "an integer", *v);
-  check_integer_bounds(spec, key, *i);
-  record(spec, key, *i, true);
-  return *i;
+  std::int64_t x = 0;
+  if (const auto* i = std::get_if<std::int64_t>(v))
+    x = *i;
+  else if (const auto* s = std::get_if<std::string>(v);
+           s && dimension_of_unit(spec.unit) == Dimension::kSize)
+    x = bytes_from_text(key, *s);
+  else
+    wrong_type(key, "an integer", *v);
+  check_integer_bounds(spec, key, x, *v);
+  record(spec, key, x, true);
+  return x;
 }
 
 std::string ParamReader::text(const KeySpec& spec, const std::string& prefix) {
@@ -255,15 +297,22 @@ NumberList ParamReader::numbers(const KeySpec& spec, const std::string& prefix) 
   const std::string key = full_key(spec, prefix);
   const ParamValue* v = find(key);
   if (!v) throw InputError(fmt::format("{} is missing", key));
-  const auto* list = std::get_if<NumberList>(v);
-  if (!list) wrong_type(key, "a list of numbers", *v);
-  for (double x : *list) {
+  NumberList list;
+  if (const auto* numbers = std::get_if<NumberList>(v)) {
+    list = *numbers;
+  } else if (const auto* texts = std::get_if<TextList>(v);
+             texts && dimension_of_unit(spec.unit) != Dimension::kNone) {
+    for (const auto& text : *texts) list.push_back(number_from_text(spec, key, text));
+  } else {
+    wrong_type(key, "a list of numbers", *v);
+  }
+  for (double x : list) {
     if (!std::isfinite(x))
       throw InputError(fmt::format("{} holds {}: every value must be a finite number", key, x));
     check_bounds(spec, key, x);
   }
-  record(spec, key, *list, true);
-  return *list;
+  record(spec, key, list, true);
+  return list;
 }
 
 TextList ParamReader::texts(const KeySpec& spec, const std::string& prefix) {

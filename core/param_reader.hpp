@@ -37,7 +37,10 @@ class ParamReader {
   // Each accessor reads `spec` under `prefix` ("noise" reads "noise.<name>"; an empty prefix
   // takes the name as it is). A missing key takes its default; a missing required key, a value
   // of another type or outside the bounds is an InputError naming the key, the value, the
-  // accepted range and the unit.
+  // accepted range and the unit. A key declared in seconds, seconds per byte or bytes also
+  // takes a string with a unit ("2.5us", "0.4ns/B", "64KiB"; core/units.hpp), converted to
+  // that unit before the bounds are checked; the record and the stream identity hold the
+  // converted value, so "2.5us" and 2.5e-6 are the same point with the same streams.
   double number(const KeySpec& spec, const std::string& prefix = "");
   /// An optional number: nullopt when absent (and no default).
   std::optional<double> optional_number(const KeySpec& spec, const std::string& prefix = "");

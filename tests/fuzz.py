@@ -48,6 +48,9 @@ RANDOM_STRINGS = [
     '"xgft(2; 2,2; 1,1)"', '"3-ary 2-cube"', '"torus(0, 0)"', '"xgft(0;;)"', '"nhalf"',
     '"isoefficiency"', '"sample"', '"granularity"', '"noise"', '"constant"', '"linear_m"',
     '"random"', '"proportional"', '"absolute"', '"log"', '"linear"', '"us"', '"ns"',
+    # Values with units (docs/run-files.md): good, out of range, inexact, unknown.
+    '"2.5us"', '"100 ns"', '"6.67ms"', '"64KiB"', '"0.4ns/B"', '"-1ms"', '"1e400s"', '"1.5B"',
+    '"2 xs"',
 ]
 EXTRA_LINES = [
     "bogus = 1", "[noise]\nlaw = \"pareto\"\na = 1.0", "samples = 0", "samples = -5",
