@@ -180,6 +180,7 @@ const ParamValue* ParamReader::find(const std::string& key) {
 void ParamReader::record(const KeySpec& spec, const std::string& key, const ParamValue& value,
                          bool given) {
   resolved_[key] = value;
+  if (!spec.unit.empty()) units_[key] = spec.unit;
   if (!spec.identity || !given || (spec.fallback && *spec.fallback == value)) return;
   // A file's content is hashed once its path is resolved (text()).
   identity_[key] = spec.type == KeyType::kFile ? std::string() : canonical_text(value);
@@ -345,6 +346,7 @@ void ParamReader::derive(const std::string& key, ParamValue value, bool identity
 
 void ParamReader::forget(const std::string& key, bool keep_identity) {
   resolved_.erase(key);
+  units_.erase(key);
   if (!keep_identity) identity_.erase(key);
 }
 

@@ -80,6 +80,8 @@ class ParamReader {
 
   /// Every value read or derived, defaults included.
   const ParamMap& resolved() const { return resolved_; }
+  /// The unit of each value read whose declaration gives one (KeySpec::unit), by dotted name.
+  const std::map<std::string, std::string>& units() const { return units_; }
   /// The stream identity: "key=value" lines, sorted by key, of the identity keys given a value
   /// other than their default (doubles in hexadecimal, files as "xxh3:<hash of the content>").
   std::string stream_identity() const;
@@ -92,6 +94,7 @@ class ParamReader {
 
   ParamMap given_;
   ParamMap resolved_;
+  std::map<std::string, std::string> units_;
   std::set<std::string> read_;
   std::vector<std::string> files_;
   std::map<std::string, std::string> identity_;

@@ -1,7 +1,9 @@
 #pragma once
 // A flat, ordered record of named values: what a result file stores per point and what
-// `summary --json` prints. A null value carries its reason, stored beside it as "<key>_reason".
+// `summary --json` prints. A null value carries its reason, stored beside it as "<key>_reason";
+// a value that is a quantity carries its unit, stored beside it as "<key>_units".
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,8 +36,20 @@ class Record {
   const std::vector<std::pair<std::string, Field>>& fields() const { return fields_; }
   const Field* find(const std::string& key) const;
 
+  /// Declares the unit of `key`'s value ("seconds", "bytes", "work units"), set beside it or
+  /// before it (a model declares its fields' units once, some of which a point may lack). Fields
+  /// without a unit are counts, pure numbers, text or verdicts; an empty unit declares none.
+  void set_unit(const std::string& key, const std::string& unit);
+  /// Declares one unit for each of `keys`.
+  void set_unit(std::initializer_list<std::string> keys, const std::string& unit);
+  /// The unit declared for `key`; empty when none.
+  std::string unit_of(const std::string& key) const;
+  /// Every unit declared, in declaration order (also of keys the record does not hold).
+  const std::vector<std::pair<std::string, std::string>>& units() const { return units_; }
+
  private:
   std::vector<std::pair<std::string, Field>> fields_;
+  std::vector<std::pair<std::string, std::string>> units_;
 };
 
 inline void Record::set(std::string key, Field value) {
@@ -58,6 +72,28 @@ inline const Field* Record::find(const std::string& key) const {
   for (const auto& [k, v] : fields_)
     if (k == key) return &v;
   return nullptr;
+}
+
+inline void Record::set_unit(const std::string& key, const std::string& unit) {
+  for (auto it = units_.begin(); it != units_.end(); ++it)
+    if (it->first == key) {
+      if (unit.empty())
+        units_.erase(it);
+      else
+        it->second = unit;
+      return;
+    }
+  if (!unit.empty()) units_.emplace_back(key, unit);
+}
+
+inline void Record::set_unit(std::initializer_list<std::string> keys, const std::string& unit) {
+  for (const auto& key : keys) set_unit(key, unit);
+}
+
+inline std::string Record::unit_of(const std::string& key) const {
+  for (const auto& [k, u] : units_)
+    if (k == key) return u;
+  return {};
 }
 
 }  // namespace collnoise

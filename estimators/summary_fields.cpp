@@ -17,17 +17,19 @@ std::string quantile_name(double p) {
 }
 
 void put_mean(Record& record, const std::string& prefix, const Accumulator& acc,
-              const MeanInterval& interval) {
+              const MeanInterval& interval, const std::string& unit) {
   record.set(prefix + "samples", Field(acc.count));
   record.set(prefix + "mean", Field(acc.mean));
   record.set(prefix + "ci_low", interval.ci_low);
   record.set(prefix + "ci_high", interval.ci_high);
   record.set(prefix + "ci_method", Field(interval.method));
   record.set(prefix + "standard_error", interval.standard_error);
+  record.set_unit(
+      {prefix + "mean", prefix + "ci_low", prefix + "ci_high", prefix + "standard_error"}, unit);
 }
 
 void put_quantiles(Record& record, const std::string& prefix, const Histogram& histogram,
-                   double level) {
+                   double level, const std::string& unit) {
   for (double p : reported_probabilities()) {
     const std::string name = prefix + quantile_name(p);
     const QuantileEstimate q = quantile_from_histogram(histogram, p, level);
@@ -35,6 +37,7 @@ void put_quantiles(Record& record, const std::string& prefix, const Histogram& h
     record.set(name + "_ci_low", q.ci_low);
     record.set(name + "_ci_high", q.ci_high);
     record.set(name + "_resolution", q.resolution);
+    record.set_unit({name, name + "_ci_low", name + "_ci_high", name + "_resolution"}, unit);
   }
 }
 

@@ -12,14 +12,15 @@
 namespace collnoise {
 
 /// <prefix>mean, <prefix>ci_low, <prefix>ci_high, <prefix>ci_method, <prefix>standard_error,
-/// <prefix>samples; confidence and warnings are the caller's.
+/// <prefix>samples; confidence and warnings are the caller's. The estimates are in `unit`, the
+/// metric's ("seconds").
 void put_mean(Record& record, const std::string& prefix, const Accumulator& acc,
-              const MeanInterval& interval);
+              const MeanInterval& interval, const std::string& unit);
 
 /// <prefix><name>, <prefix><name>_ci_low, _ci_high and _resolution for the median, p90, p99 and
-/// p99.9 of a histogram (distribution-free intervals).
+/// p99.9 of a histogram (distribution-free intervals), in `unit`, the histogram's.
 void put_quantiles(Record& record, const std::string& prefix, const Histogram& histogram,
-                   double level);
+                   double level, const std::string& unit);
 
 /// Quantile probabilities reported for every sampled point (median, p90, p99, p99.9).
 const std::vector<double>& reported_probabilities();

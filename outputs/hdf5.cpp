@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "core/errors.hpp"
 #include "outputs/atomic_file.hpp"
@@ -250,23 +251,27 @@ std::vector<std::string> Group::children() const {
   return names;
 }
 
-void Group::set_attribute(const std::string& name, const Field& value) const {
+namespace {
+
+// One field as an attribute of `owner` (a group or a dataset): a null as "<name>_reason", a
+// series as a one-dimensional array with "<name>_missing" listing its absent entries.
+void set_field_attribute(hid_t owner, const std::string& name, const Field& value) {
   std::visit(
       [&](const auto& v) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, Null>) {
           Handle st = string_type(v.reason.size());
-          write_attribute(id(), name + "_reason", st.id(), v.reason.c_str());
+          write_attribute(owner, name + "_reason", st.id(), v.reason.c_str());
         } else if constexpr (std::is_same_v<T, bool>) {
           Handle bt = bool_type();
           const std::int8_t b = v ? 1 : 0;
-          write_attribute(id(), name, bt.id(), &b);
+          write_attribute(owner, name, bt.id(), &b);
         } else if constexpr (std::is_same_v<T, std::int64_t>) {
-          write_attribute(id(), name, H5T_NATIVE_INT64, &v);
+          write_attribute(owner, name, H5T_NATIVE_INT64, &v);
         } else if constexpr (std::is_same_v<T, std::uint64_t>) {
-          write_attribute(id(), name, H5T_NATIVE_UINT64, &v);
+          write_attribute(owner, name, H5T_NATIVE_UINT64, &v);
         } else if constexpr (std::is_same_v<T, double>) {
-          write_attribute(id(), name, H5T_NATIVE_DOUBLE, &v);
+          write_attribute(owner, name, H5T_NATIVE_DOUBLE, &v);
         } else if constexpr (std::is_same_v<T, Series>) {
           std::vector<double> values;
           std::vector<double> missing;
@@ -274,20 +279,32 @@ void Group::set_attribute(const std::string& name, const Field& value) const {
             values.push_back(v[i].value_or(0.0));
             if (!v[i]) missing.push_back(static_cast<double>(i));
           }
-          write_attribute(id(), name, H5T_NATIVE_DOUBLE, values.data(), values.size());
+          write_attribute(owner, name, H5T_NATIVE_DOUBLE, values.data(), values.size());
           if (!missing.empty())
-            write_attribute(id(), name + "_missing", H5T_NATIVE_DOUBLE, missing.data(),
+            write_attribute(owner, name + "_missing", H5T_NATIVE_DOUBLE, missing.data(),
                             missing.size());
         } else {
           Handle st = string_type(v.size());
-          write_attribute(id(), name, st.id(), v.c_str());
+          write_attribute(owner, name, st.id(), v.c_str());
         }
       },
       value);
 }
 
+constexpr std::string_view kUnitsSuffix = "_units";
+
+}  // namespace
+
+void Group::set_attribute(const std::string& name, const Field& value) const {
+  set_field_attribute(id(), name, value);
+}
+
 void Group::write_record(const Record& record) const {
-  for (const auto& [key, value] : record.fields()) set_attribute(key, value);
+  for (const auto& [key, value] : record.fields()) {
+    set_attribute(key, value);
+    if (const std::string unit = record.unit_of(key); !unit.empty())
+      set_attribute(key + std::string(kUnitsSuffix), Field(unit));
+  }
 }
 
 Record Group::read_record() const {
@@ -309,8 +326,18 @@ Record Group::read_record() const {
       if (kv.first == key) return &kv.second;
     return nullptr;
   };
+  // "<key>_units" beside a value (or its reason) is the value's unit, not a field of its own.
+  const auto unit_base = [&](const std::string& name, const Field& value) -> std::string {
+    if (!name.ends_with(kUnitsSuffix) || !std::holds_alternative<std::string>(value)) return {};
+    const std::string base = name.substr(0, name.size() - kUnitsSuffix.size());
+    return find_raw(base) || find_raw(base + "_reason") ? base : std::string();
+  };
   Record record;
   for (const auto& [name, value] : raw) {
+    if (const std::string base = unit_base(name, value); !base.empty()) {
+      record.set_unit(base, std::get<std::string>(value));
+      continue;
+    }
     const bool is_reason = name.ends_with("_reason");
     const bool is_missing = name.ends_with("_missing");
     const std::string base = name.substr(0, name.size() - (is_reason ? 7 : is_missing ? 8 : 0));
@@ -360,13 +387,14 @@ Handle create_dataset(hid_t owner, const std::string& name, hid_t type, const hs
 }
 
 template <class T>
-void write_array(hid_t owner, const std::string& name, hid_t type, std::span<const T> values,
-                 std::size_t columns) {
+Handle write_array(hid_t owner, const std::string& name, hid_t type, std::span<const T> values,
+                   std::size_t columns) {
   const hsize_t dims[2] = {columns > 0 ? values.size() / columns : values.size(), columns};
   Handle ds = create_dataset(owner, name, type, dims, false, columns);
   if (!values.empty())
     check_status(H5Dwrite(ds.id(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "write dataset " + name);
+  return ds;
 }
 
 template <class T>
@@ -392,16 +420,16 @@ std::vector<T> read_array(hid_t owner, const std::string& name, hid_t type,
 
 }  // namespace
 
-void Group::write_doubles(const std::string& name, std::span<const double> values,
-                          std::size_t columns) const {
-  write_array(id(), name, H5T_NATIVE_DOUBLE, values, columns);
+Dataset Group::write_doubles(const std::string& name, std::span<const double> values,
+                             std::size_t columns) const {
+  return Dataset(write_array(id(), name, H5T_NATIVE_DOUBLE, values, columns));
 }
-void Group::write_counts(const std::string& name, std::span<const std::uint64_t> values,
-                         std::size_t columns) const {
-  write_array(id(), name, H5T_NATIVE_UINT64, values, columns);
+Dataset Group::write_counts(const std::string& name, std::span<const std::uint64_t> values,
+                            std::size_t columns) const {
+  return Dataset(write_array(id(), name, H5T_NATIVE_UINT64, values, columns));
 }
-void Group::write_concatenated(const std::string& name,
-                               std::span<const std::span<const double>> pieces) const {
+Dataset Group::write_concatenated(const std::string& name,
+                                  std::span<const std::span<const double>> pieces) const {
   hsize_t total = 0;
   for (const auto& piece : pieces) total += piece.size();
   const hsize_t dims[2] = {total, 0};
@@ -421,6 +449,116 @@ void Group::write_concatenated(const std::string& name,
                  "write a piece of " + name);
     at += count;
   }
+  return Dataset(std::move(ds));
+}
+
+Dataset Group::open_dataset(const std::string& name) const {
+  return Dataset(make(H5Dopen2(id(), name.c_str(), H5P_DEFAULT), kDataset, "open dataset " + name));
+}
+
+// ---- tables ---------------------------------------------------------------------------------
+
+std::size_t Column::rows() const {
+  return std::visit([](const auto& v) { return v.size(); }, values);
+}
+
+namespace {
+
+// A column's member type in the compound and its bytes per row. Text is NULLPAD, as wide as the
+// longest value (at least one byte): numpy's fixed-width bytes, with no terminator to strip.
+struct Member {
+  Handle type;
+  std::size_t size = 0;
+};
+
+Member member_of(const Column& column) {
+  return std::visit(
+      [&](const auto& v) -> Member {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::vector<double>>) {
+          return {make(H5Tcopy(H5T_NATIVE_DOUBLE), kType, "copy double type"), sizeof(double)};
+        } else if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
+          return {make(H5Tcopy(H5T_NATIVE_INT64), kType, "copy int64 type"), sizeof(std::int64_t)};
+        } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
+          return {bool_type(), sizeof(std::int8_t)};
+        } else {
+          std::size_t width = 1;
+          for (const auto& text : v) width = std::max(width, text.size());
+          Handle t = make(H5Tcopy(H5T_C_S1), kType, "copy string type");
+          check_status(H5Tset_size(t.id(), width), "set string size");
+          check_status(H5Tset_strpad(t.id(), H5T_STR_NULLPAD), "set string padding");
+          check_status(H5Tset_cset(t.id(), H5T_CSET_UTF8), "set string charset");
+          return {std::move(t), width};
+        }
+      },
+      column.values);
+}
+
+// Row `row` of the column into `at` (member.size bytes, zero on entry).
+void pack_value(const Column& column, std::size_t row, std::byte* at) {
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::vector<bool>>) {
+          const std::int8_t b = v[row] ? 1 : 0;
+          std::memcpy(at, &b, sizeof b);
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+          std::memcpy(at, v[row].data(), v[row].size());
+        } else {
+          std::memcpy(at, &v[row], sizeof v[row]);
+        }
+      },
+      column.values);
+}
+
+}  // namespace
+
+Dataset Group::write_table(const std::string& name, std::span<const Column> columns) const {
+  if (columns.empty()) throw RuntimeFailure(fmt::format("table {} has no columns", name));
+  const std::size_t rows = columns.front().rows();
+  std::vector<Member> members;
+  std::vector<std::size_t> offsets;
+  std::size_t row_size = 0;
+  for (const auto& column : columns) {
+    if (column.rows() != rows)
+      throw RuntimeFailure(fmt::format("table {}: column {} has {} rows, not {}", name, column.name,
+                                       column.rows(), rows));
+    members.push_back(member_of(column));
+    offsets.push_back(row_size);
+    row_size += members.back().size;
+  }
+  // Packed, in memory as in the file: numpy reads the offsets as they are.
+  Handle type = make(H5Tcreate(H5T_COMPOUND, row_size), kType, "create compound type " + name);
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    check_status(H5Tinsert(type.id(), columns[c].name.c_str(), offsets[c], members[c].type.id()),
+                 fmt::format("column {} of {} (names must be distinct)", columns[c].name, name));
+  std::vector<std::byte> buffer(rows * row_size);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      pack_value(columns[c], r, buffer.data() + r * row_size + offsets[c]);
+  const hsize_t dims[1] = {rows};
+  Handle space = make(H5Screate_simple(1, dims, nullptr), kSpace, "create space for " + name);
+  Handle ds = make(
+      H5Dcreate2(id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      kDataset, "create dataset " + name);
+  if (rows > 0)
+    check_status(H5Dwrite(ds.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
+                 "write dataset " + name);
+  return Dataset(std::move(ds));
+}
+
+void Dataset::set_attribute(const std::string& name, const Field& value) const {
+  set_field_attribute(id(), name, value);
+}
+
+void Dataset::set_texts(const std::string& name, std::span<const std::string> texts) const {
+  std::size_t width = 0;
+  for (const auto& text : texts) width = std::max(width, text.size());
+  Handle type = string_type(width);  // NULLTERM: width + 1 bytes per text
+  std::vector<char> buffer(texts.size() * (width + 1), '\0');
+  for (std::size_t i = 0; i < texts.size(); ++i)
+    std::memcpy(buffer.data() + i * (width + 1), texts[i].data(), texts[i].size());
+  write_attribute(id(), name, type.id(), buffer.data(), texts.size());
 }
 
 std::vector<double> Group::read_doubles(const std::string& name, std::uint64_t max_values) const {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/record.hpp"
@@ -44,6 +45,30 @@ class Handle {
   int kind_ = 0;
 };
 
+/// One column of a table (Group::write_table): its name and its values, one per row. Numbers
+/// are float64, integers int64, booleans the enum h5py reads as numpy bool, text fixed-length
+/// strings as wide as the longest value (h5py reads them as bytes).
+struct Column {
+  std::string name;
+  std::variant<std::vector<double>, std::vector<std::int64_t>, std::vector<bool>,
+               std::vector<std::string>>
+      values;
+  std::size_t rows() const;
+};
+
+/// A dataset, open for its attributes.
+class Dataset {
+ public:
+  explicit Dataset(Handle handle) : handle_(std::move(handle)) {}
+  void set_attribute(const std::string& name, const Field& value) const;
+  /// A one-dimensional attribute of fixed-length strings (per-column units).
+  void set_texts(const std::string& name, std::span<const std::string> texts) const;
+  std::int64_t id() const { return handle_.id(); }
+
+ private:
+  Handle handle_;
+};
+
 class Group {
  public:
   explicit Group(Handle handle) : handle_(std::move(handle)) {}
@@ -55,21 +80,28 @@ class Group {
   std::vector<std::string> children() const;
 
   void set_attribute(const std::string& name, const Field& value) const;
-  /// Writes every field as an attribute (nulls as "<key>_reason" strings).
+  /// Writes every field as an attribute (nulls as "<key>_reason" strings), each followed by
+  /// "<key>_units" when the record declares its unit.
   void write_record(const Record& record) const;
-  /// Reads every attribute in creation order back into a record.
+  /// Reads every attribute in creation order back into a record ("<key>_reason" as a null,
+  /// "<key>_units" beside a value as its unit).
   Record read_record() const;
   std::optional<Field> attribute(const std::string& name) const;
 
   /// A dataset of the values: one-dimensional, or rows x `columns` (row-major) when columns > 0.
-  void write_doubles(const std::string& name, std::span<const double> values,
-                     std::size_t columns = 0) const;
-  void write_counts(const std::string& name, std::span<const std::uint64_t> values,
-                    std::size_t columns = 0) const;
+  Dataset write_doubles(const std::string& name, std::span<const double> values,
+                        std::size_t columns = 0) const;
+  Dataset write_counts(const std::string& name, std::span<const std::uint64_t> values,
+                       std::size_t columns = 0) const;
   /// One compressed one-dimensional dataset of the pieces end to end, written piece by piece so
   /// that large data (raw samples) is never copied into one buffer first.
-  void write_concatenated(const std::string& name,
-                          std::span<const std::span<const double>> pieces) const;
+  Dataset write_concatenated(const std::string& name,
+                             std::span<const std::span<const double>> pieces) const;
+  /// A one-dimensional dataset of a compound type, one member per column in order, one element
+  /// per row: what numpy reads as a structured array. Precondition: at least one column, every
+  /// column of the same number of rows, distinct names (RuntimeFailure otherwise).
+  Dataset write_table(const std::string& name, std::span<const Column> columns) const;
+  Dataset open_dataset(const std::string& name) const;
   /// A dataset's values, flattened row-major. InputError when it is not numeric, or holds more
   /// than `max_values` values (a damaged or crafted size, refused before any allocation).
   std::vector<double> read_doubles(const std::string& name,

@@ -10,6 +10,7 @@
 #include "collnoise_version.hpp"
 #include "core/errors.hpp"
 #include "outputs/hdf5.hpp"
+#include "outputs/points_table.hpp"
 #include "outputs/tally_io.hpp"
 #include "outputs/timestamp.hpp"
 
@@ -46,6 +47,7 @@ Record root_attributes(const RunIdentity& run, const RunInfo& info, std::size_t 
   r.set("run_file_path", Field(run.path));
   r.set("run_file_text", Field(run.text));
   r.set("wall_time_s", Field(info.wall_time_s));
+  r.set_unit("wall_time_s", "seconds");
   r.set("part", Field(info.part));
   if (!info.merged_from.empty())
     r.set("merged_from", Field(fmt::format("{}", fmt::join(info.merged_from, "\n"))));
@@ -62,8 +64,14 @@ void write_result_file(const std::string& path, const RunIdentity& run, const Ru
     const h5::Group root = file.root();
     root.write_record(root_attributes(run, info, points.size()));
     const h5::Group all = root.create_group("points");
-    for (std::size_t i = 0; i < points.size(); ++i)
+    std::vector<PointRecords> rows;
+    for (std::size_t i = 0; i < points.size(); ++i) {
       write_point(all.create_group(fmt::format("{:04d}", i)), points[i]);
+      rows.push_back({points[i].kind, &points[i].params, &points[i].summary});
+    }
+    // The same values again as one table, for loading in one call; the groups stay the record
+    // (nulls with their reasons, lists, tallies).
+    write_points_table(root, points_table(rows));
   }
   file.commit(path);
 }

@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <set>
 
-#include "outputs/json_writer.hpp"
+#include "outputs/points_table.hpp"
+#include "outputs/record_json.hpp"
 
 namespace collnoise {
 namespace {
@@ -134,12 +135,11 @@ std::string summary_json(const Record& root, const std::vector<Record>& params,
   for (const auto& r : params)
     for (const auto& [k, v] : r.fields())
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
-  std::string out = "{\n";
+  Json document = Json::object();
   for (const char* k :
        {"format_version", "kind", "name", "seed", "stream_format", "engine_version", "git_sha"})
-    if (const Field* f = root.find(k))
-      out += fmt::format("  {}: {},\n", json_string(k), json_value(*f));
-  out += "  \"points\": [";
+    if (const Field* f = root.find(k)) document[k] = json_of(*f);
+  Json points = Json::array();
   for (std::size_t i = 0; i < summaries.size(); ++i) {
     Record p;
     for (const auto& k : keys) {
@@ -149,13 +149,18 @@ std::string summary_json(const Record& root, const std::vector<Record>& params,
       else if (!k.ends_with("_string"))
         p.set(k, Field(Null{"not a parameter of this point"}));
     }
-    std::string body = json_object(summaries[i], 4);
-    body.erase(0, 1);  // drop '{' to splice "params" in front
-    out +=
-        fmt::format("{}\n    {{\n      \"params\": {},{}", i ? "," : "", json_object(p, 6), body);
+    Json point = Json::object();
+    point["params"] = json_of(p);
+    point.update(json_of(summaries[i]));
+    points.push_back(std::move(point));
   }
-  out += "\n  ]\n}\n";
-  return out;
+  document["points"] = std::move(points);
+  // Last, so that a key's first appearance in the text is in the points.
+  Json units = Json::object();
+  for (const auto& records : {std::span<const Record>(params), std::span<const Record>(summaries)})
+    for (const auto& [key, unit] : merged_units(records)) units[key] = unit;
+  document["units"] = std::move(units);
+  return json_text(document);
 }
 
 }  // namespace collnoise

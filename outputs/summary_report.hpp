@@ -18,8 +18,10 @@ std::string summary_table(const std::vector<Record>& params, const std::vector<R
 /// The same table of the points a run or merge has just written.
 std::string summary_table(const std::vector<PointResult>& results);
 
-/// {"format_version", "kind", "name", "seed", "points": [{"params": {...}, ...summary}]}.
-/// Parameters missing from a point but present in another are null with a reason.
+/// {"format_version", "kind", "name", "seed", "stream_format", "engine_version", "git_sha",
+///  "points": [{"params": {...}, ...summary}], "units": {key: unit}} (docs/cli.md). Parameters
+/// missing from a point but present in another are null with a reason; "units" holds the unit
+/// of every parameter and summary field that declares one (empty for files written before).
 std::string summary_json(const Record& root, const std::vector<Record>& params,
                          const std::vector<Record>& summaries);
 

@@ -20,10 +20,19 @@ std::string joined_pairs(const TallyLayout& layout) {
   return fmt::format("{}", fmt::join(parts, ","));
 }
 
+// The unit of a product of values in units a and b (co-moments, sums of squares): "seconds^2",
+// "seconds*bytes"; a pure number ("" or "1") leaves the other unit.
+std::string product_unit(const std::string& a, const std::string& b) {
+  const auto pure = [](const std::string& u) { return u.empty() || u == "1"; };
+  if (pure(a)) return b;
+  if (pure(b)) return a;
+  return a == b ? a + "^2" : a + "*" + b;
+}
+
 void write_histogram(const h5::Group& group, const NamedHistogram& named,
                      const TallyLayout& layout) {
   const auto& h = named.histogram;
-  group.write_doubles("edges", h.edges());
+  group.write_doubles("edges", h.edges()).set_attribute("units", Field(named.unit));
   group.write_counts("counts", h.counts());
   Record r;
   r.set("underflow", Field(h.underflow()));
@@ -83,20 +92,29 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
     }
     raw.emplace_back(chunk.raw);
   }
+  // Units: per column of the [chunks, metrics] and [chunks, pairs] arrays, as `units` arrays.
+  std::vector<std::string> squared_units, x_units, y_units, c_units;
+  for (const auto& u : units) squared_units.push_back(product_unit(u, u));
+  for (const auto& [a, b] : layout.pairs) {
+    x_units.push_back(units.at(a));
+    y_units.push_back(units.at(b));
+    c_units.push_back(product_unit(units.at(a), units.at(b)));
+  }
   const auto chunks = group.create_group("chunks");
   chunks.write_counts("index", index);
   chunks.write_counts("count", count, width);
-  chunks.write_doubles("mean", mean, width);
-  chunks.write_doubles("m2", m2, width);
-  chunks.write_doubles("min", min, width);
-  chunks.write_doubles("max", max, width);
+  chunks.write_doubles("mean", mean, width).set_texts("units", units);
+  chunks.write_doubles("m2", m2, width).set_texts("units", squared_units);
+  chunks.write_doubles("min", min, width).set_texts("units", units);
+  chunks.write_doubles("max", max, width).set_texts("units", units);
   if (pairs > 0) {
     chunks.write_counts("pair_count", pair_count, pairs);
-    chunks.write_doubles("pair_mean_x", pair_mean_x, pairs);
-    chunks.write_doubles("pair_mean_y", pair_mean_y, pairs);
-    chunks.write_doubles("pair_c", pair_c, pairs);
+    chunks.write_doubles("pair_mean_x", pair_mean_x, pairs).set_texts("units", x_units);
+    chunks.write_doubles("pair_mean_y", pair_mean_y, pairs).set_texts("units", y_units);
+    chunks.write_doubles("pair_c", pair_c, pairs).set_texts("units", c_units);
   }
-  if (layout.keep_raw) group.write_concatenated("raw", raw);
+  if (layout.keep_raw)
+    group.write_concatenated("raw", raw).set_attribute("units", Field(layout.unit_of(0)));
 
   const auto totals = group.create_group("totals");
   for (std::size_t m = 0; m < width; ++m) {
@@ -108,6 +126,8 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
     t.set("min", Field(a.min));
     t.set("max", Field(a.max));
     t.set("sd", Field(a.sd()));
+    t.set_unit({"mean", "min", "max", "sd"}, units[m]);
+    t.set_unit("m2", squared_units[m]);
     totals.create_group(layout.metrics[m]).write_record(t);
   }
   const auto histograms = group.create_group("histograms");
@@ -116,7 +136,8 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
   const auto tops = group.create_group("top_values");
   for (std::size_t m = 0; m < width; ++m)
     if (tally.tops()[m].capacity() > 0)
-      tops.write_doubles(layout.metrics[m], tally.tops()[m].descending());
+      tops.write_doubles(layout.metrics[m], tally.tops()[m].descending())
+          .set_attribute("units", Field(units[m]));
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
@@ -24,8 +25,10 @@ std::uint64_t point_stream_key(std::uint64_t seed, const std::string& model,
   return key;
 }
 
-Record params_record(const ParamMap& resolved) {
+// The values with the units their declarations give (written beside them as "<key>_units").
+Record params_record(const ParamMap& resolved, const std::map<std::string, std::string>& units) {
   Record r;
+  for (const auto& [key, unit] : units) r.set_unit(key, unit);
   for (const auto& [key, value] : resolved) {
     std::visit(
         [&](const auto& v) {
@@ -92,7 +95,7 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
     throw InputError(fmt::format("{}: samples = {} is invalid: at least 2 samples per point",
                                  run.path, run.samples));
   point.input_files = reader.input_files();
-  point.params = params_record(reader.resolved());
+  point.params = params_record(reader.resolved(), reader.units());
   point.stream_key = point_stream_key(run.seed, model.name, reader.stream_identity());
   if (point.sampled) point.sampled->set_stream_key(point.stream_key);
   if (point.analysis) point.analysis->set_stream_key(point.stream_key);

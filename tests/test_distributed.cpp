@@ -14,6 +14,7 @@
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
 #include "tests/command_line.hpp"
+#include "tests/points_table_reader.hpp"
 
 namespace fs = std::filesystem;
 using namespace collnoise;
@@ -84,6 +85,8 @@ void expect_same_result(const std::string& runfile, const std::string& reference
                         const std::string& result) {
   CHECK(summary_json(result) == summary_json(reference));
   CHECK(tally_bytes(runfile, result) == tally_bytes(runfile, reference));
+  CHECK(testing::PointsTableReader(result).bytes() ==
+        testing::PointsTableReader(reference).bytes());
 }
 
 void expect_refused(const CommandResult& r, const std::string& culprit) {

@@ -211,7 +211,7 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
   for (std::size_t c = 0; c < cases.size(); ++c) {
     const Accumulator acc = tally.total(c);
     const MeanInterval ci = mean_interval(acc, tally.tops()[c], noiseless_, tail_index_, level);
-    put_mean(s, cases[c] + "_", acc, ci);
+    put_mean(s, cases[c] + "_", acc, ci, "seconds");
     if (c == 0) warnings = ci.warnings;  // the primary metric's
   }
   // A case the algorithm lacks, or one the run left out: its fields are null with the reason.
@@ -296,6 +296,13 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
     s.set(c + "_T_ci_high", Field(high));
   }
   s.set("warnings", Field(join_warnings(warnings)));
+  // Times in seconds, also of the cases left out (null with their reason); ratios and counts
+  // are pure numbers.
+  for (const std::string name : {"conventional", "redundant", "quiet"})
+    s.set_unit({name + "_mean", name + "_ci_low", name + "_ci_high", name + "_standard_error",
+                name + "_T", name + "_T_ci_low", name + "_T_ci_high"},
+               "seconds");
+  s.set_unit({"noiseless_closed_form", "noiseless_closed_form_redundant"}, "seconds");
   return s;
 }
 

@@ -370,6 +370,10 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
   r.set("surface_m", Field(surface_m));
   r.set("surface_E", Field(surface_e));
   r.set("warnings", Field(join_warnings({warnings.begin(), warnings.end()})));
+  // W in work units, overheads in seconds; m counts nodes, E and the exponents are pure numbers.
+  r.set_unit({"W", "W_ci_low", "W_ci_high", "W_exact", "surface_W"}, "work units");
+  r.set_unit({"T_q", "T_q_ci_low", "T_q_ci_high", "T_o", "T_o_ci_low", "T_o_ci_high"}, "seconds");
+  r.set_unit("p", "work units per second");
   return r;
 }
 

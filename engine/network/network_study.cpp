@@ -129,7 +129,8 @@ Record NetworkStudy::summarize(const Tally& tally, const SummaryContext& context
   const double os_tail = model_.os_tail_index();
   const auto put = [&](const std::string& name, const std::string& metric) {
     const Accumulator acc = tally.total(metric);
-    put_mean(s, name + "_", acc, student_t_interval(acc, level));
+    put_mean(s, name + "_", acc, student_t_interval(acc, level),
+             tally.layout().unit_of(tally.metric_index(metric)));
   };
   if (os_tail <= 4.0)
     warnings.push_back(fmt::format(
@@ -143,7 +144,7 @@ Record NetworkStudy::summarize(const Tally& tally, const SummaryContext& context
   put("cost_quiet", "cost_quiet");
   put("cost_clean", "cost_clean");
   put("slowdown_total", "slowdown_total");
-  put_quantiles(s, "slowdown_", *tally.histogram_of(0), level);
+  put_quantiles(s, "slowdown_", *tally.histogram_of(0), level, tally.layout().unit_of(0));
   s.set("warnings", Field(join_warnings(warnings)));
   return s;
 }

@@ -158,11 +158,13 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
   s.set("ranks", Field(static_cast<std::uint64_t>(ranks_of(schedule()))));
   s.set("operations", Field(operations_of(schedule())));
   s.set("events_per_sample", Field(noiseless().events));
-  put_mean(s, "completion_", total, ci);
+  put_mean(s, "completion_", total, ci, "seconds");
   s.set("confidence", Field(level));
   s.set("completion_sd", Field(total.sd()));
   s.set("noiseless_completion", Field(quiet));
-  put_quantiles(s, "completion_", *tally.histogram_of(0), level);
+  put_quantiles(s, "completion_", *tally.histogram_of(0), level, "seconds");
+  s.set_unit({"completion_sd", "noiseless_completion", "noiseless_finish", "sample_finish"},
+             "seconds");
   const auto put_finish = [&](const std::string& name, const ScheduleRun& run) {
     if (ranks_of(schedule()) <= kMaxRanksListed) {
       std::vector<double> finish;

@@ -60,6 +60,11 @@ NHalfStudy::NHalfStudy(TreeBarrierModel model, NHalfSettings settings, std::uint
 Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
   const TreeBarrierModel& model = model_;
   Record s;
+  // Times in seconds; N_1/2 and the checked N are rank counts, the relative error a pure number.
+  s.set_unit({"target_time", "check_below_mean", "check_below_ci_low", "check_below_ci_high",
+              "check_above_mean", "check_above_ci_low", "check_above_ci_high", "exact_mean_at_half",
+              "exact_mean_at_double"},
+             "seconds");
   const double target = 2.0 * model.w;
   s.set("target_time", Field(target));
 

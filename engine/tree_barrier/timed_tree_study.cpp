@@ -79,7 +79,7 @@ Record TimedTreeStudy::summarize(const Tally& tally, const SummaryContext& conte
   const MeanInterval ci =
       mean_interval(total, tally.tops()[0], noiseless_, primary_tail_index(), level);
   Record s;
-  put_mean(s, "", total, ci);
+  put_mean(s, "", total, ci, "seconds");
   s.set("confidence", Field(level));
   s.set("sd", Field(total.sd()));
   s.set("noiseless_time", Field(noiseless_));
@@ -96,7 +96,10 @@ Record TimedTreeStudy::summarize(const Tally& tally, const SummaryContext& conte
   s.set("phase_time_means", Field(mean));
   s.set("phase_time_ci_low", Field(low));
   s.set("phase_time_ci_high", Field(high));
-  put_quantiles(s, "phase_time_", *tally.histogram_named("phase_time"), level);
+  put_quantiles(s, "phase_time_", *tally.histogram_named("phase_time"), level, "seconds");
+  s.set_unit({"sd", "noiseless_time", "mean_phase_time", "phase_time_means", "phase_time_ci_low",
+              "phase_time_ci_high"},
+             "seconds");
   s.set("warnings", Field(join_warnings(ci.warnings)));
   return s;
 }

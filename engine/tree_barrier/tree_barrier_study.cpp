@@ -73,7 +73,7 @@ Record TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& con
   const MeanInterval ci_adjusted = mean_interval(total, top, shift, tail_index_, adjusted_level);
 
   Record s;
-  put_mean(s, "", total, ci);
+  put_mean(s, "", total, ci, "seconds");
   s.set("confidence", Field(level));
   s.set("mean_tail_corrected", ci.corrected_mean);
   if (tail_index_ > 2.0)
@@ -124,10 +124,17 @@ Record TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& con
   s.set("theorem4_lower", th.theorem4_lower);
   s.set("noiseless_time", Field(model_.w + 2.0 * model_.tau * model_.shape.depth()));
 
-  put_quantiles(s, "", *tally.histogram_of(0), level);
-  for (std::size_t i = 0; i < th.quantile_probabilities.size(); ++i)
-    s.set(quantile_name(th.quantile_probabilities[i]) + "_exact",
-          Nullable::of(th.exact_quantiles[i]));
+  put_quantiles(s, "", *tally.histogram_of(0), level, "seconds");
+  for (std::size_t i = 0; i < th.quantile_probabilities.size(); ++i) {
+    const std::string exact_quantile = quantile_name(th.quantile_probabilities[i]) + "_exact";
+    s.set(exact_quantile, Nullable::of(th.exact_quantiles[i]));
+    s.set_unit(exact_quantile, "seconds");
+  }
+  // Phase times and everything compared with them are in seconds; the rest are pure numbers.
+  s.set_unit({"mean_tail_corrected", "sd", "min", "max", "exact_mean", "exact_sd", "theorem1_lower",
+              "theorem1_lower_corrected", "theorem1_upper", "bound_lower", "bound_upper",
+              "theorem2_lower", "theorem3_lower", "theorem4_lower", "noiseless_time"},
+             "seconds");
   s.set("warnings", Field(join_warnings(ci.warnings)));
   return s;
 }
