@@ -16,6 +16,7 @@
 #include "app/messages.hpp"
 #include "app/output_guard.hpp"
 #include "app/progress.hpp"
+#include "app/shipped_runs.hpp"
 #include "core/errors.hpp"
 #include "core/process_group.hpp"
 #include "core/stop_request.hpp"
@@ -207,8 +208,14 @@ int report_interruption(const Execution& execution, const RunOptions& options,
 
 }  // namespace
 
-int run_command(const RunOptions& options) {
+int run_command(const RunOptions& given) {
   const auto start = std::chrono::steady_clock::now();
+  // A bare name runs the shipped run file of that name (app/shipped_runs.hpp); from here on the
+  // run file is its path, in messages and resume hints too.
+  RunOptions options = given;
+  options.run_file = locate_run_file(given.run_file);
+  if (options.run_file != given.run_file && !options.quiet && !options.validate_only)
+    print_note(fmt::format("running the shipped run file {}", options.run_file));
   const ProcessGroup& group = ProcessGroup::world();
   // First of all: a stop request during the preparation of large points is honoured too.
   const InterruptHandlers handlers;
