@@ -9,27 +9,21 @@
 namespace collnoise {
 
 Operation Schedule::operation(std::uint64_t op) const {
-  return {kind_[op], size_[op], peer_[op], tag_[op], cpu_[op], nic_[op]};
+  const Record& r = ops_[op];
+  return {r.kind, r.size, r.peer, r.tag, r.cpu, r.nic};
 }
 
 std::uint64_t Schedule::memory_bytes() const {
   const auto bytes = [](const auto& v) {
     return static_cast<std::uint64_t>(v.capacity() * sizeof(v[0]));
   };
-  return bytes(first_op_) + bytes(kind_) + bytes(size_) + bytes(peer_) + bytes(tag_) + bytes(cpu_) +
-         bytes(nic_) + bytes(dep_count_) + bytes(edge_base_) + bytes(edge_end_) + bytes(edge_);
+  return bytes(first_op_) + bytes(ops_) + bytes(dep_count_) + bytes(edge_base_) + bytes(edge_);
 }
 
 void ScheduleBuilder::reserve(std::uint64_t operations) {
   const auto n = static_cast<std::size_t>(operations);
-  s_.kind_.reserve(n);
-  s_.size_.reserve(n);
-  s_.peer_.reserve(n);
-  s_.tag_.reserve(n);
-  s_.cpu_.reserve(n);
-  s_.nic_.reserve(n);
+  s_.ops_.reserve(n);
   s_.dep_count_.reserve(n);
-  s_.edge_end_.reserve(n);
   s_.edge_.reserve(n);
 }
 
@@ -37,12 +31,7 @@ std::uint32_t ScheduleBuilder::add(const Operation& op) {
   if (pending_ops_ >= Schedule::kLocalMask)
     throw InputError(
         fmt::format("rank {} has more than {} operations", ranks_done(), Schedule::kLocalMask));
-  s_.kind_.push_back(op.kind);
-  s_.size_.push_back(op.size);
-  s_.peer_.push_back(op.peer);
-  s_.tag_.push_back(op.tag);
-  s_.cpu_.push_back(op.cpu);
-  s_.nic_.push_back(op.nic);
+  s_.ops_.push_back(Schedule::Record{op.size, op.peer, op.tag, 0, op.kind, op.cpu, op.nic});
   s_.dep_count_.push_back(0);
   s_.max_cpu_ = std::max(s_.max_cpu_, op.cpu);
   s_.max_nic_ = std::max(s_.max_nic_, op.nic);
@@ -90,7 +79,7 @@ std::optional<std::string> ScheduleBuilder::close_rank() {
         "of the rank, counted from 0)",
         n - released, fmt::join(stuck, ", "));
   }
-  s_.edge_end_.insert(s_.edge_end_.end(), begin_.begin() + 1, begin_.end());
+  for (std::uint32_t k = 0; k < n; ++k) s_.ops_[first + k].edge_end = begin_[k + 1];
   s_.edge_.insert(s_.edge_.end(), sorted_.begin(), sorted_.end());
   s_.edge_base_.push_back(s_.edge_.size());
   s_.first_op_.push_back(first + n);
@@ -108,14 +97,8 @@ Schedule ScheduleBuilder::finish() {
   const auto trim = [](auto& v) {
     if (v.capacity() - v.size() > v.size() / 8) v.shrink_to_fit();
   };
-  trim(out.kind_);
-  trim(out.size_);
-  trim(out.peer_);
-  trim(out.tag_);
-  trim(out.cpu_);
-  trim(out.nic_);
+  trim(out.ops_);
   trim(out.dep_count_);
-  trim(out.edge_end_);
   trim(out.edge_);
   return out;
 }

@@ -174,6 +174,12 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
       __builtin_prefetch(&state[next->host]);
       __builtin_prefetch(&remaining[next->op]);
     }
+    // Nearer, that state is in the cache: fetch the first nodes of its match lists' chains.
+    if (const Event* near = queue.ahead(kPrefetchDistance / 2)) {
+      const RankState<Slot>& r = state[near->host];
+      matches_pool.prefetch(r.posted);
+      matches_pool.prefetch(r.unexpected);
+    }
     if ((run.events & 0xfffff) == 0) throw_if_stop_requested();
     const std::uint32_t h = e.host;
     const auto v = s.view(h);
