@@ -179,6 +179,10 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
       const RankState<Slot>& r = state[near->host];
       matches_pool.prefetch(r.posted);
       matches_pool.prefetch(r.unexpected);
+      // A message most often finishes the first posted receive: fetch its dependents' counters
+      // (the message's own operation is the sender's).
+      if (near->type() == kMessage && !r.posted.empty())
+        __builtin_prefetch(&remaining[s.view(near->host).first() + r.posted.first.op]);
     }
     if ((run.events & 0xfffff) == 0) throw_if_stop_requested();
     const std::uint32_t h = e.host;
