@@ -13,6 +13,8 @@ struct RunOptions {
   int threads = 0;  ///< 0: all cores
   std::optional<std::uint64_t> seed;
   bool quiet = false;
+  std::string progress;            ///< "auto", "none", "bar", "lines"; empty: auto, none if quiet
+  double progress_every_s = 60.0;  ///< seconds between progress lines (lines mode)
   bool force = false;
   std::string part;        ///< "i/n": part i of a job array of n; empty: the whole run
   std::string resume;      ///< checkpoint to resume from

@@ -54,7 +54,14 @@ void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
   cmd.add_option("--max-memory-gib", run.max_memory_gib,
                  "refuse a run estimated to need more (default: 80% of the machine's memory)")
       ->check(CLI::Range(1e-6, 1e12));
-  cmd.add_flag("--quiet", run.quiet, "no progress and no table");
+  cmd.add_flag("--quiet", run.quiet, "no progress (unless --progress) and no table");
+  cmd.add_option("--progress", run.progress,
+                 "auto (default: a bar on a terminal, timestamped lines otherwise), none, bar or "
+                 "lines")
+      ->check(CLI::IsMember({"auto", "none", "bar", "lines"}));
+  cmd.add_option("--progress-every", run.progress_every_s,
+                 "seconds between progress lines (default 60)")
+      ->check(CLI::Range(1.0e-3, 1.0e7));
   cmd.add_flag("--force", run.force, "overwrite an existing result file");
   // Testing only: interrupt the run the way a signal would, after this many chunks.
   cmd.add_option("--interrupt-after-chunks", run.interrupt_after_chunks)->group("");

@@ -36,13 +36,15 @@ struct PartFile {
   std::string path;
   Record root;
   PartSpec part;
+  std::vector<std::optional<double>> wall_times_s;  // per point
 };
 
 std::vector<PartFile> read_parts(const std::vector<std::string>& paths,
                                  const h5::ReadOptions& read) {
   std::vector<PartFile> parts;
   for (const auto& path : paths) {
-    PartFile p{path, read_result_file(path, read).root, {}};
+    ResultFile file = read_result_file(path, read);
+    PartFile p{path, std::move(file.root), {}, std::move(file.wall_times_s)};
     p.part = parse_part(root_value<std::string>(p.root, "part", path));
     parts.push_back(std::move(p));
   }
@@ -86,6 +88,16 @@ void check_parts_belong_together(const std::vector<PartFile>& parts) {
     if (!seen.contains(i))
       throw InputError(fmt::format("part {}/{} is missing: a merge needs all {} parts", i,
                                    first.part.count, first.part.count));
+}
+
+// The time the parts spent on point i together, when every part recorded it.
+std::optional<double> point_wall_time(const std::vector<PartFile>& parts, std::size_t i) {
+  double total = 0.0;
+  for (const auto& p : parts) {
+    if (i >= p.wall_times_s.size() || !p.wall_times_s[i]) return std::nullopt;
+    total += *p.wall_times_s[i];
+  }
+  return total;
 }
 
 // The points' tallies, every chunk exactly once.
@@ -150,9 +162,11 @@ int merge_command(const MergeOptions& options) {
   }
   const SummaryContext context{run.confidence, points.size()};
   std::vector<PointResult> results;
-  for (std::size_t i = 0; i < points.size(); ++i)
+  for (std::size_t i = 0; i < points.size(); ++i) {
     results.push_back(point_result(points[i], points[i].sampled->summarize(tallies[i], context),
                                    &tallies[i], chunk_plan(run, *points[i].sampled).chunk_size));
+    results.back().wall_time_s = point_wall_time(parts, i);
+  }
   write_result_file(options.out, run_identity(run, info.part), info, results);
   if (!options.quiet) {
     fmt::print("{}", summary_table(results));

@@ -1,42 +1,41 @@
 #include "app/progress.hpp"
 
-#include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
-#include <algorithm>
 #include <cstdio>
-#include <numeric>
 
 namespace collnoise {
+namespace {
 
-Progress::Progress(bool enabled, std::vector<double> costs, std::vector<std::uint64_t> units)
-    : enabled_(enabled && ::isatty(STDERR_FILENO)),
-      costs_(std::move(costs)),
-      units_(std::move(units)),
-      total_(std::accumulate(costs_.begin(), costs_.end(), 0.0)),
-      start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
-
-void Progress::update(std::size_t point, std::uint64_t units_done_in_point) {
-  if (!enabled_ || point >= costs_.size()) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_ < std::chrono::milliseconds(250)) return;
-  last_ = now;
-  const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double before =
-      std::accumulate(costs_.begin(), costs_.begin() + static_cast<std::ptrdiff_t>(point), 0.0);
-  const double within = units_[point] > 0 ? static_cast<double>(units_done_in_point) /
-                                                static_cast<double>(units_[point])
-                                          : 0.0;
-  const double fraction =
-      total_ > 0.0 ? std::clamp((before + within * costs_[point]) / total_, 0.0, 1.0) : 0.0;
-  const double eta = fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
-  fmt::print(stderr, "\r  point {}/{}  {:5.1f}% of the estimated work  ETA {:.0f} s   ", point + 1,
-             costs_.size(), 100.0 * fraction, eta);
-  std::fflush(stderr);
+int terminal_columns() {
+  winsize size{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return 80;
 }
 
-void Progress::finish() {
-  if (enabled_) fmt::print(stderr, "\r{:70}\r", "");
+}  // namespace
+
+ProgressMode progress_mode(const std::string& requested, bool quiet, bool stderr_is_terminal) {
+  if (requested == "none" || (requested.empty() && quiet)) return ProgressMode::kNone;
+  if (requested == "bar") return ProgressMode::kBar;
+  if (requested == "lines") return ProgressMode::kLines;
+  return stderr_is_terminal ? ProgressMode::kBar : ProgressMode::kLines;
+}
+
+std::unique_ptr<ProgressDisplay> progress_on_stderr(const ProgressTracker& tracker,
+                                                    ProgressMode mode, double every_s, int cores) {
+  if (mode == ProgressMode::kNone) return nullptr;
+  ProgressDisplayOptions options;
+  options.mode = mode;
+  options.every_s = every_s;
+  options.cores = cores;
+  options.bar_width = terminal_columns();
+  // One write per line or redraw, flushed at once: a log shows it as soon as it is due.
+  options.sink = [](std::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fflush(stderr);
+  };
+  return std::make_unique<ProgressDisplay>(tracker, std::move(options));
 }
 
 }  // namespace collnoise

@@ -1,28 +1,21 @@
 #pragma once
-// Progress on stderr (point, fraction of the estimated work done, ETA), only when stderr is a
-// terminal and the user did not ask for --quiet. Points are weighted by their estimated cost
-// (runs/work_estimate.hpp), so the fraction and the ETA stay right for sweeps of growing N.
-#include <chrono>
-#include <cstdint>
-#include <vector>
+// How `collnoise run` shows its progress on stderr (runs/progress_display.hpp): --progress
+// auto|none|bar|lines and --progress-every. Auto draws a bar when stderr is a terminal and
+// writes timestamped lines otherwise (a batch job's log); --quiet means none unless --progress
+// is given. Under MPI only rank 0 shows progress (of every process).
+#include <memory>
+#include <string>
+
+#include "runs/progress_display.hpp"
 
 namespace collnoise {
 
-class Progress {
- public:
-  /// Per point: its estimated core-seconds and the work units it reports (samples, or an
-  /// analysis's own units).
-  Progress(bool enabled, std::vector<double> costs, std::vector<std::uint64_t> units);
-  void update(std::size_t point, std::uint64_t units_done_in_point);
-  void finish();
+/// The mode `requested` ("auto", "none", "bar", "lines"; empty: not given) comes to.
+/// Precondition: `requested` is one of those (the command line checks).
+ProgressMode progress_mode(const std::string& requested, bool quiet, bool stderr_is_terminal);
 
- private:
-  bool enabled_;
-  std::vector<double> costs_;
-  std::vector<std::uint64_t> units_;
-  double total_ = 0.0;
-  std::chrono::steady_clock::time_point start_;
-  std::chrono::steady_clock::time_point last_;
-};
+/// A display on stderr, or none (mode none, or not rank 0).
+std::unique_ptr<ProgressDisplay> progress_on_stderr(const ProgressTracker& tracker,
+                                                    ProgressMode mode, double every_s, int cores);
 
 }  // namespace collnoise

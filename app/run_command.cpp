@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 
@@ -27,6 +28,7 @@
 #include "runs/point_factory.hpp"
 #include "runs/precision_target.hpp"
 #include "runs/presentation.hpp"
+#include "runs/progress_tracker.hpp"
 #include "runs/run_executor.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
@@ -123,6 +125,13 @@ std::string resume_hint(const RunOptions& options, const std::string& out, const
   if (!options.checkpoint.empty()) hint += " --checkpoint " + ckpt;
   if (!part.whole()) hint += " --part " + to_string(part);
   return hint;
+}
+
+// ", 30000 samples" (", up to ..." with precision targets, which may stop earlier); nothing for a
+// run of analyses.
+std::string samples_text(std::uint64_t samples, bool precision_targets) {
+  if (samples == 0) return "";
+  return fmt::format(", {}{} samples", precision_targets ? "up to " : "", samples);
 }
 
 // Every point of a small run; of a large sweep, the costliest few (the rest would bury them).
@@ -231,8 +240,10 @@ int run_command(const RunOptions& given) {
   const int cores = threads * group.size();
   check_work_limits(run, points, estimate,
                     work_limits(run, options.max_core_hours, options.max_memory_gib, cores));
+  ProgressTracker tracker(progress_points(run, points, estimate, part));
   const std::string work_line = fmt::format(
-      "{} points; estimated work {} (about {} on {} cores), memory {}", points.size(),
+      "{} points{}; estimated work {} (about {} on {} cores), memory {}", points.size(),
+      samples_text(tracker.total_samples(), run.precision.enabled),
       describe_core_seconds(estimate.core_seconds),
       describe_duration(estimate.core_seconds / cores), cores, describe_bytes(estimate.peak_bytes));
   if (options.validate_only) {
@@ -242,20 +253,22 @@ int run_command(const RunOptions& given) {
     }
     return exit_code::kSuccess;
   }
-  if (!options.quiet) print_note(work_line);
   const std::string out = output_path(options, run, part);
   const std::string ckpt = options.no_checkpoint
                                ? std::string()
                                : (options.checkpoint.empty() ? out + ".ckpt" : options.checkpoint);
   const std::optional<OutputGuard> guard = guard_run_outputs(options, points, out, ckpt, group);
 
-  std::vector<std::uint64_t> units;
-  std::vector<double> costs;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    units.push_back(points[i].sampled ? run.samples : points[i].analysis->work_units());
-    costs.push_back(estimate.points[i].core_seconds);
-  }
-  Progress progress(!options.quiet && group.is_root(), costs, units);
+  // Rank 0 shows the progress of every process.
+  const ProgressMode mode =
+      group.is_root() ? progress_mode(options.progress, options.quiet, ::isatty(STDERR_FILENO) != 0)
+                      : ProgressMode::kNone;
+  const std::unique_ptr<ProgressDisplay> display =
+      progress_on_stderr(tracker, mode, options.progress_every_s, cores);
+  if (display)
+    display->start(work_line);
+  else if (!options.quiet)
+    print_note(work_line);
   ExecutionOptions exec;
   exec.threads = threads;
   exec.part = part;
@@ -265,14 +278,15 @@ int run_command(const RunOptions& given) {
   exec.read = read_options(!options.no_verify && !options.without_integrity);
   if (options.without_integrity) skip_seals_for_benchmark();
   exec.stop_requested = [] { return InterruptHandlers::requested(); };
-  exec.progress = [&](std::size_t point, std::uint64_t done) { progress.update(point, done); };
+  exec.progress = &tracker;
   exec.warn = print_warning;
   if (options.interrupt_after_chunks > 0)
     exec.after_round = [&](std::uint64_t chunks) {
       if (chunks == options.interrupt_after_chunks) std::raise(SIGINT);
     };
+  if (display) display->run_in_background();
   Execution execution = execute_run(run, points, exec, group);
-  progress.finish();
+  if (display) display->finish(!execution.interrupted);
 
   if (execution.interrupted) {
     if (!group.is_root()) return exit_code::kInterrupted;
@@ -285,6 +299,7 @@ int run_command(const RunOptions& given) {
     PointOutcome& o = execution.points[i];
     results.push_back(
         point_result(points[i], o.summary, o.tally ? &*o.tally : nullptr, o.chunk_size));
+    results.back().wall_time_s = o.wall_time_s;
   }
   RunInfo info;
   info.kind = run_kind_label(run, points);

@@ -66,6 +66,9 @@ std::vector<LoadedPoint> read_points(const h5::File& file, const std::string& pa
     p.state.batch_end = attribute_of<std::uint64_t>(r, "batch_end", path);
     p.state.batches = attribute_of<std::uint64_t>(r, "batches", path);
     p.state.finished = attribute_of<bool>(r, "finished", path);
+    // Timing only, not part of the state the results depend on: absent is none spent.
+    if (const Field* wall = r.find("wall_time_s"); wall && std::holds_alternative<double>(*wall))
+      p.state.wall_time_s = std::get<double>(*wall);
     const h5::Group tally = g.open_group("tally");
     const Record info = tally.read_record();
     if (attribute_of<std::uint64_t>(info, "chunk_size", path) != chunk_sizes[i])
@@ -103,6 +106,8 @@ void write_checkpoint(const std::string& path, const RunIdentity& run,
       state.set("batch_end", Field(points[i].state.batch_end));
       state.set("batches", Field(points[i].state.batches));
       state.set("finished", Field(points[i].state.finished));
+      state.set("wall_time_s", Field(points[i].state.wall_time_s));
+      state.set_unit("wall_time_s", "seconds");
       g.write_record(state);
       write_tally(g.create_group("tally"), *points[i].tally, points[i].chunk_size);
     }

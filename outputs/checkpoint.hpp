@@ -27,6 +27,7 @@ struct SamplingState {
       0;                      ///< samples of the batch under way (the whole point without targets)
   std::uint64_t batches = 0;  ///< batches completed
   bool finished = false;
+  double wall_time_s = 0.0;  ///< seconds spent on the point so far, over every sitting
 };
 
 struct CheckpointPoint {

@@ -8,6 +8,7 @@
         p.reasons.get("ci_low")           # why a value is null, when it is
         p.histograms["phase_time"].edges, .counts
         p.metrics["phase_time"]["mean"]   # folded accumulators of the tally
+        p.wall_time_s                     # seconds the point took (timing, not a result)
 
 Values that do not exist are None, with their reason in `reasons` (the file stores no NaN).
 Histograms follow scikit-hep UHI's layout: `edges` has one more entry than `counts`, plus
@@ -108,6 +109,7 @@ class Point:
     chunks: dict[str, np.ndarray]
     raw: np.ndarray | None
     plot: dict[str, Any] = dataclasses.field(default_factory=dict)  # the model's plot hints
+    wall_time_s: float | None = None  # seconds the point took (None in older files)
 
     def value(self, key: str, default: Any = None) -> Any:
         """A summary value, or a parameter, by name."""
@@ -157,7 +159,9 @@ def _read_point(group) -> Point:
         if "raw" in tally:
             raw = tally["raw"][()]
     plot = _attributes(group["plot"])[0] if "plot" in group else {}
-    return Point(kind, params, summary, reasons, metrics, histograms, tops, chunks, raw, plot)
+    wall = group.attrs.get("wall_time_s")
+    return Point(kind, params, summary, reasons, metrics, histograms, tops, chunks, raw, plot,
+                 None if wall is None else float(wall))
 
 
 def load(path: str) -> Result:

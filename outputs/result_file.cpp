@@ -21,6 +21,10 @@ void write_point(const h5::Group& group, const PointResult& p) {
   Record kind;
   kind.set("kind", Field(p.kind));
   if (!p.table_columns.empty()) kind.set("table_columns", Field(p.table_columns));
+  if (p.wall_time_s) {
+    kind.set("wall_time_s", Field(*p.wall_time_s));
+    kind.set_unit("wall_time_s", "seconds");
+  }
   group.write_record(kind);
   if (!p.plot.fields().empty()) group.create_group("plot").write_record(p.plot);
   group.create_group("params").write_record(p.params);
@@ -147,6 +151,10 @@ ResultFile read_result(const std::string& path, const h5::ReadOptions& options) 
     out.table_columns.push_back(columns && std::holds_alternative<std::string>(*columns)
                                     ? std::get<std::string>(*columns)
                                     : std::string());
+    const Field* wall = attributes.find("wall_time_s");
+    out.wall_times_s.push_back(wall && std::holds_alternative<double>(*wall)
+                                   ? std::optional(std::get<double>(*wall))
+                                   : std::nullopt);
   }
   return out;
 }

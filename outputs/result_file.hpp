@@ -36,6 +36,9 @@ struct PointResult {
   std::uint64_t chunk_size = 0;
   std::string table_columns;  ///< lines "header<TAB>field<TAB>format" (outputs/summary_report.hpp)
   Record plot;                ///< plot hints for outputs/plot_result.py
+  /// Seconds the point took (summed over sittings and the parts of a merge); written beside
+  /// `kind`, outside the summary: timing differs from run to run, the results do not.
+  std::optional<double> wall_time_s;
 };
 
 /// Writes the whole file atomically. RuntimeFailure on any I/O error (nothing left behind).
@@ -49,6 +52,7 @@ struct ResultFile {
   std::vector<Record> params;
   std::vector<Record> summaries;
   std::vector<std::string> table_columns;
+  std::vector<std::optional<double>> wall_times_s;  ///< per point; none in older files
 };
 
 /// Reads a result file; InputError if it is damaged, not one, or of another format version.

@@ -75,17 +75,23 @@ class Executor {
     Execution e;
     for (const auto& w : work_)
       if (w.study) e.chunks_total += w.range.end - w.range.begin;
+    begin_progress();
     for (std::size_t i = 0; i < work_.size(); ++i) {
       if (!work_[i].study) {
         // An analysis gives up on a stop request; its point is recomputed on resume.
         if (group_.is_root()) try {
+            if (progress()) progress()->start_point(i, 0);
+            const auto started = Clock::now();
             analysis_[i] = points_[i].analysis->analyse(options_.threads, progress_of(i));
+            analysis_wall_[i] = seconds_since(started);
           } catch (const StopRequested&) {
           }
         if (stop_agreed()) return interrupted(e);
+        if (progress()) progress()->finish_point(i);
         continue;
       }
       if (!sample_point(i)) return interrupted(e);
+      if (progress()) progress()->finish_point(i);
     }
     if (group_.is_root()) {
       try {
@@ -98,9 +104,40 @@ class Executor {
   }
 
  private:
+  static double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  }
+
+  // Rank 0 publishes progress; the other processes have nothing to show.
+  ProgressTracker* progress() const { return group_.is_root() ? options_.progress : nullptr; }
+
   std::function<void(std::uint64_t)> progress_of(std::size_t i) const {
-    if (!options_.progress) return {};
-    return [this, i](std::uint64_t done) { options_.progress(i, done); };
+    if (!progress()) return {};
+    return [this, i](std::uint64_t done) { progress()->update(i, done); };
+  }
+
+  // Samples of point i's part done so far (every process's, as far as rank 0 knows).
+  std::uint64_t samples_done(const PointWork& w) const {
+    std::uint64_t done = 0;
+    for (std::uint64_t c = w.range.begin; c < w.range.end; ++c)
+      if (w.done[c]) done += w.plan.count(c);
+    return done;
+  }
+
+  // Where this sitting starts: the first point not finished (a resumed run may be far along).
+  void begin_progress() {
+    if (!progress()) return;
+    std::size_t i = 0;
+    while (i < work_.size() && work_[i].study && work_[i].state.finished) ++i;
+    progress()->begin(i, i < work_.size() && work_[i].study ? samples_done(work_[i]) : 0);
+  }
+
+  // The time spent on the point under way goes into its state (and so into checkpoints).
+  void bank_wall_time() {
+    if (!sampling_) return;
+    const auto now = Clock::now();
+    work_[*sampling_].state.wall_time_s += std::chrono::duration<double>(now - banked_at_).count();
+    banked_at_ = now;
   }
 
   // Rank 0 reads the checkpoint; every process learns which chunks are done and where each
@@ -167,16 +204,22 @@ class Executor {
   // Samples point i batch by batch; false when a stop was agreed (a checkpoint is written).
   bool sample_point(std::size_t i) {
     PointWork& w = work_[i];
+    if (w.state.finished) return true;
+    if (progress()) progress()->start_point(i, samples_done(w));
+    sampling_ = i;
+    banked_at_ = Clock::now();
     while (!w.state.finished) {
       const std::uint64_t end_chunk =
           std::min(w.range.end, (w.state.batch_end + w.plan.chunk_size - 1) / w.plan.chunk_size);
       std::vector<std::uint64_t> pending;
       for (std::uint64_t c = w.range.begin; c < end_chunk; ++c)
         if (!w.done[c]) pending.push_back(c);
-      if (!sample_batch(i, pending)) return false;
+      if (!sample_batch(i, pending)) return false;  // its time is banked at the checkpoint
       ++w.state.batches;
       decide_next_batch(w);
     }
+    bank_wall_time();
+    sampling_.reset();
     return true;
   }
 
@@ -186,9 +229,7 @@ class Executor {
     const auto mine = process_share(pending, group_.rank(), size);
     const std::size_t rounds = process_share(pending, 0, size).size();  // the longest share
     Tally local = empty_tally(run_, *w.study);
-    std::uint64_t done_before = 0;  // samples of this part's chunks done before the batch
-    for (std::uint64_t c = w.range.begin; c < w.range.end; ++c)
-      if (w.done[c]) done_before += w.plan.count(c);
+    const std::uint64_t done_before = samples_done(w);  // before the batch
     std::uint64_t done_in_batch = 0;
     for (std::size_t k = 0; k < rounds; ++k) {
       if (k < mine.size()) {
@@ -205,7 +246,6 @@ class Executor {
         const auto share = process_share(pending, r, size);
         if (k < share.size()) done_in_batch += w.plan.count(share[k]);
       }
-      if (group_.is_root() && options_.progress) options_.progress(i, done_before + done_in_batch);
       const std::uint32_t flags = agree_flags();
       if (flags & kStop) {
         // Chunks in progress may have been abandoned: rank 0 knows what was tallied.
@@ -214,6 +254,8 @@ class Executor {
           for (const auto& entry : w.owned.chunks()) w.done[entry.first] = true;
         return false;  // the caller writes the checkpoint
       }
+      // Past the agreement every process has finished its chunk of this round.
+      if (progress()) progress()->update(i, done_before + done_in_batch);
       if (flags != 0) {
         collect(w, local);
         for (int r = 0; r < size; ++r) {
@@ -284,6 +326,7 @@ class Executor {
   // interval tries again. Returns whether it was written (always true elsewhere).
   bool write_checkpoint_now() {
     last_checkpoint_ = Clock::now();
+    bank_wall_time();
     if (!group_.is_root() || options_.checkpoint_path.empty()) return true;
     std::vector<CheckpointPoint> points;
     std::uint64_t chunks = 0;
@@ -328,7 +371,14 @@ class Executor {
 
   // A numerical failure deep in an estimator (a root search that cannot bracket) names the
   // point it happened in.
-  Record summarize_point(std::size_t i, const PointWork& w, const SummaryContext& context) const {
+  Record summarize_point(std::size_t i, PointWork& w, const SummaryContext& context) {
+    const auto started = Clock::now();
+    Record summary = summarize_tally(i, w, context);
+    w.state.wall_time_s += seconds_since(started);
+    return summary;
+  }
+
+  Record summarize_tally(std::size_t i, const PointWork& w, const SummaryContext& context) const {
     try {
       return w.study->summarize(w.owned, context);
     } catch (const InputError&) {
@@ -368,6 +418,9 @@ class Executor {
         o.chunk_size = w.plan.chunk_size;
         o.state = w.state;
         o.tally = std::move(w.owned);
+        o.wall_time_s = w.state.wall_time_s;
+      } else {
+        o.wall_time_s = analysis_wall_[i];
       }
       out.push_back(std::move(o));
     }
@@ -380,7 +433,10 @@ class Executor {
   const ProcessGroup& group_;
   std::vector<PointWork> work_;
   std::map<std::size_t, Record> analysis_;
-  std::uint64_t sampled_ = 0;  // chunks this process sampled in this sitting
+  std::map<std::size_t, double> analysis_wall_;  // seconds each analysis took
+  std::optional<std::size_t> sampling_;          // the point being sampled
+  Clock::time_point banked_at_;                  // since when its time is not yet in its state
+  std::uint64_t sampled_ = 0;                    // chunks this process sampled in this sitting
   Clock::time_point last_checkpoint_;
   std::optional<std::uint64_t> checkpoint_chunks_;  // chunks in the last checkpoint written
   std::string checkpoint_error_;                    // why the last checkpoint failed

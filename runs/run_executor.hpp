@@ -20,6 +20,7 @@
 #include "engine/study.hpp"
 #include "estimators/tally.hpp"
 #include "outputs/checkpoint.hpp"
+#include "runs/progress_tracker.hpp"
 #include "runs/run_file.hpp"
 #include "runs/work_split.hpp"
 
@@ -36,8 +37,10 @@ struct ExecutionOptions {
   std::function<bool()> stop_requested;
   /// Called on every process after every round with the chunks it has sampled in this sitting.
   std::function<void(std::uint64_t chunks_sampled)> after_round;
-  /// Rank 0: samples done in a point so far (progress display).
-  std::function<void(std::size_t point, std::uint64_t samples_done)> progress;
+  /// Rank 0: where the run's progress is published (runs/progress_tracker.hpp), once per round
+  /// of chunks (every process's chunks: the rounds run in lockstep); null: nowhere. Publishing
+  /// needs no communication, so progress can neither block the processes nor change a result.
+  ProgressTracker* progress = nullptr;
   /// Rank 0: a warning for the user (a checkpoint that could not be written).
   std::function<void(const std::string& message)> warn;
 };
@@ -48,6 +51,9 @@ struct PointOutcome {
   std::optional<Tally> tally;  ///< sampled points
   std::uint64_t chunk_size = 0;
   SamplingState state;  ///< sampled points: batches done
+  /// Seconds spent on the point, over every sitting: its samples, or its analysis, and its
+  /// summary (rank 0's clock; the other processes sample in step with it).
+  double wall_time_s = 0.0;
 };
 
 struct Execution {

@@ -1,5 +1,6 @@
 #include "runs/sampling_driver.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace collnoise {
@@ -9,6 +10,13 @@ ChunkPlan chunk_plan(const RunSpec& run, const SampledStudy& study) {
   plan.chunk_size = run.chunk_size > 0 ? run.chunk_size : study.default_chunk_size();
   plan.samples = run.samples;
   return plan;
+}
+
+std::uint64_t samples_in(const ChunkPlan& plan, const ChunkRange& range) {
+  const auto end_of = [&](std::uint64_t chunk) {
+    return std::min(plan.samples, chunk * plan.chunk_size);
+  };
+  return range.end > range.begin ? end_of(range.end) - end_of(range.begin) : 0;
 }
 
 Tally empty_tally(const RunSpec& run, const SampledStudy& study) {

@@ -8,6 +8,7 @@
 
 #include "engine/study.hpp"
 #include "runs/run_file.hpp"
+#include "runs/work_split.hpp"
 
 namespace collnoise {
 
@@ -32,6 +33,9 @@ Tally empty_tally(const RunSpec& run, const SampledStudy& study);
 void sample_chunks(const SampledStudy& study, const ChunkPlan& plan,
                    const std::vector<std::uint64_t>& chunks, int threads, Tally& tally,
                    const SampleProgress& progress = {});
+
+/// Samples in chunks [range.begin, range.end) of the plan (a part's share of a point).
+std::uint64_t samples_in(const ChunkPlan& plan, const ChunkRange& range);
 
 /// Every chunk of the point.
 std::vector<std::uint64_t> all_chunks(const ChunkPlan& plan);

@@ -57,13 +57,18 @@ _collnoise() {
     run)
       options="--out --threads --seed --part --resume --checkpoint --checkpoint-every
                --no-checkpoint --no-verify --validate-only --max-core-hours --max-memory-gib
-               --quiet --force --help"
+               --quiet --progress --progress-every --force --help"
       case $prev in
         --out | --resume | --checkpoint)
           COMPREPLY=($(compgen -f -- "$cur"))
           return
           ;;
-        --threads | --seed | --part | --checkpoint-every | --max-core-hours | --max-memory-gib)
+        --progress)
+          COMPREPLY=($(compgen -W "auto none bar lines" -- "$cur"))
+          return
+          ;;
+        --threads | --seed | --part | --checkpoint-every | --max-core-hours | --max-memory-gib | \
+          --progress-every)
           return
           ;;
       esac

@@ -98,6 +98,9 @@ check(p.summary["mean"] > 0 and p.summary["ci_method"] == "semiparametric_peng",
 check(tree.points[0].summary["theorem1_lower"] is not None, "N = 7 is a full tree")
 check(tree.points[1].summary["theorem1_lower"] is None and
       "full tree" in tree.points[1].reasons["theorem1_lower"], "N = 1000 is not")
+check(all(isinstance(q.wall_time_s, float) and q.wall_time_s >= 0 for q in tree.points),
+      "every point's wall time, outside its summary")
+check(all("wall_time_s" not in q.summary for q in tree.points), "no wall time in a summary")
 
 # A file of another format version is refused with a clear message.
 import h5py  # noqa: E402
