@@ -94,6 +94,10 @@ class SampledStudy {
   /// The estimate columns of the run's table.
   virtual std::vector<TableColumn> columns() const = 0;
   virtual PlotHints plot_hints() const = 0;
+  /// Called once a point's samples are taken (and after its layout is known): a study may drop
+  /// what it holds only to sample (a schedule built for the point, gigabytes at a million ranks),
+  /// so that a sweep holds one point's working state at a time. It must rebuild on later use.
+  virtual void release_working_memory() const {}
 
  protected:
   std::uint64_t key_ = 0;

@@ -65,6 +65,7 @@ class Executor {
         w.state.batch_end =
             run_.precision.enabled ? first_batch_end(run_.precision, w.plan) : w.plan.samples;
         w.owned = empty_tally(run_, *w.study);
+        w.study->release_working_memory();  // its layout may have needed it: one point at a time
       }
       work_.push_back(std::move(w));
     }
@@ -220,6 +221,7 @@ class Executor {
     }
     bank_wall_time();
     sampling_.reset();
+    w.study->release_working_memory();
     return true;
   }
 

@@ -601,3 +601,54 @@ measurements = "per_rank"
   CHECK(bad.code == 2);
   CHECK(bad.output.find("noise.measurement") != std::string::npos);
 }
+
+#include "engine/schedules/schedule_study.hpp"
+
+TEST_CASE("a point's schedule is released after its samples and rebuilt, same numbers, on use") {
+  int builds = 0;
+  ScheduleSource source;
+  source.make = [&builds] {
+    ++builds;
+    return AnySchedule(read_goal_text(R"(num_ranks 2
+rank 0 {
+l0: calc 300
+l1: send 8b to 1 tag 0
+l1 requires l0
+}
+rank 1 {
+l0: recv 8b from 0 tag 0
+l1: calc 200
+l1 requires l0
+}
+)",
+                                      "two.goal"));
+  };
+  source.ranks = 2;
+  source.operations = 4;
+  source.description = "two ranks";
+  ScheduleNoiseSpec noise;
+  noise.pattern =
+      std::make_shared<const DetourPattern>(std::vector<Detour>{{0.0, 70.0}}, 500.0, "test");
+  const ScheduleStudy study(source, hand_net(), noise);
+  // Without noise: rank 0 computes 300 ns and sends; the message arrives at 300 + o + L = 1400 ns,
+  // rank 1 spends o + (8 - 1) G = 107 ns on it, then computes 200 ns: 1707 ns.
+  CHECK(study.noiseless_completion() * 1e9 == Approx(1707.0).epsilon(1e-12));
+  CHECK(builds == 1);
+  const double first = study.replicate(3);
+  CHECK(first > study.noiseless_completion());
+  study.release_working_memory();
+  CHECK(builds == 1);  // nothing rebuilt until used
+  CHECK(study.replicate(3) == first);
+  CHECK(builds == 2);
+  CHECK(study.replicate(3) == first);
+  CHECK(builds == 2);
+  // A schedule given built (a GOAL file, read once) is kept.
+  ScheduleSource given = source;
+  given.built = std::make_shared<const AnySchedule>(source.make());
+  const int before = builds;
+  const ScheduleStudy kept(given, hand_net(), noise);
+  const auto held = kept.schedule();
+  kept.release_working_memory();
+  CHECK(kept.schedule() == held);
+  CHECK(builds == before);
+}

@@ -79,16 +79,24 @@ ScheduleStudy::ScheduleStudy(ScheduleSource source, ScheduleNet net, ScheduleNoi
                              std::function<void(double)> check)
     : source_(std::move(source)), net_(net), noise_(std::move(noise)), check_(std::move(check)) {}
 
-const AnySchedule& ScheduleStudy::schedule() const {
-  std::call_once(built_once_, [&] {
+std::shared_ptr<const AnySchedule> ScheduleStudy::schedule() const {
+  const std::lock_guard lock(build_mutex_);
+  if (!schedule_) {
     schedule_ = source_.built ? source_.built : std::make_shared<const AnySchedule>(source_.make());
-  });
-  return *schedule_;
+    built_ranks_ = ranks_of(*schedule_);
+    built_operations_ = operations_of(*schedule_);
+  }
+  return schedule_;
+}
+
+void ScheduleStudy::release_working_memory() const {
+  const std::lock_guard lock(build_mutex_);
+  if (!source_.built) schedule_.reset();
 }
 
 const ScheduleRun& ScheduleStudy::noiseless() const {
   std::call_once(noiseless_once_, [&] {
-    ScheduleRun run = run_quiet(schedule(), net_);
+    ScheduleRun run = run_quiet(*schedule(), net_);
     if (!run.complete)
       throw InputError(
           fmt::format("{}: the schedule cannot complete: {}", source_.description, run.incomplete));
@@ -132,7 +140,7 @@ double ScheduleStudy::replicate(std::uint64_t index) const {
   if (!noise_.stage && !noise_.pattern && !noise_.poisson && !noise_.delays)
     return noiseless_completion();
   const ScheduleRun run =
-      run_noisy(schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index));
+      run_noisy(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index));
   if (!run.complete)
     throw RuntimeFailure(
         fmt::format("{}: a replication did not complete: {}", source_.description, run.incomplete));
@@ -155,8 +163,9 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
   const MeanInterval ci = mean_interval(total, tally.tops()[0], quiet, noise_.tail_index, level);
   Record s;
   s.set("schedule", Field(source_.description));
-  s.set("ranks", Field(static_cast<std::uint64_t>(ranks_of(schedule()))));
-  s.set("operations", Field(operations_of(schedule())));
+  // The noiseless run built the schedule once: its size is known without it.
+  s.set("ranks", Field(static_cast<std::uint64_t>(built_ranks_)));
+  s.set("operations", Field(built_operations_));
   s.set("events_per_sample", Field(noiseless().events));
   put_mean(s, "completion_", total, ci, "seconds");
   s.set("confidence", Field(level));
@@ -166,7 +175,7 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
   s.set_unit({"completion_sd", "noiseless_completion", "noiseless_finish", "sample_finish"},
              "seconds");
   const auto put_finish = [&](const std::string& name, const ScheduleRun& run) {
-    if (ranks_of(schedule()) <= kMaxRanksListed) {
+    if (built_ranks_ <= kMaxRanksListed) {
       std::vector<double> finish;
       for (const double t : run.finish) finish.push_back(t * kNanosecond);
       s.set(name, Field(series_of(finish)));
@@ -179,7 +188,7 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
     // The replication simulated again: its value depends on its index only.
     s.set("sample_finish_index", Field(*finish_sample_));
     put_finish("sample_finish",
-               run_noisy(schedule(), net_, noise_,
+               run_noisy(*schedule(), net_, noise_,
                          stream_key(key_, StreamPurpose::kReplication, *finish_sample_)));
   }
   s.set("warnings", Field(join_warnings(ci.warnings)));

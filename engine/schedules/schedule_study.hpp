@@ -67,8 +67,10 @@ class ScheduleStudy final : public SampledStudy {
   /// The completion time without noise, seconds (simulated on first use; InputError if the
   /// schedule cannot complete).
   double noiseless_completion() const;
-  /// The schedule, built on first use.
-  const AnySchedule& schedule() const;
+  /// The schedule, built on first use (and again after release_working_memory()).
+  std::shared_ptr<const AnySchedule> schedule() const;
+  /// Drops a schedule built from an algorithm (not a GOAL file's, read once).
+  void release_working_memory() const override;
   /// The noiseless run, simulated on first use.
   const ScheduleRun& noiseless() const;
   /// Also summarise every rank's finishing time in replication `index` (`sample_finish`).
@@ -79,8 +81,12 @@ class ScheduleStudy final : public SampledStudy {
   ScheduleNet net_;
   ScheduleNoiseSpec noise_;
   std::function<void(double)> check_;
-  mutable std::once_flag built_once_, noiseless_once_;
+  mutable std::once_flag noiseless_once_;
+  mutable std::mutex build_mutex_;
   mutable std::shared_ptr<const AnySchedule> schedule_;
+  // Its size, kept when the schedule is released (the summary reports it).
+  mutable std::uint32_t built_ranks_ = 0;
+  mutable std::uint64_t built_operations_ = 0;
   mutable ScheduleRun noiseless_;
   std::optional<std::uint64_t> finish_sample_;
 };
