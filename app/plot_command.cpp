@@ -97,7 +97,7 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
   auto* cmd = app.add_subcommand(
       "plot", "draw the figures of a result file (Python: h5py, numpy, pandas, matplotlib)");
-  cmd->add_option("RESULT", options.result, "result file (.h5)")->required();
+  cmd->add_option("RESULTS", options.results, "result files (.h5)")->required();
   cmd->add_option("--out", options.out,
                   "folder for the figures (default: .), or a file ending in .png, .pdf or .svg");
   cmd->add_option("--format", options.format, "png, pdf or svg (default: png)")
@@ -108,9 +108,11 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
 int plot_command(const PlotOptions& options) {
   if (!ProcessGroup::world().is_root()) return exit_code::kSuccess;  // one process draws
   const std::string python = COLLNOISE_PLOT_PYTHON;
-  std::vector<std::string> args = {python, "-m", "collnoise.plot", options.result};
+  std::vector<std::string> args = {python, "-m", "collnoise.plot"};
   if (!options.out.empty()) args.insert(args.end(), {"--out", options.out});
   if (!options.format.empty()) args.insert(args.end(), {"--format", options.format});
+  args.emplace_back("--");  // results named like options stay results
+  args.insert(args.end(), options.results.begin(), options.results.end());
   std::vector<std::string> env = environment_with_package(package_directory());
   std::vector<char*> argv = pointers(args);
   std::vector<char*> envp = pointers(env);

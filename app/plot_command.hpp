@@ -3,6 +3,7 @@
 // (python/collnoise/plot.py) with the interpreter found when collnoise was configured (the one
 // with h5py, numpy, pandas and matplotlib; docs/python.md).
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -11,7 +12,7 @@ class App;
 namespace collnoise {
 
 struct PlotOptions {
-  std::string result;
+  std::vector<std::string> results;
   std::string out;     ///< a folder, or a file ending in .png, .pdf or .svg; empty: "."
   std::string format;  ///< png, pdf or svg; empty: the --out file's extension, else png
 };

@@ -18,7 +18,7 @@ Needs numpy, h5py, pandas and matplotlib (Debian: python3-numpy python3-h5py pyt
 python3-matplotlib).
 """
 
-__version__ = "1.0"
+__version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
 
 # Without its dependencies the package still imports, so that `python3 -m collnoise.plot` can say
 # in one line which one is missing and for which interpreter.

@@ -353,11 +353,14 @@ def _draw_curve(result: Result, rows: list[int], hints: dict) -> Figure:
     if isinstance(series_keys, str):
         series_keys = [series_keys]
     fields = [y, y_low, y_high, *references]
-    factor, unit = display_unit(result.units.get(y, ""),
-                                np.concatenate([column(result, rows, f) for f in fields]))
-    fig, axes = new_figure(len(panels), title_of(result))
+    what = f"{with_unit(hints.get('y_label') or y, '')} against {axis_label(result, x)}"
+    fig, axes = new_figure(len(panels), title_of(result, what))
     for ax, (panel_value, panel_rows) in zip(axes, panels):
-        drawn = []
+        # Each panel in the unit that suits its values (8-byte and 16 MiB messages differ).
+        factor, unit = display_unit(result.units.get(y, ""),
+                                    np.concatenate([column(result, panel_rows, f)
+                                                    for f in fields]))
+        drawn, drawn_references = [], set()
         series = group_rows_by(result, panel_rows, series_keys)
         for k, (label, srows) in enumerate(series):
             srows = sorted(srows, key=lambda r: result.points.at[r, x])
@@ -365,7 +368,7 @@ def _draw_curve(result: Result, rows: list[int], hints: dict) -> Figure:
             xs = column(result, srows, x)
             ys = column(result, srows, y) * factor
             drawn.append(ys)
-            tag(ax.plot(xs, ys, "o", ms=3.5, color=color, label=label or "estimate")[0], srows,
+            tag(ax.plot(xs, ys, "o", ms=3.5, color=color, label=label or "_estimate")[0], srows,
                 Data(x), Data(y, scale=factor))
             band(ax, xs, column(result, srows, y_low) * factor,
                  column(result, srows, y_high) * factor, color)
@@ -373,10 +376,16 @@ def _draw_curve(result: Result, rows: list[int], hints: dict) -> Figure:
                 ax.errorbar(xs, ys, yerr=[ys - column(result, srows, y_low) * factor,
                                           column(result, srows, y_high) * factor - ys],
                             fmt="none", ecolor=color, capsize=3)
+            shown: list[np.ndarray] = []
             for style, ref in zip(_REFERENCE_STYLES, references):
                 values = column(result, srows, ref) * factor
-                if np.isfinite(values).any():
+                # A reference equal to one drawn already (the general bounds are Theorem 1's
+                # on full trees) is left out.
+                if np.isfinite(values).any() and not any(
+                        np.allclose(values, v, rtol=1e-9, equal_nan=True) for v in shown):
+                    shown.append(values)
                     drawn.append(values)
+                    drawn_references.add(ref)
                     # A single point's reference is a short horizontal tick.
                     marker = "_" if len(srows) == 1 else None
                     tag(ax.plot(xs, values, linestyle=style, lw=1, color=color, marker=marker,
@@ -385,7 +394,7 @@ def _draw_curve(result: Result, rows: list[int], hints: dict) -> Figure:
         ax.plot([], [], "o", ms=3.5, color="0.4",
                 label=f"estimate (band: {confidence_text(result, rows)} interval)")
         for style, ref in zip(_REFERENCE_STYLES, references):
-            if np.isfinite(column(result, panel_rows, ref)).any():
+            if ref in drawn_references:
                 ax.plot([], [], linestyle=style, lw=1, color="0.4",
                         label=_REFERENCE_NAMES.get(ref, ref.replace("_", " ")))
         set_x_scale(ax, hints.get("x_scale", "log"), column(result, panel_rows, x))

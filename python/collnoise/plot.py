@@ -1,12 +1,12 @@
 """Draws the figures of a collnoise result file (docs/python.md).
 
-    python3 -m collnoise.plot RESULT.h5 [--out DIR|FILE] [--format png|pdf] [--dpi N]
-    collnoise plot RESULT.h5 [...]          (the same, with the interpreter collnoise was built for)
+    python3 -m collnoise.plot RESULT.h5... [--out DIR|FILE] [--format png|pdf|svg] [--dpi N]
+    collnoise plot RESULT.h5... [...]     (the same, with the interpreter collnoise was built for)
 
 Each model names its figure (the plot hints stored with every point); the run file's [plot]
 table gives the title, the panels, the x parameter and the curves. Files are named
 <run name>-<what>.<format> in DIR (default: the current directory), or FILE itself for a result
-with one figure (FILE-stem-<what>.<format> beside it for more). Each file is written to a temporary
+with one figure (FILE-stem-<what>.<format> beside it for more; a file needs one result). Each file is written to a temporary
 name and renamed. Prints the files written, one a line.
 
 Exit codes: 0 done, 1 a file could not be written, 2 bad input (not a result file, unknown
@@ -31,7 +31,8 @@ def _fail(message: str, code: int) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="draw the figures of a result file")
-    parser.add_argument("result", help="a collnoise result file (.h5)")
+    parser.add_argument("results", nargs="+", metavar="RESULT",
+                        help="collnoise result files (.h5)")
     parser.add_argument("--out", default=".",
                         help="folder for the figures (default: .), or a file name ending in "
                              ".png, .pdf or .svg")
@@ -71,6 +72,9 @@ def save(fig, path: str, fmt: str, dpi: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if len(args.results) > 1 and os.path.splitext(args.out)[1].lower().lstrip(".") in FORMATS:
+        return _fail(f"--out {args.out} names one file, for {len(args.results)} results: give "
+                     f"a folder", 2)
     import collnoise
 
     missing = collnoise.MISSING_DEPENDENCY
@@ -87,14 +91,20 @@ def main(argv: list[str] | None = None) -> int:
     matplotlib.use("Agg")
     from . import figures
 
+    # Every result is tried; the exit code is the worst one.
+    return max(plot_one(collnoise, figures, path, args) for path in args.results)
+
+
+def plot_one(collnoise, figures, path: str, args) -> int:
+    """Draws one result's figures and prints the files written; returns an exit code."""
     try:
-        result = collnoise.load(args.result)
+        result = collnoise.load(path)
     except FileNotFoundError:
-        return _fail(f"{args.result}: no such file", 2)
-    except (OSError, collnoise.FormatError) as e:
-        text = str(e) if args.result in str(e) else f"{args.result}: {e}"
-        return _fail(f"{text} (not a readable collnoise result file)" if isinstance(e, OSError)
-                     else text, 2)
+        return _fail(f"{path}: no such file", 2)
+    except collnoise.FormatError as e:
+        return _fail(e, 2)
+    except OSError as e:
+        return _fail(f"{path}: cannot be read as HDF5 ({e}): not a collnoise result file", 2)
     try:
         drawn = figures.draw(result)
     except figures.NoFigure as e:
@@ -103,9 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     folder = os.path.dirname(paths[0]) if paths else "."
     try:
         os.makedirs(folder or ".", exist_ok=True)
-        for (_, fig), path in zip(drawn, paths):
-            save(fig, path, fmt, args.dpi)
-            print(path)
+        for (_, fig), file in zip(drawn, paths):
+            save(fig, file, fmt, args.dpi)
+            print(file, flush=True)
     except OSError as e:
         return _fail(f"{e.filename or folder}: {e.strerror or e}", 1)
     return 0
