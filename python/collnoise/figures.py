@@ -589,6 +589,7 @@ def isoefficiency(result: Result, rows: list[int]) -> FigureList:
     labels = [result.points.at[r, "curve"] if "curve" in result.points else "" for r in rows]
     labels = unique_labels([lab or label_of(result, r, varying(result, rows))
                             for lab, r in zip(labels, rows)], result, rows)
+    has_interval = has_exact = False
     for k, (row, label) in enumerate(zip(rows, labels)):
         point = result.point(row)
         m, w = point.series("m"), point.series("W")
@@ -598,13 +599,19 @@ def isoefficiency(result: Result, rows: list[int]) -> FigureList:
             label += f" (no W keeps E = {target:g})" if target is not None else " (no W)"
         tag(ax.plot(m, w, "o", ms=3.5, color=color, label=label)[0], [row],
             Data("m", "series"), Data("W", "series"))
-        band(ax, m, point.series("W_ci_low"), point.series("W_ci_high"), color)
+        low, high = point.series("W_ci_low"), point.series("W_ci_high")
+        has_interval |= bool(np.isfinite(low).any())
+        band(ax, m, low, high, color)
         exact = point.series("W_exact")
         if exact.size and np.isfinite(exact).any():
+            has_exact = True
             tag(ax.plot(m, exact, "-", lw=1, color=color)[0], [row], Data("m", "series"),
                 Data("W_exact", "series"))
-    ax.plot([], [], "o", ms=3.5, color="0.4", label="estimate (band: interval)")
-    ax.plot([], [], "-", lw=1, color="0.4", label="exact")
+    # Sampled overheads have intervals; closed-form ones (Bosque et al.'s) are exact already.
+    ax.plot([], [], "o", ms=3.5, color="0.4",
+            label="W, root search (band: interval)" if has_interval else "W, root search")
+    if has_exact:
+        ax.plot([], [], "-", lw=1, color="0.4", label="W from the exact T_q and T_o")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("m (nodes)")
