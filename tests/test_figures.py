@@ -14,7 +14,6 @@ legend repeats a label. A time-based tree barrier and a run mixing kinds of poin
 from __future__ import annotations
 
 import concurrent.futures
-import math
 import os
 import shutil
 import subprocess
@@ -327,6 +326,10 @@ def check_layout(where: str, fig) -> None:
         if legend is not None:
             labels = [t.get_text() for t in legend.get_texts()]
             check(len(labels) == len(set(labels)), f"{where}: legend repeats labels {labels}")
+        # Curves told apart by their labels: no two data lines of a panel share one.
+        curves = [line.get_label() for line in figures.tagged_lines(fig)
+                  if line.axes is ax and not line.get_label().startswith("_")]
+        check(len(curves) == len(set(curves)), f"{where}: curves share labels {curves}")
     # Titles of neighbouring panels must not run into each other.
     titles = [ax.title.get_window_extent(renderer) for ax in fig.axes
               if ax.axison and ax.title.get_text()]

@@ -80,14 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     missing = collnoise.MISSING_DEPENDENCY
     if missing is None:
         try:
-            import matplotlib  # noqa: F401
+            import matplotlib
         except ModuleNotFoundError:
             missing = "matplotlib"
     if missing:
         return _fail(f"{sys.executable} has no Python module {missing}: install python3-"
                      f"{missing} (Debian), or run with an interpreter that has it", 2)
-    import matplotlib
-
     matplotlib.use("Agg")
     from . import figures
 
