@@ -8,6 +8,7 @@
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
 #include "app/messages.hpp"
+#include "app/plot_command.hpp"
 #include "collnoise_version.hpp"
 #include "core/errors.hpp"
 #include "core/process_group.hpp"
@@ -131,6 +132,9 @@ int main(int argc, char** argv) {
       app.add_subcommand("verify", "check the checksums of result and checkpoint files");
   verify_cmd->add_option("FILES", verify_paths, "files to check")->required();
 
+  PlotOptions plot;
+  auto* plot_cmd = add_plot_command(app, plot);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -158,6 +162,7 @@ int main(int argc, char** argv) {
     if (*merge_cmd) return merge_command(merge);
     if (*verify_cmd) return verify_command(verify_paths);
     if (*schedule_cmd) return schedule_command(schedule);
+    if (*plot_cmd) return plot_command(plot);
     return summary_command(summary);
   } catch (const InputError& e) {
     // Every process meets the same bad input (each reads the run file; rank 0's own checks are

@@ -168,6 +168,41 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/python/collnoise/__init__.py)
     message(STATUS \"collnoise: Python package in \${CMAKE_INSTALL_PREFIX}/\${dir} \"
                    \"(PYTHONPATH=\${CMAKE_INSTALL_PREFIX}/\${dir} if it is not on sys.path)\")
   ")
+  # `collnoise plot` (app/plot_command.cpp) runs this interpreter on the package: the one
+  # found above when it has the modules the figures need (recorded in the cache; a python3 on
+  # the PATH may lack h5py), else python3 from the PATH, whose error then names what is missing.
+  # It finds the installed package beside its executable: each place the install code above may
+  # choose, relative to bin/.
+  if(NOT DEFINED COLLNOISE_PLOT_PYTHON)
+    set(plot_python python3)
+    if(Python3_FOUND)
+      execute_process(COMMAND ${Python3_EXECUTABLE} -c "import h5py, numpy, pandas, matplotlib"
+                      RESULT_VARIABLE python_modules_missing OUTPUT_QUIET ERROR_QUIET)
+      if(python_modules_missing)
+        message(WARNING "collnoise: ${Python3_EXECUTABLE} lacks h5py, numpy, pandas or "
+                        "matplotlib: `collnoise plot` will need them (Debian: python3-h5py "
+                        "python3-numpy python3-pandas python3-matplotlib)")
+      else()
+        set(plot_python ${Python3_EXECUTABLE})
+      endif()
+    endif()
+    set(COLLNOISE_PLOT_PYTHON ${plot_python} CACHE STRING
+        "The Python interpreter `collnoise plot` runs (with h5py, numpy, pandas, matplotlib)")
+  endif()
+  file(RELATIVE_PATH prefix_from_bindir ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_PREFIX})
+  if(COLLNOISE_PYTHON_DIR)
+    set(python_dirs ${COLLNOISE_PYTHON_DIR})
+  else()
+    set(python_dirs lib/python3/dist-packages lib/python${python_version}/dist-packages
+                    lib/python${python_version}/site-packages)
+  endif()
+  list(TRANSFORM python_dirs PREPEND "${prefix_from_bindir}/")
+  list(JOIN python_dirs ":" python_dirs)
+  set_source_files_properties(
+    ${CMAKE_SOURCE_DIR}/app/plot_command.cpp
+    PROPERTIES COMPILE_DEFINITIONS
+               "COLLNOISE_PLOT_PYTHON=\"${COLLNOISE_PLOT_PYTHON}\";COLLNOISE_PYTHON_DIRS_FROM_BINDIR=\"${python_dirs}\";COLLNOISE_BUILD_DIR=\"$<TARGET_FILE_DIR:collnoise>\";COLLNOISE_SOURCE_DIR=\"${CMAKE_SOURCE_DIR}\"")
+  message(STATUS "collnoise: `collnoise plot` runs ${COLLNOISE_PLOT_PYTHON}")
 else()
   message(STATUS "collnoise: no python/collnoise package in the source tree: none installed")
 endif()

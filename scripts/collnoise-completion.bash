@@ -37,11 +37,11 @@ _collnoise() {
     cword=$COMP_CWORD
   fi
 
-  local commands="run merge summary verify schedule"
+  local commands="run merge summary verify schedule plot"
   local command="" i
   for ((i = 1; i < cword; i++)); do
     case ${words[i]} in
-      run | merge | summary | verify | schedule)
+      run | merge | summary | verify | schedule | plot)
         command=${words[i]}
         break
         ;;
@@ -85,6 +85,20 @@ _collnoise() {
       ;;
     summary)
       options="--json --no-verify --help"
+      files='!*.h5'
+      ;;
+    plot)
+      options="--out --format --help"
+      case $prev in
+        --format)
+          COMPREPLY=($(compgen -W "png pdf svg" -- "$cur"))
+          return
+          ;;
+        --out)
+          COMPREPLY=($(compgen -f -- "$cur"))
+          return
+          ;;
+      esac
       files='!*.h5'
       ;;
     verify)

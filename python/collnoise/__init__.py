@@ -1,0 +1,45 @@
+"""collnoise result files in Python (docs/python.md).
+
+    import collnoise
+    result = collnoise.load("agarwal-fig4-exponential.h5")
+    result.points                      # pandas DataFrame, one row per point
+    result.points.groupby("noise.f")["mean"].max()
+    result.units["mean"]               # "seconds"
+    result.exact                       # exact_mean, theorem1_lower, ...: the closed forms
+    result.params                      # the parameter columns
+    h = result.histogram(3)            # point 3's histogram: h.edges, h.counts, h.unit
+    h.to_uhi()                         # UHI PlottableHistogram (mplhep.histplot(h.to_uhi()))
+    result.series(3, "W")              # a list field of point 3 (NaN where null)
+    result.point(3).reasons            # why values are null
+
+    python3 -m collnoise.plot RESULT.h5 [--out DIR|FILE] [--format png|pdf]
+
+Needs numpy, h5py, pandas and matplotlib (Debian: python3-numpy python3-h5py python3-pandas
+python3-matplotlib).
+"""
+
+__version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
+
+# Without its dependencies the package still imports, so that `python3 -m collnoise.plot` can say
+# in one line which one is missing and for which interpreter.
+try:
+    import h5py  # noqa: F401
+    import numpy  # noqa: F401
+    import pandas  # noqa: F401
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the machine
+    MISSING_DEPENDENCY: str | None = error.name
+else:
+    MISSING_DEPENDENCY = None
+
+if MISSING_DEPENDENCY is None:
+    from .histogram import Histogram, PlottableHistogram  # noqa: F401
+    from .result import FORMAT_VERSION, FormatError, Point, Result, load  # noqa: F401
+
+    __all__ = ["load", "Result", "Point", "Histogram", "PlottableHistogram", "FormatError",
+               "FORMAT_VERSION"]
+else:  # pragma: no cover
+
+    def __getattr__(name):
+        raise ImportError(f"collnoise.{name} needs the Python module {MISSING_DEPENDENCY}, which "
+                          f"this interpreter lacks (Debian: apt-get install "
+                          f"python3-{MISSING_DEPENDENCY})")

@@ -1,0 +1,123 @@
+"""Draws the figures of a collnoise result file (docs/python.md).
+
+    python3 -m collnoise.plot RESULT.h5... [--out DIR|FILE] [--format png|pdf|svg] [--dpi N]
+    collnoise plot RESULT.h5... [...]     (the same, with the interpreter collnoise was built for)
+
+Each model names its figure (the plot hints stored with every point); the run file's [plot]
+table gives the title, the panels, the x parameter and the curves. Files are named
+<run name>-<what>.<format> in DIR (default: the current directory), or FILE itself for a result
+with one figure (FILE-stem-<what>.<format> beside it for more; a file needs one result). Each file is written to a temporary
+name and renamed. Prints the files written, one a line.
+
+Exit codes: 0 done, 1 a file could not be written, 2 bad input (not a result file, unknown
+figure, missing Python module).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+
+PROG = "collnoise plot"
+FORMATS = ("png", "pdf", "svg")
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
+    return code
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description="draw the figures of a result file")
+    parser.add_argument("results", nargs="+", metavar="RESULT",
+                        help="collnoise result files (.h5)")
+    parser.add_argument("--out", default=".",
+                        help="folder for the figures (default: .), or a file name ending in "
+                             ".png, .pdf or .svg")
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="file format (default: the --out file's extension, else png)")
+    parser.add_argument("--dpi", type=int, default=130, help="resolution of PNG files")
+    return parser
+
+
+def output_paths(name: str, suffixes: list[str], out: str, fmt: str | None) -> tuple[list[str], str]:
+    """The file of each figure, and the format: `out` is a file when it ends in a known
+    extension, else a folder."""
+    stem, ext = os.path.splitext(out)
+    is_file = ext.lower().lstrip(".") in FORMATS
+    fmt = fmt or (ext.lower().lstrip(".") if is_file else "png")
+    if is_file:
+        if len(suffixes) == 1:
+            return [out], fmt
+        return [f"{stem}-{s}.{fmt}" for s in suffixes], fmt
+    return [os.path.join(out, f"{name}-{s}.{fmt}") for s in suffixes], fmt
+
+
+def save(fig, path: str, fmt: str, dpi: int) -> None:
+    """Writes a figure to a temporary name beside `path`, then renames it."""
+    folder = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, format=fmt, dpi=dpi)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if len(args.results) > 1 and os.path.splitext(args.out)[1].lower().lstrip(".") in FORMATS:
+        return _fail(f"--out {args.out} names one file, for {len(args.results)} results: give "
+                     f"a folder", 2)
+    import collnoise
+
+    missing = collnoise.MISSING_DEPENDENCY
+    if missing is None:
+        try:
+            import matplotlib
+        except ModuleNotFoundError:
+            missing = "matplotlib"
+    if missing:
+        return _fail(f"{sys.executable} has no Python module {missing}: install python3-"
+                     f"{missing} (Debian), or run with an interpreter that has it", 2)
+    matplotlib.use("Agg")
+    from . import figures
+
+    # Every result is tried; the exit code is the worst one.
+    return max(plot_one(collnoise, figures, path, args) for path in args.results)
+
+
+def plot_one(collnoise, figures, path: str, args) -> int:
+    """Draws one result's figures and prints the files written; returns an exit code."""
+    try:
+        result = collnoise.load(path)
+    except FileNotFoundError:
+        return _fail(f"{path}: no such file", 2)
+    except collnoise.FormatError as e:
+        return _fail(e, 2)
+    except OSError as e:
+        return _fail(f"{path}: cannot be read as HDF5 ({e}): not a collnoise result file", 2)
+    try:
+        drawn = figures.draw(result)
+    except figures.NoFigure as e:
+        return _fail(e, 2)
+    paths, fmt = output_paths(result.name, [s for s, _ in drawn], args.out, args.format)
+    folder = os.path.dirname(paths[0]) if paths else "."
+    try:
+        os.makedirs(folder or ".", exist_ok=True)
+        for (_, fig), file in zip(drawn, paths):
+            save(fig, file, fmt, args.dpi)
+            print(file, flush=True)
+    except OSError as e:
+        return _fail(f"{e.filename or folder}: {e.strerror or e}", 1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,323 @@
+"""Reading a collnoise result file (HDF5; the layout is docs/hdf5-layout.md).
+
+The points table (`/points_table`) becomes `Result.points`, a pandas DataFrame with one row per
+point; the point groups (`/points/NNNN`) stay the record of what the table cannot hold: the
+reason a value is null, lists (curves such as `W` or `conventional_T`), histograms, tallies and
+the model's plot hints. They are read when first asked for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from typing import Any
+
+import h5py
+import numpy as np
+import pandas as pd
+
+from .histogram import Histogram
+
+FILETYPE = "collnoise-result"
+FORMAT_VERSION = 2
+
+
+class FormatError(ValueError):
+    """Not a collnoise result file, or one of a format version this reader does not know."""
+
+
+def plain(value: Any) -> Any:
+    """An HDF5 attribute as a Python value: str for text, bool, int, float, lists."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8")
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return [plain(v) for v in value.tolist()]
+    return value
+
+
+@dataclasses.dataclass
+class Attributes:
+    """A group's attributes: values (None where null), why a value is null, and units."""
+
+    values: dict[str, Any]
+    reasons: dict[str, str]
+    units: dict[str, str]
+
+
+def read_attributes(obj) -> Attributes:
+    """A null value is stored as '<key>_reason' alone, the absent entries of a list as
+    '<key>_missing' indices, and the unit of a quantity as '<key>_units' beside '<key>' (or beside
+    '<key>_reason' when it is null)."""
+    raw = {k: plain(v) for k, v in obj.attrs.items()}
+    out = Attributes({}, {}, {})
+    for key, value in raw.items():
+        base = key.rsplit("_", 1)[0]
+        if key.endswith("_units") and (base in raw or f"{base}_reason" in raw):
+            out.units[base] = value
+        elif key.endswith("_reason") and base not in raw:
+            out.values[base] = None
+            out.reasons[base] = value
+        elif key.endswith("_missing") and base in raw:
+            continue
+        elif isinstance(value, list) and f"{key}_missing" in raw:
+            missing = {int(i) for i in raw[f"{key}_missing"]}
+            out.values[key] = [None if i in missing else v for i, v in enumerate(value)]
+        else:
+            out.values[key] = value
+    return out
+
+
+@dataclasses.dataclass
+class Point:
+    """One point's group: parameters, summary (None where null, with its reason in `reasons`),
+    units of both, the tally's folded metrics, histograms, top values, chunks and raw samples,
+    and the model's plot hints."""
+
+    kind: str
+    params: dict[str, Any]
+    summary: dict[str, Any]
+    reasons: dict[str, str]
+    metrics: dict[str, dict[str, Any]]
+    histograms: dict[str, Histogram]
+    top_values: dict[str, np.ndarray]
+    chunks: dict[str, np.ndarray]
+    raw: np.ndarray | None
+    plot: dict[str, Any] = dataclasses.field(default_factory=dict)
+    units: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: Seconds the point took, over its sittings and parts (timing, not a result; None in files
+    #: written before it was recorded).
+    wall_time_s: float | None = None
+
+    def value(self, key: str, default: Any = None) -> Any:
+        """A summary value, or a parameter, by name."""
+        if key in self.summary:
+            return self.summary[key]
+        return self.params.get(key, default)
+
+    def series(self, key: str) -> np.ndarray:
+        """A list of the summary as floats, NaN where an entry (or the whole list) is null."""
+        value = self.summary.get(key)
+        if value is None:
+            return np.array([], dtype=float)
+        if not isinstance(value, list):
+            value = [value]
+        return np.array([np.nan if v is None else float(v) for v in value], dtype=float)
+
+
+def _read_histograms(group) -> dict[str, Histogram]:
+    out = {}
+    for name in group:
+        h = group[name]
+        attrs = read_attributes(h).values
+        unit = attrs.get("unit") or plain(h["edges"].attrs.get("units", ""))
+        out[name] = Histogram(name, h["edges"][()], h["counts"][()], int(attrs["underflow"]),
+                              int(attrs["overflow"]), attrs["spacing"], unit or "",
+                              attrs.get("metric"))
+    return out
+
+
+def read_point(group) -> Point:
+    """A point group (/points/NNNN) as a Point."""
+    kind = plain(group.attrs.get("kind", ""))
+    params = read_attributes(group["params"])
+    summary = read_attributes(group["summary"])
+    metrics, histograms, tops, chunks, raw = {}, {}, {}, {}, None
+    if "tally" in group:
+        tally = group["tally"]
+        for name in tally["totals"]:
+            metrics[name] = read_attributes(tally["totals"][name]).values
+        histograms = _read_histograms(tally["histograms"])
+        tops = {name: tally["top_values"][name][()] for name in tally["top_values"]}
+        chunks = {name: tally["chunks"][name][()] for name in tally["chunks"]}
+        if "raw" in tally:
+            raw = tally["raw"][()]
+    plot = read_attributes(group["plot"]).values if "plot" in group else {}
+    units = {**params.units, **summary.units}
+    wall = group.attrs.get("wall_time_s")
+    return Point(kind, params.values, summary.values, summary.reasons, metrics, histograms, tops,
+                 chunks, raw, plot, units, None if wall is None else float(wall))
+
+
+def check_format(path: str, root: dict[str, Any]) -> None:
+    if root.get("filetype") != FILETYPE:
+        raise FormatError(f"{path}: not a collnoise result file (its filetype attribute is "
+                          f"{root.get('filetype')!r}, not {FILETYPE!r})")
+    if root.get("format_version") != FORMAT_VERSION:
+        raise FormatError(f"{path}: format_version {root.get('format_version')} is not "
+                          f"{FORMAT_VERSION}, the version this reader knows")
+
+
+def _decode_text(frame: pd.DataFrame) -> pd.DataFrame:
+    for column in frame.columns:
+        if frame[column].dtype == object:
+            frame[column] = [v.decode("utf-8") if isinstance(v, bytes) else v
+                             for v in frame[column]]
+    return frame
+
+
+def _table_from_groups(points: list[Point]) -> tuple[pd.DataFrame, dict, dict]:
+    """The points table of a file written before it existed: the same columns, built from the
+    point groups (scalars only; null is NaN)."""
+    rows, units, sources = [], {"point": "", "kind": ""}, {"point": "point", "kind": "point"}
+    for i, p in enumerate(points):
+        row = {"point": i, "kind": p.kind}
+        for source, values in (("params", p.params), ("summary", p.summary)):
+            for key, value in values.items():
+                if isinstance(value, list):
+                    continue
+                column = key if key not in row or sources.get(key) == source else f"{source}.{key}"
+                row[column] = np.nan if value is None else value
+                sources.setdefault(column, source)
+                units.setdefault(column, p.units.get(key, ""))
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    return frame, {c: units.get(c, "") for c in frame.columns}, \
+        {c: sources.get(c, "summary") for c in frame.columns}
+
+
+# Summary fields that hold closed-form or exact values (not estimates or verdicts).
+_EXACT = re.compile(r"(^|_)exact($|_)|closed_form|^noiseless_|^theorem\d_|^bound_(lower|upper)$"
+                    r"|^nhalf_paper_approx$|^nhalf_full_tree$|^predicted_exponent$"
+                    r"|^target_time$")
+_NOT_EXACT = re.compile(r"_in_ci|_resolved$|_note$|_string$|_formula$|_levels$")
+
+
+class Result:
+    """A collnoise result file.
+
+    points     pandas DataFrame, one row per point (row i is /points/i), the columns of the
+               points table: `point`, `kind`, every parameter, every scalar summary field (null
+               values are NaN; text is str)
+    params     the parameter columns of `points`; `summary` the summary columns
+    exact      the closed-form and exact values the models store (exact_mean, theorem1_lower,
+               nhalf_exact, noiseless_time, ...): the numeric summary columns of that kind
+    units      {column: unit} ("seconds", "bytes", "1", "" for none)
+    attrs      the root attributes (seed, name, kind, run_file_text, ...)
+    """
+
+    def __init__(self, path: str):
+        self.path = str(path)
+        self._points: dict[int, Point] = {}
+        with h5py.File(self.path, "r") as f:
+            self.attrs = read_attributes(f).values
+            check_format(self.path, self.attrs)
+            self._names = sorted(f["points"].keys()) if "points" in f else []
+            if "points_table" in f:
+                table = f["points_table"]
+                self.points = _decode_text(pd.DataFrame(table[()]))
+                names = list(table.dtype.names)
+                self.units = dict(zip(names, (plain(u) for u in table.attrs["units"])))
+                self.sources = dict(zip(names, (plain(s) for s in table.attrs["sources"])))
+            else:
+                points = [read_point(f["points"][n]) for n in self._names]
+                self._points = dict(enumerate(points))
+                self.points, self.units, self.sources = _table_from_groups(points)
+
+    # --- the run --------------------------------------------------------------------------------
+    @property
+    def root(self) -> dict[str, Any]:
+        """The root attributes (the name collnoise_reader used)."""
+        return self.attrs
+
+    @property
+    def name(self) -> str:
+        return self.attrs.get("name", "result")
+
+    @property
+    def kind(self) -> str:
+        """The collective kind of every point, "nhalf", "isoefficiency" or "mixed"."""
+        return self.attrs.get("kind", "")
+
+    def run_file(self) -> dict[str, Any]:
+        """The run file, parsed from the text stored in the result."""
+        return tomllib.loads(self.attrs.get("run_file_text", ""))
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The run file's [plot] table (title, panels, x, series), empty if none."""
+        return self.run_file().get("plot", {})
+
+    def __len__(self) -> int:
+        return len(self.points)
+
+    def __repr__(self) -> str:
+        return f"<collnoise.Result {self.name!r}: {len(self)} points of kind {self.kind!r}>"
+
+    # --- columns --------------------------------------------------------------------------------
+    def _columns(self, source: str) -> list[str]:
+        return [c for c in self.points.columns if self.sources.get(c) == source]
+
+    @property
+    def params(self) -> pd.DataFrame:
+        return self.points[self._columns("params")]
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        return self.points[self._columns("summary")]
+
+    @property
+    def exact(self) -> pd.DataFrame:
+        columns = [c for c in self._columns("summary")
+                   if _EXACT.search(c.removeprefix("summary.")) and not _NOT_EXACT.search(c)
+                   and self.points[c].dtype.kind in "fiu"]
+        return self.points[columns]
+
+    # --- the point groups -----------------------------------------------------------------------
+    def point(self, index: int) -> Point:
+        """Point `index`'s group, read on first use (the file must still be there)."""
+        index = int(index)
+        if index not in self._points:
+            if not 0 <= index < len(self._names):
+                raise IndexError(f"{self.path}: no point {index} (it has {len(self._names)})")
+            with h5py.File(self.path, "r") as f:
+                self._points[index] = read_point(f["points"][self._names[index]])
+        return self._points[index]
+
+    def all_points(self) -> list[Point]:
+        return [self.point(i) for i in range(len(self._names))]
+
+    def series(self, index: int, key: str) -> np.ndarray:
+        """A list field of a point's summary (`W`, `m`, `conventional_T`, `cycle`, ...) as floats,
+        NaN where an entry does not exist."""
+        return self.point(index).series(key)
+
+    def reason(self, index: int, key: str) -> str | None:
+        """Why a point's value is null, or None if it is not."""
+        return self.point(index).reasons.get(key)
+
+    def plot_hints(self, index: int) -> dict[str, Any]:
+        """The model's plot hints for a point: figure, x, x_scale, y, y_low, y_high, y_label,
+        references (a list)."""
+        hints = dict(self.point(index).plot)
+        refs = hints.get("references", "")
+        hints["references"] = [r for r in refs.split(",") if r] if isinstance(refs, str) else refs
+        return hints
+
+    def histograms(self, index: int) -> dict[str, Histogram]:
+        return self.point(index).histograms
+
+    def histogram(self, index: int, name: str | None = None) -> Histogram:
+        """A histogram of a point: by name, or the first one (the primary metric's)."""
+        histograms = self.histograms(index)
+        if not histograms:
+            raise KeyError(f"{self.path}: point {index} has no histograms "
+                           f"(only sampled points have a tally)")
+        if name is None:
+            return next(iter(histograms.values()))
+        if name not in histograms:
+            raise KeyError(f"{self.path}: point {index} has no histogram {name!r} "
+                           f"(it has {', '.join(histograms)})")
+        return histograms[name]
+
+
+def load(path) -> Result:
+    """Reads a result file; FormatError if it is not one this reader knows, OSError if it cannot
+    be read."""
+    return Result(path)

@@ -1,0 +1,260 @@
+"""The collnoise Python package's reading API against real result files (run by ctest).
+
+    /usr/bin/python3 tests/test_python_package.py BINARY WORKDIR
+
+load(), the points table as a DataFrame, params, summary, exact, units, series, reasons,
+histograms and their UHI view, files without a points table, refused files, the former reader
+(outputs/collnoise_reader.py) giving what it gave, and a missing module reported in one line.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(SOURCE, "python"))
+sys.path.insert(0, os.path.join(SOURCE, "outputs"))
+
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import collnoise  # noqa: E402
+import collnoise_reader  # noqa: E402
+
+TREE = """name = "api-tree"
+seed = 5
+samples = 500
+[collective]
+kind = "tree_barrier"
+w = 1.0e-3
+tau = 2.0e-6
+[noise]
+law = "pareto"
+a = 2.5
+f = 0.01
+[sweep]
+N = [7, 1000]
+[output]
+raw_samples = true
+"""
+
+NHALF = """name = "api-nhalf"
+kind = "nhalf"
+seed = 4
+[collective]
+kind = "tree_barrier"
+w = 1.0e-3
+tau = 2.0e-6
+sampling = "per_level"
+[nhalf]
+check_samples = 200
+[noise]
+law = "exponential"
+f = 0.1
+"""
+
+ISO = """name = "api-iso"
+kind = "isoefficiency"
+seed = 3
+[isoefficiency]
+efficiency = 0.5
+p = 1.0e6
+m = [2, 4, 8]
+[[case]]
+"isoefficiency.imbalance" = "proportional_w"
+"isoefficiency.c1" = 1.0e-8
+[[case]]
+"isoefficiency.imbalance" = "inverse_m"
+"isoefficiency.c1" = 1.0e-2
+"""
+
+failures: list[str] = []
+
+
+def check(condition, what: str) -> None:
+    if not condition:
+        failures.append(what)
+
+
+def run(binary: str, name: str, text: str) -> str:
+    with open(f"{name}.toml", "w") as f:
+        f.write(text)
+    subprocess.run([binary, "run", f"{name}.toml", "--out", f"{name}.h5", "--force", "--quiet",
+                    "--no-checkpoint"], check=True)
+    return os.path.abspath(f"{name}.h5")
+
+
+def check_table(path: str) -> None:
+    result = collnoise.load(path)
+    with h5py.File(path, "r") as f:
+        raw = pd.DataFrame(f["points_table"][()])
+        names = list(f["points_table"].dtype.names)
+        groups = len(f["points"])
+    check(isinstance(result.points, pd.DataFrame) and len(result.points) == groups == len(result),
+          f"{path}: one row per point")
+    check(list(result.points.columns) == names, f"{path}: the table's columns, in order")
+    check(list(result.points["point"]) == list(range(groups)), f"{path}: row i is point i")
+    for name in names:
+        got, want = result.points[name], raw[name]
+        if want.dtype == object:
+            check(all(g == w.decode() for g, w in zip(got, want)), f"{path}: {name} as str")
+        else:
+            check(np.array_equal(got.to_numpy(), want.to_numpy(), equal_nan=True),
+                  f"{path}: {name} values")
+    check(set(result.params.columns) == {c for c in names if result.sources[c] == "params"},
+          f"{path}: params are the parameter columns")
+    check(set(result.summary.columns) == {c for c in names if result.sources[c] == "summary"},
+          f"{path}: summary is the summary columns")
+
+
+def check_tree(path: str) -> None:
+    result = collnoise.load(path)
+    check(result.kind == "tree_barrier" and result.name == "api-tree", "tree: kind and name")
+    check(result.units["mean"] == "seconds" and result.units["collective.w"] == "seconds"
+          and result.units["samples"] == "", f"tree: units {result.units.get('mean')!r}")
+    check("collective.N" in result.params and "mean" not in result.params, "tree: params")
+    exact = result.exact
+    for key in ("exact_mean", "exact_sd", "theorem1_lower", "theorem1_upper", "noiseless_time",
+                "median_exact", "bound_lower"):
+        check(key in exact.columns, f"tree: exact has {key}")
+    for key in ("mean", "ci_low", "exact_in_ci", "exact_in_ci_adjusted", "samples", "z_score"):
+        check(key not in exact.columns, f"tree: exact has no {key}")
+    check(np.array_equal(exact["exact_mean"], result.points["exact_mean"]), "tree: exact values")
+    # The file's nulls: NaN in the table, None with a reason in the point group.
+    big = result.point(1)
+    check(math.isnan(result.points.at[1, "theorem1_lower"]), "tree: null is NaN in the table")
+    check(big.summary["theorem1_lower"] is None and
+          "full tree" in result.reason(1, "theorem1_lower"), "tree: the reason of a null")
+    check(big.units["mean"] == "seconds" and "mean_units" not in big.summary,
+          "tree: <key>_units is a unit, not a value")
+    check(len(big.raw) == 500, "tree: raw samples")
+    # Histograms and their UHI view.
+    h = result.histogram(1)
+    check(h.name == "phase_time" and h.unit == h.units == "seconds", f"histogram {h.name}")
+    check(len(h.edges) == len(h.counts) + 1 and h.total() == 500, "histogram: edges and total")
+    check(result.histogram(1, "phase_time") is h, "histogram by name")
+    try:
+        result.histogram(1, "nothing")
+        failures.append("an unknown histogram name accepted")
+    except KeyError as e:
+        check("phase_time" in str(e), "an unknown histogram's error lists the histograms")
+    u = h.to_uhi()
+    axis = u.axes[0]
+    check(u.kind == "COUNT" and np.array_equal(u.values(), h.counts) and
+          np.array_equal(u.variances(), h.counts) and np.array_equal(u.counts(), h.counts),
+          "UHI: kind, values, variances, counts")
+    check(len(axis) == len(h.counts) and axis[0] == (h.edges[0], h.edges[1]) and
+          axis[-1] == (h.edges[-2], h.edges[-1]) and list(axis)[3] == axis[3],
+          "UHI: the axis is a sequence of bin edges")
+    check(axis.traits.circular is False and axis.traits.discrete is False, "UHI: traits")
+    check(len(u.values(flow=True)) == len(h.counts) + 2 and u.values(flow=True).sum() == 500,
+          "UHI: flow bins")
+    check(h.to_uhi_dict()["storage"]["values"].sum() == 500, "UHI serialization dictionary")
+    try:  # where scikit-hep's uhi is installed, the protocol check itself
+        from uhi.typing.plottable import PlottableHistogram
+        check(isinstance(u, PlottableHistogram), "UHI: isinstance PlottableHistogram")
+    except ImportError:
+        pass
+    check(result.plot_hints(0)["references"][0] == "exact_mean", "plot hints")
+
+    # The former reader gives what it gave.
+    old = collnoise_reader.load(path)
+    check(old.root["seed"] == 5 and old.kind == "tree_barrier" and len(old.points) == 2,
+          "collnoise_reader: root, kind, points")
+    for i, p in enumerate(old.points):
+        check(p.summary == result.point(i).summary and p.params == result.point(i).params,
+              "collnoise_reader: summaries and parameters")
+        uhi = p.histograms["phase_time"].to_uhi()
+        check(isinstance(uhi, dict) and len(uhi["storage"]["values"]) == len(h.counts) + 2,
+              "collnoise_reader: to_uhi() is the serialization dictionary")
+    check(old.run_file()["seed"] == 5, "collnoise_reader: run_file()")
+
+    # A file written before the points table: the same table, from the point groups.
+    shutil.copy(path, "api-tree-old.h5")
+    with h5py.File("api-tree-old.h5", "r+") as f:
+        del f["points_table"]
+    older = collnoise.load("api-tree-old.h5")
+    for column in ("collective.N", "mean", "ci_low", "theorem1_lower", "exact_mean", "ci_method"):
+        check(older.points[column].tolist() == result.points[column].tolist() or
+              np.array_equal(older.points[column], result.points[column], equal_nan=True),
+              f"no points table: {column} from the point groups")
+    check(older.units["mean"] == "seconds" and older.sources["noise.f"] == "params",
+          "no points table: units and sources")
+
+    # Refused: another format version, another kind of file.
+    with h5py.File("api-tree-old.h5", "r+") as f:
+        f.attrs["format_version"] = 99
+    with h5py.File("other.h5", "w") as f:
+        f.attrs["filetype"] = "something-else"
+    for bad, word in (("api-tree-old.h5", "format_version"), ("other.h5", "filetype")):
+        try:
+            collnoise.load(bad)
+            failures.append(f"{bad} accepted")
+        except collnoise.FormatError as e:
+            check(word in str(e) and bad in str(e), f"{bad}: the error names {word}")
+
+
+def check_nhalf(path: str) -> None:
+    result = collnoise.load(path)
+    exact = result.exact
+    for key in ("nhalf_exact", "nhalf_paper_approx", "nhalf_full_tree", "exact_mean_at_half",
+                "exact_mean_at_double", "target_time"):
+        check(key in exact.columns, f"nhalf: exact has {key}")
+    for key in ("check_below_mean", "check_passed", "nhalf_exact_resolved"):
+        check(key not in exact.columns, f"nhalf: exact has no {key}")
+    check(result.histograms(0) == {}, "nhalf: an analysis has no histograms")
+
+
+def check_isoefficiency(path: str) -> None:
+    result = collnoise.load(path)
+    w = result.series(0, "W")
+    with h5py.File(path, "r") as f:
+        summary = f["points/0000/summary"].attrs
+        stored, missing = summary["W"], set(summary.get("W_missing", []))
+    check(len(w) == len(stored) == 3, "isoefficiency: W over m")
+    check(all(math.isnan(w[i]) if i in missing else w[i] == stored[i] for i in range(len(w))),
+          "isoefficiency: a list with null entries reads as NaN there")
+    check(np.array_equal(result.series(1, "m"), [2, 4, 8]), "isoefficiency: m")
+
+
+def check_missing_module(work: str, path: str) -> None:
+    """An interpreter without h5py: one line naming the module, exit 2."""
+    fake = os.path.join(work, "without-h5py")
+    os.makedirs(fake, exist_ok=True)
+    with open(os.path.join(fake, "h5py.py"), "w") as f:
+        f.write("raise ModuleNotFoundError(\"No module named 'h5py'\", name='h5py')\n")
+    env = dict(os.environ, PYTHONPATH=f"{fake}:{os.path.join(SOURCE, 'python')}")
+    done = subprocess.run([sys.executable, "-m", "collnoise.plot", path], env=env, cwd=work,
+                          capture_output=True, text=True)
+    lines = done.stderr.strip().splitlines()
+    check(done.returncode == 2 and len(lines) == 1 and "h5py" in lines[0],
+          f"without h5py: exit {done.returncode}, {done.stderr!r}")
+
+
+def main() -> int:
+    binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    os.makedirs(work, exist_ok=True)
+    os.chdir(work)
+    tree, nhalf, iso = (run(binary, n, t) for n, t in
+                        (("api-tree", TREE), ("api-nhalf", NHALF), ("api-iso", ISO)))
+    for path in (tree, nhalf, iso):
+        check_table(path)
+    check_tree(tree)
+    check_nhalf(nhalf)
+    check_isoefficiency(iso)
+    check_missing_module(work, tree)
+    if failures:
+        print("\n".join(failures))
+        return 1
+    print("collnoise package: tables, exact values, series, histograms, the former reader")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
