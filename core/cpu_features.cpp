@@ -21,21 +21,24 @@ CpuLevel detect_cpu_level() {
 }
 
 CpuLevel level_from_environment(CpuLevel supported) {
+  if (!COLLNOISE_DISPATCH) return supported;  // one variant: nothing to choose
   const char* text = std::getenv("COLLNOISE_CPU_LEVEL");
   if (text == nullptr || *text == '\0') return supported;
   for (const CpuLevel level : {CpuLevel::kBaseline, CpuLevel::kV3, CpuLevel::kV4}) {
     if (cpu_level_name(level) != text) continue;
     if (level > supported) {
-      std::fprintf(stderr,
-                   "collnoise: COLLNOISE_CPU_LEVEL=%s: this CPU supports up to %s, which is used\n",
-                   text, cpu_level_name(supported).data());
+      std::fprintf(
+          stderr,
+          "collnoise: warning: COLLNOISE_CPU_LEVEL=%s: this CPU supports up to %s, which is "
+          "used\n",
+          text, cpu_level_name(supported).data());
       return supported;
     }
     return level;
   }
   std::fprintf(stderr,
-               "collnoise: COLLNOISE_CPU_LEVEL=%s is not one of x86-64, x86-64-v3, x86-64-v4: "
-               "ignored\n",
+               "collnoise: warning: COLLNOISE_CPU_LEVEL=%s is not one of x86-64, x86-64-v3, "
+               "x86-64-v4: ignored\n",
                text);
   return supported;
 }

@@ -1,9 +1,10 @@
 #pragma once
 // Kernels chosen at run time (docs/portable-builds.md). The default build targets the x86-64
-// baseline, so one binary runs on every x86-64 machine of a cluster; the few hot kernels (the
-// 16-lane pcg32 generator, the tree barrier's per-level minima, the cycle engine) are compiled
-// once more for x86-64-v3 (AVX2) and x86-64-v4 (AVX-512), and each process picks the best variant
-// its CPU supports when it first calls them.
+// baseline, so one binary runs on every x86-64 machine of a cluster; the kernels that vectorise
+// (the 16-lane pcg32 generator, the tree barrier's per-level minima) are compiled once more for
+// x86-64-v3 (AVX2) and x86-64-v4 (AVX-512), and each process picks the best variant its CPU
+// supports when it first calls them. The scalar and event-driven engines gain nothing from the
+// levels (bench/RESULTS.md, "Issue 15") and have one variant.
 //
 // Every variant gives the same bits: the variants are one source compiled for other instruction
 // sets, the kernels are integer code or IEEE operations done one at a time in source order
@@ -13,7 +14,7 @@
 //
 // COLLNOISE_CPU_LEVEL=x86-64|x86-64-v3|x86-64-v4 in the environment caps the level (to check that
 // results do not depend on it, or to rule a variant out); a build with COLLNOISE_NATIVE=ON
-// (-march=native) has one variant only, "native".
+// (-march=native) has one variant only, "native", and does not read the variable.
 #include <string>
 #include <string_view>
 

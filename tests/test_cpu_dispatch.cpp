@@ -144,8 +144,10 @@ TEST_CASE("a whole run gives the same bits at every CPU level") {
     const std::string name(cpu_level_name(level));
     INFO(name);
     const std::string result = "cpu-levels-" + name + ".h5";
-    const auto version = run_command_line("--version", "COLLNOISE_CPU_LEVEL=" + name);
-    CHECK(version.output.find("kernels: " + name) != std::string::npos);
+    if (kernels_dispatched()) {
+      const auto version = run_command_line("--version", "COLLNOISE_CPU_LEVEL=" + name);
+      CHECK(version.output.find("kernels: " + name) != std::string::npos);
+    }
     const auto r = run_command_line(
         fmt::format("run {} --out {} --force --quiet --threads 2", runfile, result),
         "COLLNOISE_CPU_LEVEL=" + name);
@@ -160,6 +162,7 @@ TEST_CASE("a whole run gives the same bits at every CPU level") {
 }
 
 TEST_CASE("an unknown COLLNOISE_CPU_LEVEL is named and ignored") {
+  if (!kernels_dispatched()) return;  // one variant: the variable is not read
   const auto r = run_command_line("--version", "COLLNOISE_CPU_LEVEL=x86-64-v9");
   CHECK(r.code == 0);
   CHECK(r.output.find("COLLNOISE_CPU_LEVEL=x86-64-v9 is not one of") != std::string::npos);
