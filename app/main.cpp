@@ -10,6 +10,7 @@
 #include "app/messages.hpp"
 #include "app/plot_command.hpp"
 #include "collnoise_version.hpp"
+#include "core/cpu_features.hpp"
 #include "core/errors.hpp"
 #include "core/process_group.hpp"
 #include "core/stop_request.hpp"
@@ -72,8 +73,9 @@ void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
 }
 
 std::string version_text() {
-  return fmt::format("collnoise {} ({}), MPI: {}", kEngineVersion, kGitSha,
-                     ProcessSession::mpi_built() ? ProcessSession::mpi_library() : "not built in");
+  return fmt::format("collnoise {} ({}), MPI: {}\n{}", kEngineVersion, kGitSha,
+                     ProcessSession::mpi_built() ? ProcessSession::mpi_library() : "not built in",
+                     kernel_report());
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <span>
 
+#include "core/cpu_features.hpp"
+
 namespace collnoise {
 
 /// The named purposes of streams; one value per kind of draw, so that two purposes never share
@@ -141,19 +143,32 @@ class Pcg32Lanes {
   }
 
   /// Fills `out` (size a multiple of kLanes) with 64-bit words: out[16 j + l] is lane l's j-th
-  /// word (two consecutive lane outputs, high half first).
+  /// word (two consecutive lane outputs, high half first). Runs the variant of the CPU's level
+  /// (core/cpu_features.hpp; every variant gives the same words).
   void fill(std::span<std::uint64_t> out) noexcept;
 
   /// Draws the next `steps` * kLanes words, exactly as fill() would, and returns only their
-  /// minimum: nothing is stored, so the lanes stay in registers.
+  /// minimum: nothing is stored, so the lanes stay in registers. Dispatched like fill().
   std::uint64_t min_of_next(std::size_t steps) noexcept;
+
+  /// The two kernels' one definition, inlined into each CPU variant (core/rng.cpp) and into
+  /// kernels that are dispatched as a whole (the tree barrier's per-level minima). Integer
+  /// arithmetic only, so every instruction set gives the same words.
+  [[gnu::always_inline]] inline void fill_inline(std::span<std::uint64_t> out) noexcept;
+  [[gnu::always_inline]] inline std::uint64_t min_of_next_inline(std::size_t steps) noexcept;
+
+  using FillKernel = void (*)(Pcg32Lanes&, std::span<std::uint64_t>) noexcept;
+  using MinKernel = std::uint64_t (*)(Pcg32Lanes&, std::size_t) noexcept;
+  /// Every CPU variant of fill() and min_of_next(), for the tests that compare them.
+  static const KernelVariants<FillKernel>& fill_variants();
+  static const KernelVariants<MinKernel>& min_of_next_variants();
 
  private:
   alignas(64) std::array<std::uint64_t, kLanes> state_{};
   alignas(64) std::array<std::uint64_t, kLanes> inc_{};
 };
 
-inline void Pcg32Lanes::fill(std::span<std::uint64_t> out) noexcept {
+inline void Pcg32Lanes::fill_inline(std::span<std::uint64_t> out) noexcept {
   std::uint64_t* __restrict dst = out.data();
   const std::size_t steps = out.size() / kLanes;
   std::uint64_t s[kLanes];
@@ -169,7 +184,7 @@ inline void Pcg32Lanes::fill(std::span<std::uint64_t> out) noexcept {
   for (std::size_t l = 0; l < kLanes; ++l) state_[l] = s[l];
 }
 
-inline std::uint64_t Pcg32Lanes::min_of_next(std::size_t steps) noexcept {
+inline std::uint64_t Pcg32Lanes::min_of_next_inline(std::size_t steps) noexcept {
   std::uint64_t s[kLanes];
   std::uint64_t inc[kLanes];
   std::uint64_t m[kLanes];

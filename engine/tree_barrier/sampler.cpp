@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 
+#include "core/cpu_features.hpp"
 #include "core/errors.hpp"
 #include "core/parallel_for.hpp"
 #include "core/rng.hpp"
@@ -15,21 +16,22 @@ namespace {
 constexpr std::size_t kMaxLevels = 64;
 constexpr std::size_t kWordBatch = 1024;
 
-int level_of(std::uint64_t rank) {
+[[gnu::always_inline]] inline int level_of(std::uint64_t rank) {
   return 63 - __builtin_clzll(rank + 1);
 }
 
-std::uint64_t min_of(const std::uint64_t* words, std::size_t count) {
+[[gnu::always_inline]] inline std::uint64_t min_of(const std::uint64_t* words, std::size_t count) {
   std::uint64_t m = ~0ULL;
 #pragma omp simd reduction(min : m)
   for (std::size_t i = 0; i < count; ++i) m = std::min(m, words[i]);
   return m;
 }
 
-}  // namespace
-
-void block_level_min_words(std::uint64_t block_key, std::uint64_t first_rank,
-                           std::uint64_t end_rank, std::span<std::uint64_t> min_words) {
+// The kernel's one definition, inlined into each CPU variant below: integer work only (the
+// generator's words and their minima), so every variant gives the same minima.
+[[gnu::always_inline]] inline void level_min_words(std::uint64_t block_key,
+                                                   std::uint64_t first_rank, std::uint64_t end_rank,
+                                                   std::span<std::uint64_t> min_words) {
   Pcg32Lanes generator(block_key);
   alignas(64) std::array<std::uint64_t, kWordBatch> words;
   for (std::uint64_t start = first_rank; start < end_rank; start += kWordBatch) {
@@ -40,12 +42,12 @@ void block_level_min_words(std::uint64_t block_key, std::uint64_t first_rank,
     if (count == kWordBatch && level_of(start) == level_of(stop - 1)) {
       const auto depth = static_cast<std::size_t>(level_of(start));
       min_words[depth] =
-          std::min(min_words[depth], generator.min_of_next(kWordBatch / Pcg32Lanes::kLanes));
+          std::min(min_words[depth], generator.min_of_next_inline(kWordBatch / Pcg32Lanes::kLanes));
       continue;
     }
     const std::size_t filled =
         (count + Pcg32Lanes::kLanes - 1) / Pcg32Lanes::kLanes * Pcg32Lanes::kLanes;
-    generator.fill(std::span(words.data(), filled));
+    generator.fill_inline(std::span(words.data(), filled));
     std::uint64_t rank = start;
     while (rank < stop) {
       const int depth = level_of(rank);
@@ -57,6 +59,43 @@ void block_level_min_words(std::uint64_t block_key, std::uint64_t first_rank,
       rank = level_end;
     }
   }
+}
+
+void level_min_words_baseline(std::uint64_t block_key, std::uint64_t first_rank,
+                              std::uint64_t end_rank, std::span<std::uint64_t> min_words) {
+  level_min_words(block_key, first_rank, end_rank, min_words);
+}
+
+#if COLLNOISE_DISPATCH
+[[gnu::target(COLLNOISE_TARGET_V3)]] void level_min_words_v3(std::uint64_t block_key,
+                                                             std::uint64_t first_rank,
+                                                             std::uint64_t end_rank,
+                                                             std::span<std::uint64_t> min_words) {
+  level_min_words(block_key, first_rank, end_rank, min_words);
+}
+[[gnu::target(COLLNOISE_TARGET_V4)]] void level_min_words_v4(std::uint64_t block_key,
+                                                             std::uint64_t first_rank,
+                                                             std::uint64_t end_rank,
+                                                             std::span<std::uint64_t> min_words) {
+  level_min_words(block_key, first_rank, end_rank, min_words);
+}
+#else
+constexpr auto level_min_words_v3 = level_min_words_baseline;
+constexpr auto level_min_words_v4 = level_min_words_baseline;
+#endif
+
+}  // namespace
+
+const KernelVariants<LevelMinWordsKernel>& block_level_min_words_variants() {
+  static constexpr KernelVariants<LevelMinWordsKernel> variants{
+      level_min_words_baseline, level_min_words_v3, level_min_words_v4};
+  return variants;
+}
+
+void block_level_min_words(std::uint64_t block_key, std::uint64_t first_rank,
+                           std::uint64_t end_rank, std::span<std::uint64_t> min_words) {
+  static const auto kernel = block_level_min_words_variants().selected();
+  kernel(block_key, first_rank, end_rank, min_words);
 }
 
 TreeBarrierSampler::TreeBarrierSampler(TreeBarrierModel model, TreeSampling sampling,

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 
+#include "core/cpu_features.hpp"
 #include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/tree_shape.hpp"
 
@@ -58,8 +59,14 @@ class TreeBarrierSampler {
 };
 
 /// Per-level minima of the random words of ranks [first_rank, end_rank) of one block, merged
-/// into `min_words` (index = depth). Exposed for the benchmark and tests.
+/// into `min_words` (index = depth). Exposed for the benchmark and tests. Runs the variant of the
+/// CPU's level (core/cpu_features.hpp; every variant gives the same minima).
 void block_level_min_words(std::uint64_t block_key, std::uint64_t first_rank,
                            std::uint64_t end_rank, std::span<std::uint64_t> min_words);
+
+using LevelMinWordsKernel = void (*)(std::uint64_t, std::uint64_t, std::uint64_t,
+                                     std::span<std::uint64_t>);
+/// Every CPU variant of block_level_min_words, for the tests that compare them.
+const KernelVariants<LevelMinWordsKernel>& block_level_min_words_variants();
 
 }  // namespace collnoise
