@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "app/commands.hpp"
@@ -77,6 +78,19 @@ void check_parts_belong_together(const std::vector<PartFile>& parts) {
           "'{}' was sampled with stream format {}, this collnoise samples format {} "
           "(CHANGELOG.md): its samples are not shares of the same run; run that part again",
           p.path, stream_format, kStreamFormat));
+    // Parts sampled under different variants of glibc's exp and log (CPUs of other kinds) may
+    // differ in a last bit here and there: not the samples one run gives.
+    const auto math_of = [](const PartFile& f) -> std::optional<std::string> {
+      const Field* math = f.root.find("libm_variant");
+      if (!math || !std::holds_alternative<std::string>(*math)) return std::nullopt;
+      return std::get<std::string>(*math);
+    };
+    if (const auto mine = math_of(p), firsts = math_of(first); mine && firsts && *mine != *firsts)
+      throw InputError(fmt::format(
+          "'{}' was sampled under {} and '{}' under {}: their samples are not bitwise those of "
+          "one run (docs/portable-builds.md); run the parts on one kind of CPU, or all with "
+          "GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA,-FMA4",
+          first.path, *firsts, p.path, *mine));
     if (p.part.count != first.part.count)
       throw InputError(fmt::format("'{}' is part {} and '{}' part {}: one job array has one n",
                                    first.path, to_string(first.part), p.path, to_string(p.part)));
@@ -154,6 +168,9 @@ int merge_command(const MergeOptions& options) {
   RunInfo info;
   info.kind = root_value<std::string>(first.root, "kind", first.path);
   info.threads = static_cast<int>(root_value<std::int64_t>(first.root, "threads", first.path));
+  if (const Field* math = first.root.find("libm_variant");
+      math && std::holds_alternative<std::string>(*math))
+    info.math_library = std::get<std::string>(*math);
   info.processes = 0;
   for (const auto& p : parts) {
     info.processes += static_cast<int>(root_value<std::int64_t>(p.root, "processes", p.path));

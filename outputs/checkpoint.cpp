@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "collnoise_version.hpp"
+#include "core/cpu_features.hpp"
 #include "core/errors.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/tally_io.hpp"
@@ -52,6 +53,11 @@ std::vector<LoadedPoint> read_points(const h5::File& file, const std::string& pa
   expect_same(path, "seed", std::to_string(attribute_of<std::uint64_t>(root, "seed", path)),
               std::to_string(run.seed));
   expect_same(path, "part", attribute_of<std::string>(root, "part", path), run.part);
+  // Another CPU kind may run another variant of glibc's exp and log, which round a few results
+  // differently: the resumed samples would not be the ones an uninterrupted run gives.
+  if (root.find("libm_variant"))
+    expect_same(path, "math library (docs/portable-builds.md)",
+                attribute_of<std::string>(root, "libm_variant", path), std::string(libm_variant()));
   const auto count = attribute_of<std::uint64_t>(root, "points", path);
   if (count != layouts.size())
     throw InputError(fmt::format("checkpoint '{}' is corrupt: {} points, the run has {}", path,
@@ -96,6 +102,7 @@ void write_checkpoint(const std::string& path, const RunIdentity& run,
     r.set("run_file_text", Field(run.text));
     r.set("seed", Field(run.seed));
     r.set("part", Field(run.part));
+    r.set("libm_variant", Field(std::string(libm_variant())));
     r.set("points", Field(static_cast<std::uint64_t>(points.size())));
     file.root().write_record(r);
     const h5::Group all = file.root().create_group("points");

@@ -43,6 +43,7 @@ Record root_attributes(const RunIdentity& run, const RunInfo& info, std::size_t 
   r.set("kind", Field(info.kind));
   r.set("seed", Field(run.seed));
   r.set("stream_format", Field(run.stream_format));
+  r.set("libm_variant", Field(info.math_library));
   r.set("threads", Field(static_cast<std::int64_t>(info.threads)));
   r.set("processes", Field(static_cast<std::int64_t>(info.processes)));
   r.set("run_kind", Field(run.run_kind));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu_features.hpp"
 #include "core/record.hpp"
 #include "estimators/tally.hpp"
 #include "outputs/hdf5.hpp"
@@ -24,6 +25,9 @@ struct RunInfo {
   double wall_time_s = 0.0;
   std::string part = "1/1";              ///< "i/n" for one part of a job array
   std::vector<std::string> merged_from;  ///< the part files of a merged result
+  /// glibc's variant of exp, log, ... that sampled it (core/cpu_features.hpp): results are
+  /// bitwise reproducible only under the same one.
+  std::string math_library = std::string(libm_variant());
 };
 
 /// One point as written: its parameters, summary, for sampled points the tally, and how the

@@ -1,10 +1,12 @@
 #include "runs/run_executor.hpp"
 
 #include <fmt/format.h>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <map>
 
+#include "core/cpu_features.hpp"
 #include "core/errors.hpp"
 #include "core/stop_request.hpp"
 #include "estimators/tally_codec.hpp"
@@ -72,6 +74,7 @@ class Executor {
   }
 
   Execution run() {
+    refuse_mixed_math_libraries();
     if (!options_.resume_path.empty()) resume();
     Execution e;
     for (const auto& w : work_)
@@ -291,6 +294,21 @@ class Executor {
       w.state.finished = true;
     else
       w.state.batch_end = next;
+  }
+
+  // Processes on CPUs of other kinds may run other variants of glibc's exp and log, which round a
+  // few results in 10^4 differently: such a job would not give one process's bits.
+  void refuse_mixed_math_libraries() {
+    const std::string_view mine = libm_variant();
+    const std::uint32_t bit = mine == "glibc FMA variants"    ? 1U
+                              : mine == "glibc SSE2 variants" ? 2U
+                                                              : 4U;
+    if (std::popcount(group_.any_bits(bit)) > 1)
+      throw InputError(
+          "the processes of this job run different variants of glibc's math library (CPUs of "
+          "other kinds): their samples would not be bitwise one run's (docs/portable-builds.md); "
+          "run on one kind of CPU, or start every process with "
+          "GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA,-FMA4");
   }
 
   std::uint32_t agree_flags() {

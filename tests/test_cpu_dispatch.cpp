@@ -179,3 +179,46 @@ TEST_CASE("the math library's variant is reported as glibc chose it") {
   const auto r = run_command_line("--version", "GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA");
   CHECK(r.output.find("math library: glibc SSE2 variants") != std::string::npos);
 }
+
+TEST_CASE("parts and checkpoints of another math-library variant are refused, not mixed") {
+  if (libm_variant() != "glibc FMA variants") {
+    WARN("this CPU runs no glibc FMA variant: the other variant cannot be forced here");
+    return;
+  }
+  const std::string other = "GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA,-FMA4";
+  write_text("libm-parts.toml", R"(name = "libm-parts"
+seed = 3
+samples = 4000
+chunk_size = 500
+[collective]
+kind = "tree_barrier"
+N = 63
+w = 1.0e-3
+tau = 2.0e-6
+sampling = "per_rank"
+[noise]
+law = "pareto"
+a = 2.5
+f = 0.01
+)");
+  const auto part1 =
+      run_command_line("run libm-parts.toml --part 1/2 --out lp1.h5 --force --quiet");
+  INFO(part1.output);
+  REQUIRE(part1.code == 0);
+  REQUIRE(
+      run_command_line("run libm-parts.toml --part 2/2 --out lp2.h5 --force --quiet", other).code ==
+      0);
+  // Each part records its variant (root attribute libm_variant), which the merge compares.
+  const auto merged = run_command_line("merge lp1.h5 lp2.h5 --out lp.h5 --force --quiet");
+  CHECK(merged.code == 2);
+  CHECK(merged.output.find("under glibc FMA variants and 'lp2.h5' under glibc SSE2 variants") !=
+        std::string::npos);
+  // A checkpoint written under one variant is not resumed under the other.
+  const auto stopped = run_command_line(
+      "run libm-parts.toml --out lps.h5 --force --quiet --interrupt-after-chunks 1");
+  REQUIRE(stopped.code == 3);
+  const auto resumed =
+      run_command_line("run libm-parts.toml --out lps.h5 --quiet --resume lps.h5.ckpt", other);
+  CHECK(resumed.code == 2);
+  CHECK(resumed.output.find("math library") != std::string::npos);
+}
