@@ -10,14 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include "app/executable_location.hpp"
 #include "app/exit_codes.hpp"
 #include "core/process_group.hpp"
 
 // Set by cmake/collnoiseInstall.cmake: the interpreter found at configure time with h5py, numpy,
 // pandas and matplotlib (an absolute path; "python3" when none had them: then its error says
 // which module is missing), the places the Python package may be installed to, relative to the
-// executable's directory and separated by ':', and the build and source directories (started
-// from the build directory, collnoise uses the source tree's python/).
+// executable's directory and separated by ':' (started from the build directory, collnoise uses
+// the source tree's python/: app/executable_location.hpp).
 #ifndef COLLNOISE_PLOT_PYTHON
 #define COLLNOISE_PLOT_PYTHON "/usr/bin/python3"
 #endif
@@ -33,13 +34,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The directory of the running executable, after symlinks (as app/shipped_runs.cpp finds it).
-fs::path executable_directory() {
-  std::error_code error;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-  return error ? fs::path() : exe.parent_path();
-}
-
 bool has_package(const fs::path& dir) {
   std::error_code error;
   return fs::is_regular_file(dir / "collnoise" / "__init__.py", error);
@@ -51,12 +45,9 @@ bool has_package(const fs::path& dir) {
 fs::path package_directory() {
   const fs::path bindir = executable_directory();
   if (bindir.empty()) return {};
-#if defined(COLLNOISE_BUILD_DIR) && defined(COLLNOISE_SOURCE_DIR)
-  std::error_code error;
-  if (fs::equivalent(bindir, COLLNOISE_BUILD_DIR, error) && !error &&
-      has_package(fs::path(COLLNOISE_SOURCE_DIR) / "python"))
-    return fs::path(COLLNOISE_SOURCE_DIR) / "python";
-#endif
+  if (const fs::path source = source_tree_of_build();
+      !source.empty() && has_package(source / "python"))
+    return source / "python";
   std::string_view dirs = COLLNOISE_PYTHON_DIRS_FROM_BINDIR;
   while (!dirs.empty()) {
     const auto colon = dirs.find(':');

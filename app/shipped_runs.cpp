@@ -4,11 +4,12 @@
 #include <algorithm>
 #include <system_error>
 
+#include "app/executable_location.hpp"
 #include "core/errors.hpp"
 
-// Set by CMakeLists.txt: the path from the installed executable's directory to the installed run
-// files, and the build and source directories (a collnoise started from its build directory
-// reads the source tree's runs/).
+// Set by cmake/collnoiseInstall.cmake: the path from the installed executable's directory to the
+// installed run files (a collnoise started from its build directory reads the source tree's
+// runs/).
 #ifndef COLLNOISE_RUNS_FROM_BINDIR
 #define COLLNOISE_RUNS_FROM_BINDIR "../share/collnoise/runs"
 #endif
@@ -18,19 +19,6 @@ namespace collnoise {
 namespace fs = std::filesystem;
 
 namespace {
-
-// The directory of the running executable ("/proc/self/exe": the real file, after symlinks, so a
-// symlink to collnoise in ~/bin still finds the prefix it was installed to).
-fs::path executable_directory() {
-  std::error_code error;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-  return error ? fs::path() : exe.parent_path();
-}
-
-bool same_directory(const fs::path& a, const fs::path& b) {
-  std::error_code error;
-  return fs::equivalent(a, b, error) && !error;
-}
 
 bool is_bare_name(const std::string& given) {
   return !given.empty() && given.find('/') == std::string::npos && given != "." && given != "..";
@@ -52,10 +40,8 @@ std::vector<fs::path> shipped_run_directories() {
   const fs::path bindir = executable_directory();
   if (bindir.empty()) return dirs;
   dirs.push_back((bindir / COLLNOISE_RUNS_FROM_BINDIR).lexically_normal());
-#if defined(COLLNOISE_BUILD_DIR) && defined(COLLNOISE_SOURCE_DIR)
-  if (same_directory(bindir, COLLNOISE_BUILD_DIR))
-    dirs.push_back(fs::path(COLLNOISE_SOURCE_DIR) / "runs");
-#endif
+  if (const fs::path source = source_tree_of_build(); !source.empty())
+    dirs.push_back(source / "runs");
   return dirs;
 }
 

@@ -21,8 +21,11 @@ file(RELATIVE_PATH COLLNOISE_RUNS_FROM_BINDIR ${CMAKE_INSTALL_FULL_BINDIR}
      ${CMAKE_INSTALL_FULL_DATADIR}/collnoise/runs)
 set_source_files_properties(
   ${CMAKE_SOURCE_DIR}/app/shipped_runs.cpp
+  PROPERTIES COMPILE_DEFINITIONS "COLLNOISE_RUNS_FROM_BINDIR=\"${COLLNOISE_RUNS_FROM_BINDIR}\"")
+set_source_files_properties(
+  ${CMAKE_SOURCE_DIR}/app/executable_location.cpp
   PROPERTIES COMPILE_DEFINITIONS
-             "COLLNOISE_RUNS_FROM_BINDIR=\"${COLLNOISE_RUNS_FROM_BINDIR}\";COLLNOISE_BUILD_DIR=\"$<TARGET_FILE_DIR:collnoise>\";COLLNOISE_SOURCE_DIR=\"${CMAKE_SOURCE_DIR}\"")
+             "COLLNOISE_BUILD_DIR=\"$<TARGET_FILE_DIR:collnoise>\";COLLNOISE_SOURCE_DIR=\"${CMAKE_SOURCE_DIR}\"")
 
 # --- the command, its run files and documents ---------------------------------------------------
 install(TARGETS collnoise RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -201,7 +204,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/python/collnoise/__init__.py)
   set_source_files_properties(
     ${CMAKE_SOURCE_DIR}/app/plot_command.cpp
     PROPERTIES COMPILE_DEFINITIONS
-               "COLLNOISE_PLOT_PYTHON=\"${COLLNOISE_PLOT_PYTHON}\";COLLNOISE_PYTHON_DIRS_FROM_BINDIR=\"${python_dirs}\";COLLNOISE_BUILD_DIR=\"$<TARGET_FILE_DIR:collnoise>\";COLLNOISE_SOURCE_DIR=\"${CMAKE_SOURCE_DIR}\"")
+               "COLLNOISE_PLOT_PYTHON=\"${COLLNOISE_PLOT_PYTHON}\";COLLNOISE_PYTHON_DIRS_FROM_BINDIR=\"${python_dirs}\"")
   message(STATUS "collnoise: `collnoise plot` runs ${COLLNOISE_PLOT_PYTHON}")
 else()
   message(STATUS "collnoise: no python/collnoise package in the source tree: none installed")

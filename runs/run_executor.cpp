@@ -1,10 +1,11 @@
 #include "runs/run_executor.hpp"
 
 #include <fmt/format.h>
-#include <bit>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <string_view>
 
 #include "core/cpu_features.hpp"
 #include "core/errors.hpp"
@@ -299,11 +300,9 @@ class Executor {
   // Processes on CPUs of other kinds may run other variants of glibc's exp and log, which round a
   // few results in 10^4 differently: such a job would not give one process's bits.
   void refuse_mixed_math_libraries() {
-    const std::string_view mine = libm_variant();
-    const std::uint32_t bit = mine == "glibc FMA variants"    ? 1U
-                              : mine == "glibc SSE2 variants" ? 2U
-                                                              : 4U;
-    if (std::popcount(group_.any_bits(bit)) > 1)
+    // The processes agree iff no bit of the variant's hash is 1 in one and 0 in another.
+    const auto mine = static_cast<std::uint32_t>(std::hash<std::string_view>{}(libm_variant()));
+    if ((group_.any_bits(mine) & group_.any_bits(~mine)) != 0)
       throw InputError(
           "the processes of this job run different variants of glibc's math library (CPUs of "
           "other kinds): their samples would not be bitwise one run's (docs/portable-builds.md); "

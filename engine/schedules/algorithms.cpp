@@ -59,7 +59,7 @@ Schedule build(std::uint32_t ranks, EmitRank&& emit) {
     if ((r & 0xffff) == 0) throw_if_stop_requested();
     RankOps ops(builder);
     emit(r, ops);
-    builder.end_rank(fmt::format("rank {}", r));
+    builder.end_rank([r] { return fmt::format("rank {}", r); });
   }
   return builder.finish();
 }
@@ -72,7 +72,7 @@ GeneratedSchedule::RankClass rank_class(std::uint32_t ranks, RankFold fold, std:
   ScheduleBuilder builder;
   RankOps ops(builder);
   emit(r, ops);
-  builder.end_rank(fmt::format("rank {}", r));
+  builder.end_rank([r] { return fmt::format("rank {}", r); });
   GeneratedSchedule::RankClass c{builder.finish(), {}};
   for (std::uint64_t k = 0; k < c.program.operations(); ++k) {
     const Operation op = c.program.operation(k);

@@ -54,7 +54,7 @@ Schedule GeneratedSchedule::materialize() const {
       v.for_each_dependent(op, [&](const Schedule::Dependent& d) {
         b.depend(d.local, static_cast<std::uint32_t>(op - v.first()), d.started);
       });
-    b.end_rank(fmt::format("rank {}", r));
+    b.end_rank([r] { return fmt::format("rank {}", r); });
   }
   return b.finish();
 }

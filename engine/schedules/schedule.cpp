@@ -136,7 +136,7 @@ Schedule repeat_schedule(const Schedule& one, std::uint32_t cycles, std::uint64_
       previous.clear();
       for (const std::uint32_t k : sinks) previous.push_back(base + k);
     }
-    b.end_rank(fmt::format("rank {}", r));
+    b.end_rank([r] { return fmt::format("rank {}", r); });
   }
   return b.finish();
 }
