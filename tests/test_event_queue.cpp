@@ -92,3 +92,38 @@ TEST_CASE("event queue: a lockstep round of equal times leaves in stamp order") 
   }
   CHECK(expected == 15000);
 }
+
+TEST_CASE("event queue: a round read in place takes events of its time, fresh and old stamps") {
+  // Rounds of a few thousand events at one time (read from the queue's blocks as they stand),
+  // while popping: events of the same time with fresh stamps (appended to the round, across
+  // block boundaries), sometimes one with an older stamp (the round is sorted again), and later
+  // events. Checked against the reference order.
+  std::mt19937_64 rng(11);
+  collnoise::RadixEventQueue<TestEvent> queue;
+  Reference reference;
+  std::uint64_t stamp = 0;
+  const auto push = [&](double t, std::uint64_t st) {
+    queue.push(TestEvent{t, st});
+    reference.emplace(t, st);
+  };
+  for (int round = 0; round < 4; ++round)
+    for (int i = 0; i < 2500; ++i) push(100.0 * round, stamp += 2);
+  std::size_t popped = 0;
+  while (!queue.empty()) {
+    const TestEvent e = queue.pop();
+    const auto expected = *reference.begin();
+    reference.erase(reference.begin());
+    REQUIRE(e.time == expected.first);
+    REQUIRE(e.stamp == expected.second);
+    if (++popped > 40000) continue;
+    const auto u = rng() % 1000;
+    // Fresh stamps are even; an older one is odd, just after the popped event's (unique).
+    if (u < 300)
+      push(e.time, stamp += 2);  // same time, fresh stamp
+    else if (u < 302 && e.stamp % 2 == 0)
+      push(e.time, e.stamp + 1);  // same time, an older stamp than the newest
+    else if (u < 600)
+      push(e.time + 100.0, stamp += 2);
+  }
+  CHECK(reference.empty());
+}

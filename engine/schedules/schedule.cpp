@@ -17,7 +17,7 @@ std::uint64_t Schedule::memory_bytes() const {
   const auto bytes = [](const auto& v) {
     return static_cast<std::uint64_t>(v.capacity() * sizeof(v[0]));
   };
-  return bytes(first_op_) + bytes(ops_) + bytes(dep_count_) + bytes(edge_base_) + bytes(edge_);
+  return bytes(starts_) + bytes(ops_) + bytes(dep_count_) + bytes(edge_);
 }
 
 void ScheduleBuilder::reserve(std::uint64_t operations) {
@@ -40,11 +40,11 @@ std::uint32_t ScheduleBuilder::add(const Operation& op) {
 
 void ScheduleBuilder::depend(std::uint32_t later, std::uint32_t earlier, bool started) {
   pending_edges_.emplace_back(earlier, later | (started ? Schedule::kStartedBit : 0U));
-  ++s_.dep_count_[s_.first_op_.back() + later];
+  ++s_.dep_count_[s_.starts_.back().op + later];
 }
 
 std::optional<std::string> ScheduleBuilder::close_rank() {
-  const std::uint64_t first = s_.first_op_.back();
+  const std::uint64_t first = s_.starts_.back().op;
   const auto n = static_cast<std::uint32_t>(pending_ops_);
   // Dependents of each operation in the order they were declared: a counting sort by the
   // earlier operation (stable; linear, and no allocation once the buffers have grown).
@@ -81,8 +81,7 @@ std::optional<std::string> ScheduleBuilder::close_rank() {
   }
   for (std::uint32_t k = 0; k < n; ++k) s_.ops_[first + k].edge_end = begin_[k + 1];
   s_.edge_.insert(s_.edge_.end(), sorted_.begin(), sorted_.end());
-  s_.edge_base_.push_back(s_.edge_.size());
-  s_.first_op_.push_back(first + n);
+  s_.starts_.push_back(Schedule::RankStart{first + n, s_.edge_.size()});
   pending_ops_ = 0;
   pending_edges_.clear();
   return std::nullopt;

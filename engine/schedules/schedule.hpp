@@ -43,15 +43,15 @@ struct Operation {
 
 class Schedule {
  public:
-  std::uint32_t ranks() const { return static_cast<std::uint32_t>(first_op_.size() - 1); }
+  std::uint32_t ranks() const { return static_cast<std::uint32_t>(starts_.size() - 1); }
   std::uint64_t operations() const { return ops_.size(); }
   /// CPUs and NICs per rank: one more than the largest index any operation names.
   std::uint32_t cpus() const { return max_cpu_ + 1U; }
   std::uint32_t nics() const { return max_nic_ + 1U; }
 
-  std::uint64_t first_op(std::uint32_t rank) const { return first_op_[rank]; }
+  std::uint64_t first_op(std::uint32_t rank) const { return starts_[rank].op; }
   std::uint32_t ops_of(std::uint32_t rank) const {
-    return static_cast<std::uint32_t>(first_op_[rank + 1] - first_op_[rank]);
+    return static_cast<std::uint32_t>(starts_[rank + 1].op - starts_[rank].op);
   }
 
   OpKind kind(std::uint64_t op) const { return ops_[op].kind; }
@@ -73,12 +73,27 @@ class Schedule {
   };
   template <class Fn>
   void for_each_dependent(std::uint32_t rank, std::uint64_t op, Fn&& fn) const {
-    const std::uint64_t base = edge_base_[rank];
-    const std::uint64_t begin = op == first_op_[rank] ? 0 : ops_[op - 1].edge_end;
+    const std::uint64_t base = starts_[rank].edge;
+    const std::uint64_t begin = op == starts_[rank].op ? 0 : ops_[op - 1].edge_end;
     for (std::uint64_t e = base + begin; e < base + ops_[op].edge_end; ++e) {
       const std::uint32_t packed = edge_[e];
       fn(Dependent{packed & kLocalMask, (packed & kStartedBit) != 0});
     }
+  }
+
+  /// Fetches into the cache what the engine will read of `op` (of `rank`) when it runs: the
+  /// rank's place in the arrays and the operation's record (the engine calls it a few events
+  /// ahead, as a stored schedule's operations lie anywhere in memory).
+  void prefetch_operation(std::uint32_t rank, std::uint64_t op) const {
+    prefetch_rank(rank);
+    __builtin_prefetch(&ops_[op]);
+    if (op > 0) __builtin_prefetch(&ops_[op - 1].edge_end);
+  }
+  void prefetch_rank(std::uint32_t rank) const { __builtin_prefetch(&starts_[rank]); }
+  /// Then, nearer (once those are in the cache), its dependents.
+  void prefetch_dependents(std::uint32_t rank, std::uint64_t op) const {
+    const std::uint32_t end = ops_[op].edge_end;
+    __builtin_prefetch(edge_.data() + starts_[rank].edge + end - (end > 0 ? 1 : 0));
   }
 
   /// Bytes held by the schedule's arrays.
@@ -120,7 +135,7 @@ class Schedule {
     std::uint64_t size;
     std::uint32_t peer;
     std::uint32_t tag;
-    /// Its dependents end at edge_base_[rank] + edge_end and begin where the previous
+    /// Its dependents end at starts_[rank].edge + edge_end and begin where the previous
     /// operation's end (0 for a rank's first).
     std::uint32_t edge_end;
     OpKind kind;
@@ -129,11 +144,16 @@ class Schedule {
   };
   static_assert(sizeof(Record) == 24);
 
-  std::vector<std::uint64_t> first_op_{0};  ///< ranks + 1 entries
+  /// Where each rank's operations and dependents begin (ranks + 1 entries: the last, where they
+  /// end), side by side as the engine reads both of a rank at once.
+  struct RankStart {
+    std::uint64_t op;
+    std::uint64_t edge;
+  };
+  std::vector<RankStart> starts_{RankStart{0, 0}};
   HugeVector<Record> ops_;
   std::vector<std::uint32_t> dep_count_;
   /// Dependents in compressed rows, 4 bytes each (see Record::edge_end).
-  std::vector<std::uint64_t> edge_base_{0};
   HugeVector<std::uint32_t> edge_;
   std::uint8_t max_cpu_ = 0;
   std::uint8_t max_nic_ = 0;
@@ -162,7 +182,7 @@ class ScheduleBuilder {
   }
   /// The schedule of every rank ended so far.
   Schedule finish();
-  std::uint32_t ranks_done() const { return static_cast<std::uint32_t>(s_.first_op_.size() - 1); }
+  std::uint32_t ranks_done() const { return static_cast<std::uint32_t>(s_.starts_.size() - 1); }
   std::uint32_t ops_in_rank() const { return static_cast<std::uint32_t>(pending_ops_); }
 
  private:

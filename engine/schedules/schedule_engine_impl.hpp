@@ -67,6 +67,15 @@ static_assert(sizeof(RankState<NoSlot>) == 64, "a rank's state should fill one c
 // that holds the schedule's largest count, as they are most of the engine's memory).
 inline constexpr std::size_t kPrefetchDistance = 8;
 
+// A schedule whose operations are stored (read from memory the engine should fetch ahead), not
+// generated.
+template <class Sched>
+concept StoredSchedule = requires(const Sched& s) {
+  s.prefetch_operation(std::uint32_t{0}, std::uint64_t{0});
+  s.prefetch_rank(std::uint32_t{0});
+  s.prefetch_dependents(std::uint32_t{0}, std::uint64_t{0});
+};
+
 template <class Counter, class Sched, class Noise>
 ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) {
   const std::uint32_t p = s.ranks();
@@ -173,6 +182,11 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
     if (const Event* next = queue.ahead(kPrefetchDistance)) {
       __builtin_prefetch(&state[next->host]);
       __builtin_prefetch(&remaining[next->op]);
+      // A stored schedule's records (a message reads its send's, on the sender).
+      if constexpr (StoredSchedule<Sched>) {
+        s.prefetch_operation(next->type() == kMessage ? next->origin() : next->host, next->op);
+        if (next->type() == kMessage) s.prefetch_rank(next->host);
+      }
     }
     // Nearer, that state is in the cache: fetch the first nodes of its match lists' chains.
     if (const Event* near = queue.ahead(kPrefetchDistance / 2)) {
@@ -181,8 +195,13 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
       matches_pool.prefetch(r.unexpected);
       // A message most often finishes the first posted receive: fetch its dependents' counters
       // (the message's own operation is the sender's).
-      if (near->type() == kMessage && !r.posted.empty())
-        __builtin_prefetch(&remaining[s.view(near->host).first() + r.posted.first.op]);
+      if (near->type() == kMessage && !r.posted.empty()) {
+        const std::uint64_t receive = s.view(near->host).first() + r.posted.first.op;
+        __builtin_prefetch(&remaining[receive]);
+        if constexpr (StoredSchedule<Sched>) s.prefetch_operation(near->host, receive);
+      } else if constexpr (StoredSchedule<Sched>) {
+        if (near->type() != kMessage) s.prefetch_dependents(near->host, near->op);
+      }
     }
     if ((run.events & 0xfffff) == 0) throw_if_stop_requested();
     const std::uint32_t h = e.host;
