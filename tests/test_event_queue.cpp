@@ -127,3 +127,40 @@ TEST_CASE("event queue: a round read in place takes events of its time, fresh an
   }
   CHECK(reference.empty());
 }
+
+TEST_CASE("event queue: a widened window flooded by a burst narrows and keeps the order") {
+  // Sparse events first (the window widens to catch a few dozen of them), then a burst: thousands
+  // of events close together, two thousand of them at one time (a round that noise left alone).
+  // The next window catches them all and narrows at once; the order must not change.
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  collnoise::RadixEventQueue<TestEvent> queue;
+  Reference reference;
+  std::uint64_t stamp = 0;
+  const auto push = [&](double t) {
+    queue.push(TestEvent{t, stamp});
+    reference.emplace(t, stamp);
+    ++stamp;
+  };
+  const auto pop_checked = [&] {
+    const TestEvent e = queue.pop();
+    const auto expected = *reference.begin();
+    reference.erase(reference.begin());
+    REQUIRE(e.time == expected.first);
+    REQUIRE(e.stamp == expected.second);
+    return e.time;
+  };
+  for (int burst = 0; burst < 3; ++burst) {
+    const double base = 1e7 * burst;
+    for (int i = 0; i < 400; ++i) push(base + 1e6 * unit(rng));
+    double now = base;
+    for (int i = 0; i < 200; ++i) now = pop_checked();
+    for (int i = 0; i < 3000; ++i) push(now + 50.0 * unit(rng));
+    for (int i = 0; i < 2000; ++i) push(now + 10.0);
+    while (!queue.empty()) {
+      now = pop_checked();
+      if (unit(rng) < 0.2) push(now + 20.0 * unit(rng));
+    }
+  }
+  CHECK(reference.empty());
+}

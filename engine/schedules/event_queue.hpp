@@ -275,27 +275,34 @@ class RadixEventQueue {
   // A window that caught many more events than wanted narrows at once, its later events going
   // back to the chains: insertions into bucket 0 move the events behind them, so a window of
   // thousands (a round's events, spread by noise) cost more than the moves saved.
-  void narrow_window() {
-    while (current_.size() > 2 * kWindowEvents && window_ > 0) {
-      window_ = window_ > 4 ? window_ - 4 : 0;
-      wanted_window_ = std::min(wanted_window_, window_);
-      std::size_t kept = 0;
-      for (std::size_t i = 0; i < current_.size(); ++i) {
-        const std::uint64_t key = key_of(current_[i].time);
-        if (((key ^ last_) >> window_) == 0)
-          current_[kept++] = current_[i];
-        else
-          append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), current_[i], key);
-      }
-      current_.resize(kept);
+  [[gnu::noinline]] void narrow_window() {
+    if (current_.size() <= 2 * kWindowEvents || window_ == 0) return;
+    // Events by the highest bit in which their key differs from last_ (b at b + 1, none at 0):
+    // the widest window that keeps at most 2 * kWindowEvents of them (or only last_'s time).
+    std::array<std::uint32_t, 65> by_bit{};
+    for (const Event& e : current_)
+      ++by_bit[static_cast<std::size_t>(64 - std::countl_zero(key_of(e.time) ^ last_))];
+    std::size_t kept = by_bit[0];
+    unsigned w = 0;
+    while (w < window_ && kept + by_bit[w + 1] <= 2 * kWindowEvents) kept += by_bit[++w];
+    window_ = w;
+    wanted_window_ = std::min(wanted_window_, w);
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < current_.size(); ++i) {
+      const std::uint64_t key = key_of(current_[i].time);
+      if (((key ^ last_) >> window_) == 0)
+        current_[k++] = current_[i];
+      else
+        append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), current_[i], key);
     }
+    current_.resize(k);
   }
 
   // Sorts bucket 0 by (time, stamp). Its events agree with last_ above the low window_ bits, so
   // a window of up to 256 events sorts as 64-bit words: those bits, then the event's place; the
   // rare events of equal time are then put in stamp order. Sorting the 32-byte events with a
   // two-field comparison took a sixth of the engine's time under noise.
-  void sort_current() {
+  [[gnu::noinline]] void sort_current() {
     const std::size_t n = current_.size();
     if (n > 256 || window_ > 56) {
       std::sort(current_.begin(), current_.end(), earlier);
