@@ -9,6 +9,8 @@
 #include <limits>
 #include <vector>
 
+#include "core/huge_page_allocator.hpp"
+
 namespace collnoise {
 
 /// A posted receive (src, tag of the receive) or an unexpected message (its sender and tag).
@@ -137,7 +139,7 @@ class MatchPool {
     free_ = c;
   }
 
-  std::vector<Chunk> chunks_;
+  HugeVector<Chunk> chunks_;  ///< on huge pages: chunks are reached at random, ahead of time
   std::uint32_t free_ = kNone;
 };
 
