@@ -144,8 +144,6 @@ class RadixEventQueue {
 
   // Into bucket 0 at its place among the events not yet popped (mostly at the end: a later time,
   // or the same time with a fresh stamp).
-  // Into bucket 0 at its place among the events not yet popped (mostly at the end: a later time,
-  // or the same time with a fresh stamp).
   void insert_current(const Event& e) {
     std::size_t head = 0;
     if (read_ == limit_)
@@ -224,7 +222,9 @@ class RadixEventQueue {
 
   // Bucket 0 is spent: the smallest non-empty bucket is spread around its minimum, which becomes
   // `last_`; its events within the window of it, sorted, are the new bucket 0. A bucket of one
-  // time in stamp order (a noiseless round) is adopted as it stands instead.
+  // time in stamp order (a noiseless round) is adopted as it stands instead, once the window has
+  // narrowed to one time: under noise, the rounds it leaves alone would otherwise reset the
+  // window that lets the engine look ahead (a tenth slower).
   //
   // Why the window may take no more bits than the spread bucket's number: the other buckets' keys
   // differ from the new `last_` in a bit at least that high, so none of them belongs in it.
