@@ -2,11 +2,13 @@
 //   goal_parse      GOAL text read into a stored schedule, bytes per second (a 2^16-rank
 //                   dissemination barrier with every receive posted at the start, as Schedgen
 //                   writes it, from a file in the page cache);
-//   goal_engine     that stored schedule simulated without noise, operations per second;
+//   goal_engine/k   such a stored schedule of 2^k ranks simulated without noise, operations per
+//                   second;
 //   generated/...   algorithms generated on the fly (nothing stored), without noise and under
 //                   periodic detours, operations per second.
 // items_per_second counts operations (sends, receives, calcs), the unit LogGOPSim's figures use.
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
@@ -40,34 +42,37 @@ AlgorithmParams params(int log2_n, ReceiveOrder order) {
   return p;
 }
 
-// The GOAL file of a preposted dissemination barrier of 2^16 ranks, written once.
-const std::string& goal_path() {
-  static const std::string path = [] {
-    const std::string p =
-        (std::filesystem::temp_directory_path() / "collnoise-bench-dissemination-16.goal").string();
+// The GOAL file of a preposted dissemination barrier of 2^log2_n ranks, written once.
+std::string goal_path(int log2_n) {
+  const std::string p = (std::filesystem::temp_directory_path() /
+                         fmt::format("collnoise-bench-dissemination-{}.goal", log2_n))
+                            .string();
+  if (!std::filesystem::exists(p)) {
     std::ofstream out(p);
     write_goal(
-        find_algorithm("dissemination_barrier")->generate(params(16, ReceiveOrder::kPreposted)),
+        find_algorithm("dissemination_barrier")->generate(params(log2_n, ReceiveOrder::kPreposted)),
         out);
-    return p;
-  }();
-  return path;
+  }
+  return p;
 }
 
 void goal_parse(benchmark::State& state) {
-  const auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(goal_path()));
-  for (auto _ : state) benchmark::DoNotOptimize(read_goal_file(goal_path()).operations());
+  const std::string path = goal_path(16);
+  const auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(path));
+  for (auto _ : state) benchmark::DoNotOptimize(read_goal_file(path).operations());
   state.SetBytesProcessed(state.iterations() * bytes);
 }
 BENCHMARK(goal_parse)->Unit(benchmark::kMillisecond);
 
+// At 2^15 ranks the stored schedule (32 MB) and the engine's state fit this host's 32 MB L3; at
+// 2^16 they do not (bench/RESULTS.md).
 void goal_engine(benchmark::State& state) {
-  const Schedule s = read_goal_file(goal_path());
+  const Schedule s = read_goal_file(goal_path(static_cast<int>(state.range(0))));
   for (auto _ : state) benchmark::DoNotOptimize(simulate_schedule(s, chen_suda_net()).events);
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(s.operations()));
   state.counters["schedule_MB"] = static_cast<double>(s.memory_bytes()) / 1e6;
 }
-BENCHMARK(goal_engine)->Unit(benchmark::kMillisecond);
+BENCHMARK(goal_engine)->Arg(15)->Arg(16)->Unit(benchmark::kMillisecond);
 
 void generated(benchmark::State& state, const char* algorithm, ReceiveOrder order, bool noisy) {
   const GeneratedSchedule s = *find_algorithm(algorithm)->generate_on_the_fly(
