@@ -16,9 +16,11 @@
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
 #include "tests/command_line.hpp"
+#include "tests/result_tallies.hpp"
 
 using namespace collnoise;
 using collnoise::testing::run_command_line;
+using collnoise::testing::tally_bytes;
 using collnoise::testing::write_text;
 
 namespace {
@@ -123,17 +125,6 @@ f = 0.01
 [sweep]
 N = [1000, 300000]
 )";
-
-std::vector<std::vector<std::byte>> tally_bytes(const std::string& runfile,
-                                                const std::string& result) {
-  const RunSpec run = load_run_file(runfile);
-  const auto points = prepare_points(run);
-  std::vector<std::optional<TallyLayout>> layouts;
-  for (const auto& p : points) layouts.push_back(empty_tally(run, *p.sampled).layout());
-  std::vector<std::vector<std::byte>> bytes;
-  for (const auto& t : read_result_tallies(result, layouts)) bytes.push_back(encode_tally(*t));
-  return bytes;
-}
 
 }  // namespace
 

@@ -15,11 +15,13 @@
 #include "runs/sampling_driver.hpp"
 #include "tests/command_line.hpp"
 #include "tests/points_table_reader.hpp"
+#include "tests/result_tallies.hpp"
 
 namespace fs = std::filesystem;
 using namespace collnoise;
 using collnoise::testing::CommandResult;
 using collnoise::testing::replace_text;
+using collnoise::testing::tally_bytes;
 using collnoise::testing::write_text;
 
 namespace {
@@ -61,18 +63,6 @@ law = "periodic"
 P = 1.0e-3
 D = 5.0e-5
 )";
-
-// Every point's tally of a result file, as bytes.
-std::vector<std::vector<std::byte>> tally_bytes(const std::string& runfile,
-                                                const std::string& result) {
-  const RunSpec run = load_run_file(runfile);
-  const auto points = prepare_points(run);
-  std::vector<std::optional<TallyLayout>> layouts;
-  for (const auto& p : points) layouts.push_back(empty_tally(run, *p.sampled).layout());
-  std::vector<std::vector<std::byte>> bytes;
-  for (const auto& t : read_result_tallies(result, layouts)) bytes.push_back(encode_tally(*t));
-  return bytes;
-}
 
 std::string summary_json(const std::string& result) {
   const auto r = cli("summary " + result + " --json");

@@ -18,31 +18,41 @@ struct TestEvent {
   std::uint64_t stamp;
 };
 
-using Reference = std::set<std::pair<double, std::uint64_t>>;
-
-// Pops everything while pushing new events after some pops; `spread` scales the gaps.
-void check_against_reference(std::uint64_t seed, double spread, double tie_chance,
-                             double past_chance) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
+// The queue beside a reference (an ordered set of (time, stamp)): every pop must give the
+// reference's first.
+struct CheckedQueue {
   collnoise::RadixEventQueue<TestEvent> queue;
-  Reference reference;
-  std::uint64_t stamp = 0;
-  const auto push = [&](double t) {
+  std::set<std::pair<double, std::uint64_t>> reference;
+
+  void push(double t, std::uint64_t stamp) {
     queue.push(TestEvent{t, stamp});
     reference.emplace(t, stamp);
-    ++stamp;
-  };
-  for (int i = 0; i < 2000; ++i) push(spread * unit(rng));
-  double now = 0.0;
-  std::size_t popped = 0;
-  while (!queue.empty()) {
+  }
+  bool empty() const { return queue.empty(); }
+  TestEvent pop() {
     REQUIRE(!reference.empty());
     const TestEvent e = queue.pop();
     const auto expected = *reference.begin();
     reference.erase(reference.begin());
     REQUIRE(e.time == expected.first);
     REQUIRE(e.stamp == expected.second);
+    return e;
+  }
+};
+
+// Pops everything while pushing new events after some pops; `spread` scales the gaps.
+void check_against_reference(std::uint64_t seed, double spread, double tie_chance,
+                             double past_chance) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  CheckedQueue checked;
+  std::uint64_t stamp = 0;
+  const auto push = [&](double t) { checked.push(t, stamp++); };
+  for (int i = 0; i < 2000; ++i) push(spread * unit(rng));
+  double now = 0.0;
+  std::size_t popped = 0;
+  while (!checked.empty()) {
+    const TestEvent e = checked.pop();
     now = e.time;
     if (++popped < 60000) {
       // Mostly later events (as the engine makes), some at the same time, a few earlier.
@@ -56,7 +66,7 @@ void check_against_reference(std::uint64_t seed, double spread, double tie_chanc
       if (unit(rng) < 0.3) push(now + spread * unit(rng));
     }
   }
-  CHECK(reference.empty());
+  CHECK(checked.reference.empty());
   CHECK(popped > 60000);
 }
 
@@ -99,22 +109,14 @@ TEST_CASE("event queue: a round read in place takes events of its time, fresh an
   // block boundaries), sometimes one with an older stamp (the round is sorted again), and later
   // events. Checked against the reference order.
   std::mt19937_64 rng(11);
-  collnoise::RadixEventQueue<TestEvent> queue;
-  Reference reference;
+  CheckedQueue checked;
   std::uint64_t stamp = 0;
-  const auto push = [&](double t, std::uint64_t st) {
-    queue.push(TestEvent{t, st});
-    reference.emplace(t, st);
-  };
+  const auto push = [&](double t, std::uint64_t st) { checked.push(t, st); };
   for (int round = 0; round < 4; ++round)
     for (int i = 0; i < 2500; ++i) push(100.0 * round, stamp += 2);
   std::size_t popped = 0;
-  while (!queue.empty()) {
-    const TestEvent e = queue.pop();
-    const auto expected = *reference.begin();
-    reference.erase(reference.begin());
-    REQUIRE(e.time == expected.first);
-    REQUIRE(e.stamp == expected.second);
+  while (!checked.empty()) {
+    const TestEvent e = checked.pop();
     if (++popped > 40000) continue;
     const auto u = rng() % 1000;
     // Fresh stamps are even; an older one is odd, just after the popped event's (unique).
@@ -125,7 +127,7 @@ TEST_CASE("event queue: a round read in place takes events of its time, fresh an
     else if (u < 600)
       push(e.time + 100.0, stamp += 2);
   }
-  CHECK(reference.empty());
+  CHECK(checked.reference.empty());
 }
 
 TEST_CASE("event queue: a widened window flooded by a burst narrows and keeps the order") {
@@ -134,22 +136,10 @@ TEST_CASE("event queue: a widened window flooded by a burst narrows and keeps th
   // The next window catches them all and narrows at once; the order must not change.
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  collnoise::RadixEventQueue<TestEvent> queue;
-  Reference reference;
+  CheckedQueue checked;
   std::uint64_t stamp = 0;
-  const auto push = [&](double t) {
-    queue.push(TestEvent{t, stamp});
-    reference.emplace(t, stamp);
-    ++stamp;
-  };
-  const auto pop_checked = [&] {
-    const TestEvent e = queue.pop();
-    const auto expected = *reference.begin();
-    reference.erase(reference.begin());
-    REQUIRE(e.time == expected.first);
-    REQUIRE(e.stamp == expected.second);
-    return e.time;
-  };
+  const auto push = [&](double t) { checked.push(t, stamp++); };
+  const auto pop_checked = [&] { return checked.pop().time; };
   for (int burst = 0; burst < 3; ++burst) {
     const double base = 1e7 * burst;
     for (int i = 0; i < 400; ++i) push(base + 1e6 * unit(rng));
@@ -157,10 +147,10 @@ TEST_CASE("event queue: a widened window flooded by a burst narrows and keeps th
     for (int i = 0; i < 200; ++i) now = pop_checked();
     for (int i = 0; i < 3000; ++i) push(now + 50.0 * unit(rng));
     for (int i = 0; i < 2000; ++i) push(now + 10.0);
-    while (!queue.empty()) {
+    while (!checked.empty()) {
       now = pop_checked();
       if (unit(rng) < 0.2) push(now + 20.0 * unit(rng));
     }
   }
-  CHECK(reference.empty());
+  CHECK(checked.reference.empty());
 }

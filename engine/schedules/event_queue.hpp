@@ -45,12 +45,12 @@ class RadixEventQueue {
     if (key < last_) {
       past_.push(e);
     } else if (((key ^ last_) >> window_) == 0) {
-      if (adopted_active_)
+      if (adopted())
         push_adopted(e, key);
       else
         insert_current(e);
     } else {
-      append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), e, key);
+      append(bucket_of(key), e, key);
     }
   }
 
@@ -98,6 +98,12 @@ class RadixEventQueue {
 
   static std::uint64_t key_of(double t) { return std::bit_cast<std::uint64_t>(t + 0.0); }
 
+  // The bucket of a key outside the window: one more than the highest bit in which it differs
+  // from last_ (0 for last_ itself).
+  unsigned bucket_of(std::uint64_t key) const {
+    return static_cast<unsigned>(64 - std::countl_zero(key ^ last_));
+  }
+
   // Whether the chain holds one time in stamp order, sorted as it stands. Checked when the chain
   // is spread rather than tracked as events come: a read that stops at the first other time
   // costs less than a comparison at every append (a tenth of the engine's time under noise).
@@ -122,13 +128,14 @@ class RadixEventQueue {
   // Bucket 0's unread events are [read_, limit_) of the segment being read: the sorted vector
   // `current_`, or a block of the adopted chain (see refill). Past limit_, next_segment() finds
   // the next block, or refills.
+  bool adopted() const { return !adopted_.blocks.empty(); }
   bool bucket0_empty() const {
-    return read_ == limit_ && !(adopted_active_ && read_block_ + 1 < adopted_.blocks.size());
+    return read_ == limit_ && !(adopted() && read_block_ + 1 < adopted_.blocks.size());
   }
 
   void next_segment() {
     for (;;) {
-      if (!adopted_active_) {
+      if (!adopted()) {
         refill();
       } else if (read_block_ + 1 < adopted_.blocks.size()) {
         free_.push_back(adopted_.blocks[read_block_]);
@@ -204,7 +211,6 @@ class RadixEventQueue {
     for (std::size_t k = read_block_; k < adopted_.blocks.size(); ++k)
       free_.push_back(adopted_.blocks[k]);
     adopted_ = Chain{};
-    adopted_active_ = false;
   }
 
   Block& block(std::uint32_t b) { return slabs_[b / kSlabBlocks][b % kSlabBlocks]; }
@@ -239,7 +245,6 @@ class RadixEventQueue {
       adopted_last_stamp_ = (chain.next - 1)->stamp;
       adopted_ = std::move(chain);
       chain = Chain{};
-      adopted_active_ = true;
       read_block_ = 0;
       read_ = block(adopted_.blocks[0]).data();
       limit_ = adopted_.blocks.size() == 1 ? adopted_.next : read_ + kBlockEvents;
@@ -258,7 +263,7 @@ class RadixEventQueue {
         if (((key ^ last_) >> window_) == 0)
           current_.push_back(*e);
         else
-          append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), *e, key);
+          append(bucket_of(key), *e, key);
       }
       free_.push_back(blocks[k]);
     }
@@ -280,8 +285,7 @@ class RadixEventQueue {
     // Events by the highest bit in which their key differs from last_ (b at b + 1, none at 0):
     // the widest window that keeps at most 2 * kWindowEvents of them (or only last_'s time).
     std::array<std::uint32_t, 65> by_bit{};
-    for (const Event& e : current_)
-      ++by_bit[static_cast<std::size_t>(64 - std::countl_zero(key_of(e.time) ^ last_))];
+    for (const Event& e : current_) ++by_bit[bucket_of(key_of(e.time))];
     std::size_t kept = by_bit[0];
     unsigned w = 0;
     while (w < window_ && kept + by_bit[w + 1] <= 2 * kWindowEvents) kept += by_bit[++w];
@@ -293,7 +297,7 @@ class RadixEventQueue {
       if (((key ^ last_) >> window_) == 0)
         current_[k++] = current_[i];
       else
-        append(static_cast<unsigned>(64 - std::countl_zero(key ^ last_)), current_[i], key);
+        append(bucket_of(key), current_[i], key);
     }
     current_.resize(k);
   }
@@ -331,8 +335,7 @@ class RadixEventQueue {
   std::vector<Event> current_;        ///< bucket 0 (unless a chain is adopted): sorted
   std::vector<std::uint64_t> order_;  ///< scratch of sort_current
   std::vector<Event> sorted_;         ///< scratch of sort_current
-  bool adopted_active_ = false;       ///< bucket 0 is `adopted_`, read from block `read_block_`
-  Chain adopted_;
+  Chain adopted_;  ///< bucket 0 when it holds blocks (see refill), read from `read_block_`
   std::uint64_t adopted_last_stamp_ = 0;  ///< the largest stamp in it
   std::size_t read_block_ = 0;
   std::array<Chain, 65> chains_;
