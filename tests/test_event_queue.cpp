@@ -3,6 +3,7 @@
 // window of bucket 0 widening and narrowing, ties, and events pushed before the last one popped.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -152,5 +153,33 @@ TEST_CASE("event queue: a widened window flooded by a burst narrows and keeps th
       if (unit(rng) < 0.2) push(now + 20.0 * unit(rng));
     }
   }
+  CHECK(checked.reference.empty());
+}
+
+TEST_CASE(
+    "event queue: a burst into a window widened while events were sparse narrows it at once") {
+  // As a tree barrier under noise: the root waits for one late child (few events, far apart: the
+  // window widens to the microseconds between them), then the whole tree moves (thousands of
+  // events pushed into that window, each between the others). Bucket 0 must narrow as they come,
+  // not hold them all sorted (each insertion moved the events behind it: quadratic), and the
+  // order must not change.
+  std::mt19937_64 rng(6);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  CheckedQueue checked;
+  std::uint64_t stamp = 0;
+  const auto push = [&](double t) { checked.push(t, stamp++); };
+  double now = 0.0;
+  for (int i = 0; i < 300; ++i) {  // sparse: one event pending at a time, 1e4 to 2e4 apart
+    push(now + 1e4 + 1e4 * unit(rng));
+    now = checked.pop().time;
+  }
+  for (int i = 0; i < 50; ++i) push(now + 1e6 * unit(rng));
+  std::size_t most = 0;
+  for (int i = 0; i < 5000; ++i) {
+    push(now + 1e4 * unit(rng));
+    most = std::max(most, checked.queue.window_events());
+  }
+  CHECK(most < 2000);
+  while (!checked.empty()) checked.pop();
   CHECK(checked.reference.empty());
 }

@@ -71,6 +71,10 @@ class RadixEventQueue {
     return static_cast<std::size_t>(limit_ - read_) > k ? read_ + k : nullptr;
   }
 
+  /// Events bucket 0 holds unread in the segment being read (a measure of its window, for tests:
+  /// it stays at most a thousand or so once its events are spread in time).
+  std::size_t window_events() const { return static_cast<std::size_t>(limit_ - read_); }
+
   /// Bytes reserved.
   std::size_t capacity_bytes() const {
     return (current_.capacity() + past_.size()) * sizeof(Event) +
@@ -166,6 +170,20 @@ class RadixEventQueue {
     }
     read_ = current_.data() + head;
     limit_ = current_.data() + current_.size();
+    if (static_cast<std::size_t>(limit_ - read_) > narrow_at_) narrow_unread();
+  }
+
+  // Bucket 0 outgrew its window between refills: a window widened while events were sparse (a
+  // tree's root waiting for one late child) met a burst, and every insertion moved thousands of
+  // events (quadratic: a 2^20-rank tree barrier under noise spent nine tenths of its time there).
+  // The unread events are narrowed as at a refill; the threshold doubles if they cannot be (all
+  // of one time), so the cost per event stays bounded.
+  [[gnu::noinline]] void narrow_unread() {
+    current_.erase(current_.begin(), current_.begin() + (read_ - current_.data()));
+    narrow_window();
+    read_ = current_.data();
+    limit_ = current_.data() + current_.size();
+    narrow_at_ = std::max(kNarrowAt, 2 * current_.size());
   }
 
   void append(unsigned bucket, const Event& e, std::uint64_t key) {
@@ -271,6 +289,7 @@ class RadixEventQueue {
     if (!std::is_sorted(current_.begin(), current_.end(), earlier)) sort_current();
     read_ = current_.data();
     limit_ = current_.data() + current_.size();
+    narrow_at_ = std::max(kNarrowAt, 2 * current_.size());
     // A few dozen events ahead are enough to hide memory latency; many more would make the
     // sorted insertions into bucket 0 costly.
     if (current_.size() < kWindowEvents / 4 && wanted_window_ < 63) ++wanted_window_;
@@ -348,6 +367,9 @@ class RadixEventQueue {
   std::priority_queue<Event, std::vector<Event>, Later> past_;  ///< events before last_
   std::uint64_t last_ = 0;
   static constexpr std::size_t kWindowEvents = 128;
+  // Bucket 0 narrows between refills beyond this many unread events (or twice what it held).
+  static constexpr std::size_t kNarrowAt = 8 * kWindowEvents;
+  std::size_t narrow_at_ = kNarrowAt;
   unsigned window_ = 0;         ///< bucket 0 holds keys equal to last_ above their low window_ bits
   unsigned wanted_window_ = 0;  ///< what the next refill aims for
 };
