@@ -279,7 +279,16 @@ int run_command(const RunOptions& given) {
   if (options.without_integrity) skip_seals_for_benchmark();
   exec.stop_requested = [] { return InterruptHandlers::requested(); };
   exec.progress = &tracker;
+  // Under the bar, warnings and notes go through the display, which clears the bar first.
   exec.warn = print_warning;
+  if (display) {
+    exec.warn = [&display](const std::string& message) {
+      display->message("collnoise: warning: " + one_line(message));
+    };
+    exec.read.note = [&display](const std::string& message) {
+      display->message("collnoise: note: " + one_line(message));
+    };
+  }
   if (options.interrupt_after_chunks > 0)
     exec.after_round = [&](std::uint64_t chunks) {
       if (chunks == options.interrupt_after_chunks) std::raise(SIGINT);

@@ -158,6 +158,17 @@ void ProgressDisplay::poll() {
   next_line_ += (behind + 1) * every;
 }
 
+void ProgressDisplay::message(std::string_view line) {
+  if (!options_.sink) return;
+  const std::lock_guard lock(mutex_);
+  const bool bar = options_.mode == ProgressMode::kBar && bar_shown_ && !finished_;
+  std::string text = bar ? "\r\033[K" : "";
+  text.append(line);
+  text += '\n';
+  if (bar) text += bar_text(options_.steady());
+  options_.sink(text);
+}
+
 void ProgressDisplay::finish(bool completed) {
   stop_thread();
   if (finished_ || !options_.sink) return;

@@ -71,6 +71,10 @@ class ProgressDisplay {
   /// bar is cleared.
   void finish(bool completed);
 
+  /// Prints a line of its own (a warning during the run, `line` without its newline), from any
+  /// thread: the bar is cleared first and drawn again below it, so the two never share a line.
+  void message(std::string_view line);
+
   /// The status text at `now` (no timestamp): what lines and the bar show.
   std::string status(std::chrono::steady_clock::time_point now) const;
 
@@ -84,7 +88,7 @@ class ProgressDisplay {
   std::chrono::steady_clock::time_point next_line_;
   bool bar_shown_ = false;
   bool finished_ = false;
-  std::mutex mutex_;  // only for the thread's sleep
+  std::mutex mutex_;  // held by the thread but while it sleeps, and by message()
   std::condition_variable_any wake_;
   std::jthread thread_;
 };

@@ -231,6 +231,33 @@ TEST_CASE("progress: the bar is redrawn in place, fits the terminal and is clear
   CHECK(writes[2] == "\r\033[K");
 }
 
+TEST_CASE("progress: a warning under the bar clears it, takes its own line, and the bar returns") {
+  Steady::time_point now{};
+  const auto clock = [&] { return now; };
+  ProgressTracker tracker({{1.0, 100, true}}, clock);
+  std::vector<std::string> writes;
+  ProgressDisplayOptions options;
+  options.mode = ProgressMode::kBar;
+  options.bar_width = 30;
+  options.steady = clock;
+  options.sink = [&](std::string_view text) { writes.emplace_back(text); };
+  ProgressDisplay display(tracker, options);
+  display.start("1 point");
+  tracker.begin(0, 0);
+  display.message("collnoise: warning: before the bar");  // no bar yet: the line alone
+  REQUIRE(writes.size() == 2);
+  CHECK(writes[1] == "collnoise: warning: before the bar\n");
+  display.poll();
+  REQUIRE(writes.size() == 3);
+  const std::string bar = writes[2].substr(4);  // after "\r\033[K"
+  display.message("collnoise: warning: w");
+  REQUIRE(writes.size() == 4);
+  CHECK(writes[3] == std::string("\r\033[K") + "collnoise: warning: w\n" + bar);
+  display.finish(true);
+  display.message("collnoise: warning: after");  // the bar is gone: the line alone
+  CHECK(writes.back() == "collnoise: warning: after\n");
+}
+
 TEST_CASE("progress: the background thread writes lines and stops at finish") {
   ProgressTracker tracker({{1.0, 10, true}});
   std::mutex mutex;
