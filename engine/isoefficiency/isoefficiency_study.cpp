@@ -466,12 +466,14 @@ const KeySpec kImbalance{.name = "isoefficiency.imbalance",
                          .fallback = std::string("none")};
 const KeySpec kC1{.name = "isoefficiency.c1",
                   .meaning = "the imbalance family's first constant",
-                  .unit = "the family's unit",
+                  .unit =
+                      "seconds (s x nodes for inverse_m, s per work unit for proportional_w, s x "
+                      "work units for inverse_w)",
                   .fallback = 0.0,
                   .bounds = {0.0, 1.0e12}};
 const KeySpec kC2{.name = "isoefficiency.c2",
                   .meaning = "the imbalance family's second constant (linear_m)",
-                  .unit = "the family's unit",
+                  .unit = "seconds per node",
                   .fallback = 0.0,
                   .bounds = {0.0, 1.0e12}};
 const KeySpec kJobMean{.name = "isoefficiency.job_mean",
@@ -498,12 +500,14 @@ const KeySpec kOverhead{.name = "isoefficiency.overhead",
                         .fallback = std::string("none")};
 const KeySpec kOverheadC1{.name = "isoefficiency.overhead_c1",
                           .meaning = "the overhead family's first constant",
-                          .unit = "the family's unit",
+                          .unit =
+                              "seconds (s x nodes for inverse_m, s per work unit for "
+                              "proportional_w, s x work units for inverse_w)",
                           .fallback = 0.0,
                           .bounds = {0.0, 1.0e12}};
 const KeySpec kOverheadC2{.name = "isoefficiency.overhead_c2",
                           .meaning = "the overhead family's second constant (linear_m)",
-                          .unit = "the family's unit",
+                          .unit = "seconds per node",
                           .fallback = 0.0,
                           .bounds = {0.0, 1.0e12}};
 const KeySpec kOverheadSamples{.name = "isoefficiency.overhead_samples",
