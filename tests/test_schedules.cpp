@@ -652,3 +652,39 @@ l1 requires l0
   CHECK(kept.schedule() == held);
   CHECK(builds == before);
 }
+
+TEST_CASE("the estimate counts a linear root's waiting operations; too many are refused") {
+  // The root of a linear gather examines its waiting messages N^2 / 2 times (LogGOPSim's rules,
+  // docs/models/schedules.md, "Performance"): at 2^16 ranks 2.1e9 examinations, about 54 s a
+  // sample at 25 ns each, where a binomial reduce of as many operations costs milliseconds.
+  using collnoise::testing::run_command_line;
+  using collnoise::testing::write_text;
+  const auto estimate = [](const std::string& algorithm, int log2_n) {
+    write_text("linear-estimate.toml", fmt::format(R"(name = "e"
+seed = 1
+samples = 2
+[collective]
+kind = "schedule"
+algorithm = "{}"
+log2_N = {}
+[noise]
+law = "periodic"
+P = 1.0e-3
+D = 2.5e-5
+)",
+                                                   algorithm, log2_n));
+    return run_command_line("run linear-estimate.toml --validate-only --threads 1");
+  };
+  const auto gather = estimate("linear_gather", 16);
+  REQUIRE(gather.code == 0);
+  // The noiseless run and two samples: 3 x 2^31 x 25 ns, 161 s.
+  CHECK_THAT(gather.output, Contains("estimated work 2.6"));
+  CHECK_THAT(gather.output, Contains("core-minutes"));
+  const auto reduce = estimate("binomial_reduce", 16);
+  REQUIRE(reduce.code == 0);
+  CHECK_THAT(reduce.output, Contains("core-seconds"));
+  const auto refused = estimate("linear_scatter", 21);
+  CHECK(refused.code != 0);
+  CHECK_THAT(refused.output, Contains("linear_scatter on 2097152 ranks"));
+  CHECK_THAT(refused.output, Contains("examinations per sample"));
+}

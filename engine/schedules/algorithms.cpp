@@ -476,6 +476,13 @@ double rounds_of(const AlgorithmParams& p) {
   return static_cast<double>(ceil_log2(p.ranks));
 }
 
+// The root of a linear gather or scatter has its N - 1 messages or sends at once: each waits for
+// the ones before it, examined again every time one of them is served.
+double root_waits(const AlgorithmParams& p) {
+  const double n = n_of(p) - 1.0;
+  return n * n / 2.0;
+}
+
 // N - 1 messages (a tree, or rank 0 with every other rank): a send and a receive each.
 double messages_of_tree(const AlgorithmParams& p) {
   return 2.0 * (n_of(p) - 1.0);
@@ -566,7 +573,8 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        false,
        linear_gather,
        {},
-       messages_of_tree},
+       messages_of_tree,
+       root_waits},
       {"linear_scatter",
        "rank 0 sends to every rank (Open MPI's basic linear scatter)",
        false,
@@ -574,7 +582,8 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        false,
        linear_scatter,
        {},
-       messages_of_tree},
+       messages_of_tree,
+       root_waits},
   };
   return kinds;
 }
