@@ -74,6 +74,18 @@ std::string summary_json(const std::string& result) {
   return r.output;
 }
 
+// A bar of `width` columns on the test's clock, each write kept in `writes`.
+template <class Clock>
+ProgressDisplayOptions bar_options(const Clock& clock, std::vector<std::string>& writes,
+                                   int width) {
+  ProgressDisplayOptions options;
+  options.mode = ProgressMode::kBar;
+  options.bar_width = width;
+  options.steady = clock;
+  options.sink = [&writes](std::string_view text) { writes.emplace_back(text); };
+  return options;
+}
+
 }  // namespace
 
 TEST_CASE("progress: the fraction done of a growing sweep is the ratio of estimated costs") {
@@ -209,12 +221,7 @@ TEST_CASE("progress: the bar is redrawn in place, fits the terminal and is clear
   const auto clock = [&] { return now; };
   ProgressTracker tracker({{1.0, 100, true}, {3.0, 100, true}}, clock);
   std::vector<std::string> writes;
-  ProgressDisplayOptions options;
-  options.mode = ProgressMode::kBar;
-  options.bar_width = 62;
-  options.steady = clock;
-  options.sink = [&](std::string_view text) { writes.emplace_back(text); };
-  ProgressDisplay display(tracker, options);
+  ProgressDisplay display(tracker, bar_options(clock, writes, 62));
   display.start("2 points");
   tracker.begin(0, 0);
   REQUIRE(writes.size() == 1);
@@ -236,12 +243,7 @@ TEST_CASE("progress: a warning under the bar clears it, takes its own line, and 
   const auto clock = [&] { return now; };
   ProgressTracker tracker({{1.0, 100, true}}, clock);
   std::vector<std::string> writes;
-  ProgressDisplayOptions options;
-  options.mode = ProgressMode::kBar;
-  options.bar_width = 30;
-  options.steady = clock;
-  options.sink = [&](std::string_view text) { writes.emplace_back(text); };
-  ProgressDisplay display(tracker, options);
+  ProgressDisplay display(tracker, bar_options(clock, writes, 30));
   display.start("1 point");
   tracker.begin(0, 0);
   display.message("collnoise: warning: before the bar");  // no bar yet: the line alone
