@@ -39,11 +39,11 @@ struct AlgorithmKind {
   /// How many operations the schedule holds (exact but for rounding; a double, as N^2 ones
   /// overflow): for estimates of work and memory before anything is built.
   std::function<double(const AlgorithmParams&)> operations = {};
-  /// How many times operations are examined while they wait for a busy CPU or NIC, where that
-  /// grows faster than the operations (empty: it does not). Under LogGOPSim's rules a waiting
-  /// operation is queued again each time one ahead of it is served: a root that serves N - 1
-  /// operations at once examines them N^2 / 2 times (docs/models/schedules.md, "Performance").
-  std::function<double(const AlgorithmParams&)> waits = {};
+  /// How many entries of its match lists a noisy sample searches through, where that grows faster
+  /// than the operations (empty: it does not): the root of a linear gather posts its N - 1
+  /// receives in rank order and noise makes the messages arrive in any order, so each searches
+  /// half of them, N^2 / 4 in all (docs/models/schedules.md, "Performance").
+  std::function<double(const AlgorithmParams&)> searches = {};
 };
 
 /// Every built-in algorithm, in documentation order.

@@ -12,6 +12,7 @@
 #include "engine/schedules/event_queue.hpp"
 #include "engine/schedules/match_lists.hpp"
 #include "engine/schedules/schedule_engine.hpp"
+#include "engine/schedules/waiting_rooms.hpp"
 
 namespace collnoise {
 namespace schedule_detail {
@@ -30,6 +31,14 @@ struct Event {
   std::uint32_t origin() const { return origin_type >> 2; }
 };
 static_assert(sizeof(Event) == 32);
+
+/// A waiting room's gate (engine/schedules/waiting_rooms.hpp): an event of type kRecv with this
+/// op, its rank the room's, its origin the room's kind (kSendRoom, kMessageRoom).
+inline constexpr std::uint64_t kGateOp = ~std::uint64_t{0};
+inline constexpr unsigned kSendRoom = 0, kMessageRoom = 1;
+inline bool is_gate(const Event& e) {
+  return e.op == kGateOp;
+}
 
 /// Ranks are at most 2^30 (an event packs its sender in 30 bits).
 inline constexpr std::uint32_t kMaxScheduleRanks = 1U << 30;
@@ -76,8 +85,11 @@ concept StoredSchedule = requires(const Sched& s) {
   s.prefetch_dependents(std::uint32_t{0}, std::uint64_t{0});
 };
 
+// `use_rooms`: operations waiting for a busy CPU or NIC wait in rooms (one CPU and NIC per rank
+// only); else each is queued again as in LogGOPSim. Both give the same times
+// (tests/test_waiting_rooms.cpp).
 template <class Counter, class Sched, class Noise>
-ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) {
+ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms) {
   const std::uint32_t p = s.ranks();
   const std::uint32_t cpus = s.cpus();
   const std::uint32_t nics = s.nics();
@@ -118,7 +130,52 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
   // Operations made ready by the current event, (rank, op) in the order they became ready.
   std::vector<std::pair<std::uint32_t, std::uint64_t>> fresh;
   RadixEventQueue<Event> queue;
+  WaitingRooms<Event> rooms;
   std::uint64_t stamp = 0;
+  // `e` waits for resources free at max(cpu, nic): queued again at that time, or in its room
+  // when the last operation that waited did so on the same rank for the same values (an
+  // operation waiting alone, the common case under noise, costs no lookup).
+  struct LastWait {
+    std::uint32_t host = ~std::uint32_t{0};
+    unsigned kind = 0;
+    double cpu = 0.0, nic = 0.0;
+  } last_wait;
+  const auto wait = [&](Event e, unsigned kind, double cpu, double nic) {
+    bool requeue = true;
+    if (use_rooms) {
+      const bool again = last_wait.host == e.host && last_wait.kind == kind &&
+                         last_wait.cpu == cpu && last_wait.nic == nic;
+      if (!again) last_wait = LastWait{e.host, kind, cpu, nic};
+      if (again && rooms.wait(e.host, kind, e, cpu, nic, requeue))
+        queue.push(Event{std::max(cpu, nic), e.stamp, kGateOp, e.host, kind << 2 | kRecv});
+    }
+    if (requeue) {
+      e.time = std::max(cpu, nic);
+      queue.push(e);
+    }
+  };
+  // After a gate's operation was examined at t, the rest of its room is due at (t, their stamps).
+  // With the CPU busy beyond t nothing on the rank runs before it frees, and each would be queued
+  // again at the same time: the room moves there at once. Else they go back to the queue.
+  const auto leave_room = [&](typename WaitingRooms<Event>::Room& room, std::uint32_t host,
+                              unsigned kind, double t) {
+    if (room.waiting.empty()) {
+      rooms.close(host, kind);
+      return;
+    }
+    const double cpu = state[host].cpu;
+    const double nic = kind == kSendRoom ? state[host].send : state[host].recv;
+    if (cpu > t) {
+      WaitingRooms<Event>::move(room, cpu, nic);
+      queue.push(Event{room.pending, room.waiting.front().stamp, kGateOp, host, kind << 2 | kRecv});
+      return;
+    }
+    for (Event w : room.waiting) {
+      w.time = t;
+      queue.push(w);
+    }
+    rooms.close(host, kind);
+  };
   ScheduleRun run;
   std::uint64_t ran = 0;  // operations that ran (LogGOPSim's events less the messages)
 
@@ -177,9 +234,21 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
 
   while (!queue.empty()) {
     Event e = queue.pop();
+    // A room's gate: its least stamp's operation, due now (or nothing, if the room moved on).
+    typename WaitingRooms<Event>::Room* room = nullptr;
+    unsigned room_kind = 0;
+    if (is_gate(e)) {
+      room_kind = e.origin();
+      room = rooms.find(e.host, room_kind);
+      if (room == nullptr || !WaitingRooms<Event>::current(*room, e.time, e.stamp)) continue;
+      const double now = e.time;
+      e = WaitingRooms<Event>::take_least(*room);
+      e.time = now;
+    }
     // Events of one time leave in a known order: fetch the state of a rank a few events ahead
     // while this one is processed (a rank's state is a cache miss at a million ranks).
-    if (const Event* next = queue.ahead(kPrefetchDistance)) {
+    const Event* next = queue.ahead(kPrefetchDistance);
+    if (next != nullptr && !is_gate(*next)) {
       __builtin_prefetch(&state[next->host]);
       __builtin_prefetch(&remaining[next->op]);
       // A stored schedule's records (a message reads its send's, on the sender).
@@ -189,7 +258,8 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
       }
     }
     // Nearer, that state is in the cache: fetch the first nodes of its match lists' chains.
-    if (const Event* near = queue.ahead(kPrefetchDistance / 2)) {
+    const Event* near = queue.ahead(kPrefetchDistance / 2);
+    if (near != nullptr && !is_gate(*near)) {
       const RankState<Slot>& r = state[near->host];
       matches_pool.prefetch(r.posted);
       matches_pool.prefetch(r.unexpected);
@@ -239,8 +309,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
           queue.push(Event{arrival, stamp++, e.op, v.peer(e.op), h << 2 | kMessage});
           if (size <= net.S) finish_op(v, h, e.op);
         } else {
-          e.time = std::max(cpu, nic);
-          queue.push(e);
+          wait(e, kSendRoom, cpu, nic);
         }
         break;
       }
@@ -298,12 +367,12 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise) 
             matches_pool.push_back(state[h].unexpected, PendingMatch{origin, tag, local(vs, send)});
           }
         } else {
-          e.time = std::max(cpu, nic);
-          queue.push(e);
+          wait(e, kMessageRoom, cpu, nic);
         }
         break;
       }
     }
+    if (room != nullptr) leave_room(*room, e.host, room_kind, e.time);
     enqueue_fresh();
   }
 
@@ -372,9 +441,10 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
     for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
       most = std::max(most, v.dependencies(op));
   }
-  if (most < 0xff) return simulate_with<std::uint8_t>(s, net, noise);
-  if (most < 0xffff) return simulate_with<std::uint16_t>(s, net, noise);
-  return simulate_with<std::uint32_t>(s, net, noise);
+  const bool rooms = s.cpus() == 1 && s.nics() == 1;
+  if (most < 0xff) return simulate_with<std::uint8_t>(s, net, noise, rooms);
+  if (most < 0xffff) return simulate_with<std::uint16_t>(s, net, noise, rooms);
+  return simulate_with<std::uint32_t>(s, net, noise, rooms);
 }
 
 }  // namespace collnoise

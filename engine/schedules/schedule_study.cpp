@@ -24,9 +24,9 @@ namespace collnoise {
 namespace {
 
 constexpr std::size_t kTopCapacity = 2048;
-// An examination of an operation waiting for its CPU or NIC (17 to 30 ns measured on the linear
-// gather and scatter at 2^14 ranks, bench/RESULTS.md).
-constexpr double kSecondsPerWait = 2.5e-8;
+// A match-list entry searched (about 0.5 ns measured on the linear gather at 2^16 and 2^18 ranks,
+// bench/RESULTS.md).
+constexpr double kSecondsPerSearch = 1.0e-9;
 constexpr double kNanosecond = 1e-9;
 // Every rank's noiseless finishing time is kept in the summary up to this many ranks.
 constexpr std::uint32_t kMaxRanksListed = 65536;
@@ -201,16 +201,17 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
 // Events: every operation, and a message per send (half the sends and receives); the run's own
 // count once the noiseless run is known.
 double ScheduleStudy::cost_per_sample() const {
-  // The event engine: about 100 ns an event, more with noise draws, and 25 ns for each time an
-  // operation waiting for a resource is examined again (bench/RESULTS.md).
+  // The event engine: about 100 ns an event, more with noise draws, and 1 ns for each match-list
+  // entry searched where searches grow faster than the events (bench/RESULTS.md).
   const bool noisy = noise_.stage || noise_.pattern || noise_.poisson || noise_.delays;
   const double per_event = noisy ? 1.6e-7 : 1.0e-7;
-  return noisy ? per_event * 1.5 * source_.operations + kSecondsPerWait * source_.waits + 1.0e-6
-               : 1.0e-6;
+  return noisy
+             ? per_event * 1.5 * source_.operations + kSecondsPerSearch * source_.searches + 1.0e-6
+             : 1.0e-6;
 }
 
 double ScheduleStudy::fixed_cost() const {
-  return 1.0e-7 * 1.5 * source_.operations + kSecondsPerWait * source_.waits;
+  return 1.0e-7 * 1.5 * source_.operations;
 }
 
 double ScheduleStudy::working_bytes(int threads) const {
@@ -434,8 +435,8 @@ ScheduleNoiseSpec read_schedule_noise(ParamReader& reader, std::uint32_t ranks,
 
 // Operations beyond this are refused: over a day per sample, terabytes stored.
 constexpr double kMaxOperations = 0x1p37;
-// Likewise for examinations of waiting operations (25 ns each: about four hours).
-constexpr double kMaxWaits = 0x1p39;
+// Likewise for match-list entries searched (1 ns each: about a day).
+constexpr double kMaxSearches = 0x1p46;
 // Bytes a stored schedule takes per operation (schedule.hpp: the arrays and the dependencies).
 constexpr double kStoredBytesPerOperation = 32.0;
 
@@ -481,7 +482,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
           reader.text(kReceives) == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
     source.ranks = p.ranks;
     source.operations = algorithm.operations(p) * cycles + (work_ns > 0 ? p.ranks * cycles : 0);
-    if (algorithm.waits) source.waits = algorithm.waits(p) * cycles;
+    if (algorithm.searches) source.searches = algorithm.searches(p) * cycles;
     source.description =
         fmt::format("{} on {} ranks, {} bytes", algorithm.name, p.ranks, p.message_bytes);
     if (source.operations > kMaxOperations)
@@ -489,12 +490,11 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
           "{}: about {:.3g} operations per sample, beyond the {:.3g} collnoise takes (a day per "
           "sample): use fewer ranks",
           source.description, source.operations, kMaxOperations));
-    if (source.waits > kMaxWaits)
+    if (source.searches > kMaxSearches)
       throw InputError(fmt::format(
-          "{}: its root serves N - 1 operations at once, and LogGOPSim's rules examine each again "
-          "whenever one ahead of it is served: about {:.3g} examinations per sample, beyond the "
-          "{:.3g} collnoise takes (hours per sample): use fewer ranks",
-          source.description, source.waits, kMaxWaits));
+          "{}: its root searches its posted receives for each message, about {:.3g} entries per "
+          "sample, beyond the {:.3g} collnoise takes (a day per sample): use fewer ranks",
+          source.description, source.searches, kMaxSearches));
     // On the fly where the pattern allows (memory independent of N); else stored, built when
     // the point is first sampled.
     std::optional<GeneratedSchedule> fly;

@@ -37,8 +37,8 @@ struct ScheduleSource {
   std::function<AnySchedule()> make;
   std::shared_ptr<const AnySchedule> built;  ///< or the schedule itself
   std::uint32_t ranks = 0;
-  double operations = 0.0;  ///< exact or estimated
-  double waits = 0.0;  ///< examinations of operations waiting for a resource, where many (estimate)
+  double operations = 0.0;    ///< exact or estimated
+  double searches = 0.0;      ///< match-list entries a noisy sample searches, where many (estimate)
   double stored_bytes = 0.0;  ///< what its arrays take, estimated before it is built
   std::string description;    ///< "GOAL file x" or the algorithm and its parameters
 };
