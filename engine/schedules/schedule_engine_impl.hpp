@@ -39,6 +39,9 @@ inline constexpr unsigned kSendRoom = 0, kMessageRoom = 1;
 inline bool is_gate(const Event& e) {
   return e.op == kGateOp;
 }
+inline Event gate(double t, std::uint64_t stamp, std::uint32_t host, unsigned kind) {
+  return Event{t, stamp, kGateOp, host, kind << 2 | kRecv};
+}
 
 /// Ranks are at most 2^30 (an event packs its sender in 30 bits).
 inline constexpr std::uint32_t kMaxScheduleRanks = 1U << 30;
@@ -147,7 +150,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
                          last_wait.cpu == cpu && last_wait.nic == nic;
       if (!again) last_wait = LastWait{e.host, kind, cpu, nic};
       if (again && rooms.wait(e.host, kind, e, cpu, nic, requeue))
-        queue.push(Event{std::max(cpu, nic), e.stamp, kGateOp, e.host, kind << 2 | kRecv});
+        queue.push(gate(std::max(cpu, nic), e.stamp, e.host, kind));
     }
     if (requeue) {
       e.time = std::max(cpu, nic);
@@ -167,7 +170,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
     const double nic = kind == kSendRoom ? state[host].send : state[host].recv;
     if (cpu > t) {
       WaitingRooms<Event>::move(room, cpu, nic);
-      queue.push(Event{room.pending, room.waiting.front().stamp, kGateOp, host, kind << 2 | kRecv});
+      queue.push(gate(room.pending, room.waiting.front().stamp, host, kind));
       return;
     }
     for (Event w : room.waiting) {

@@ -41,10 +41,10 @@ class WaitingRooms {
   }
 
   /// `e`, examined and found waiting for resources free at max(cpu, nic), joins the room of its
-  /// rank and kind if that room was computed from the same values (or starts one). Returns the
-  /// gate to queue (`e` at pending) when it is the room's least stamp, or false (nothing to queue,
-  /// as `e` joined behind the room's gate); `requeue` is set when `e` cannot join (the room waits
-  /// for other values: `e` goes back to the queue by itself, at max(cpu, nic)).
+  /// rank and kind if that room was computed from the same values (or starts one). Returns whether
+  /// a gate must be queued for `e` (at pending): it is the room's least stamp; false when `e`
+  /// joined behind the room's gate, or could not join (`requeue` is then set: the room waits for
+  /// other values, and `e` goes back to the queue by itself, at max(cpu, nic)).
   bool wait(std::uint32_t rank, unsigned kind, const Event& e, double cpu, double nic,
             bool& requeue) {
     requeue = false;
@@ -94,8 +94,6 @@ class WaitingRooms {
     rooms_.erase(it);
   }
 
-  bool empty() const { return rooms_.empty(); }
-
  private:
   static std::uint64_t key(std::uint32_t rank, unsigned kind) {
     return std::uint64_t{rank} << 1 | kind;
@@ -103,7 +101,7 @@ class WaitingRooms {
   static constexpr auto later_stamp = [](const Event& a, const Event& b) {
     return a.stamp > b.stamp;
   };
-  // Rooms come and go (every operation that waits under noise opens one): their vectors are kept.
+  // Rooms come and go (one per burst of operations waiting together): their vectors are kept.
   std::vector<Event> take_vector() {
     if (spare_.empty()) return {};
     std::vector<Event> v = std::move(spare_.back());
