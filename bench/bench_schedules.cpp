@@ -68,7 +68,11 @@ BENCHMARK(goal_parse)->Unit(benchmark::kMillisecond);
 // 2^16 they do not (bench/RESULTS.md).
 void goal_engine(benchmark::State& state) {
   const Schedule s = read_goal_file(goal_path(static_cast<int>(state.range(0))));
-  for (auto _ : state) benchmark::DoNotOptimize(simulate_schedule(s, chen_suda_net()).events);
+  // One thread's memory, reused sample after sample as a run reuses it.
+  ScheduleEngineMemory memory;
+  QuietSchedule quiet;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(simulate_schedule(s, chen_suda_net(), quiet, memory).events);
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(s.operations()));
   state.counters["schedule_MB"] = static_cast<double>(s.memory_bytes()) / 1e6;
 }
@@ -80,12 +84,14 @@ void generated(benchmark::State& state, const char* algorithm, ReceiveOrder orde
   // 100 us detours every 1 ms, each rank at its own offset, exact preemption.
   const DetourPattern pattern({{0.0, 1e5}}, 1e6, "bench");
   std::uint64_t key = 1;
+  ScheduleEngineMemory memory;
+  QuietSchedule quiet;
   for (auto _ : state) {
     if (noisy) {
       PatternScheduleNoise noise(pattern, TimeSemantics::kPreempt, key++, s.ranks(), 1);
-      benchmark::DoNotOptimize(simulate_schedule(s, chen_suda_net(), noise).events);
+      benchmark::DoNotOptimize(simulate_schedule(s, chen_suda_net(), noise, memory).events);
     } else {
-      benchmark::DoNotOptimize(simulate_schedule(s, chen_suda_net()).events);
+      benchmark::DoNotOptimize(simulate_schedule(s, chen_suda_net(), quiet, memory).events);
     }
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(s.operations()));

@@ -12,7 +12,7 @@
 #include "core/errors.hpp"
 #include "engine/schedules/goal_reader.hpp"
 #include "engine/schedules/goal_writer.hpp"
-#include "engine/schedules/schedule_engine.hpp"
+#include "engine/schedules/schedule_engine_impl.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;

@@ -28,9 +28,11 @@ void expect_same_with_and_without_rooms(const Schedule& s, const ScheduleNet& ne
                                         const std::function<Noise()>& make_noise) {
   Noise with_noise = make_noise();
   Noise without_noise = make_noise();
-  const ScheduleRun with = schedule_detail::simulate_with<std::uint32_t>(s, net, with_noise, true);
+  ScheduleEngineMemory memory;
+  const ScheduleRun with =
+      schedule_detail::simulate_with<std::uint32_t>(s, net, with_noise, true, memory.buffers());
   const ScheduleRun without =
-      schedule_detail::simulate_with<std::uint32_t>(s, net, without_noise, false);
+      schedule_detail::simulate_with<std::uint32_t>(s, net, without_noise, false, memory.buffers());
   CHECK(with.complete == without.complete);
   CHECK(with.events == without.events);
   REQUIRE(with.finish.size() == without.finish.size());
@@ -101,8 +103,9 @@ TEST_CASE("waiting rooms: a linear scatter's root serves its sends in stamp orde
   p.ranks = 4;
   const Schedule s = find_algorithm("linear_scatter")->generate(p);
   QuietSchedule quiet;
+  ScheduleEngineMemory memory;
   const ScheduleRun run = schedule_detail::simulate_with<std::uint32_t>(
-      s, net_of(1000, 100, 50, 1, 0, 65535), quiet, true);
+      s, net_of(1000, 100, 50, 1, 0, 65535), quiet, true, memory.buffers());
   REQUIRE(run.complete);
   CHECK(run.finish == std::vector<double>{300.0, 1207.0, 1307.0, 1407.0});
 }

@@ -75,6 +75,28 @@ class RadixEventQueue {
   /// it stays at most a thousand or so once its events are spread in time).
   std::size_t window_events() const { return static_cast<std::size_t>(limit_ - read_); }
 
+  /// Empties the queue, keeping its blocks and vectors for the next run.
+  void clear() {
+    read_ = limit_ = nullptr;
+    current_.clear();
+    adopted_ = Chain{};
+    adopted_last_stamp_ = 0;
+    read_block_ = 0;
+    for (Chain& c : chains_) {
+      c.blocks.clear();
+      c.next = c.end = nullptr;
+      c.least = kNoKey;
+    }
+    occupied_ = 0;
+    free_.clear();  // every block free, taken again in the order a fresh queue takes them
+    for (std::uint32_t b = blocks_; b > 0; --b) free_.push_back(b - 1);
+    past_ = {};
+    last_ = 0;
+    narrow_at_ = kNarrowAt;
+    window_ = 0;
+    wanted_window_ = 0;
+  }
+
   /// Bytes reserved.
   std::size_t capacity_bytes() const {
     return (current_.capacity() + past_.size()) * sizeof(Event) +

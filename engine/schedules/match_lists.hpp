@@ -92,6 +92,12 @@ class MatchPool {
 
   std::size_t capacity_bytes() const { return chunks_.capacity() * sizeof(Chunk); }
 
+  /// Forgets every list, keeping the pool's memory (the lists themselves live with their ranks).
+  void clear() {
+    chunks_.clear();
+    free_ = kNone;
+  }
+
  private:
   // A chain holds its entries four to a cache line, in order. Why not one entry per node: a
   // rank that posts all its receives at the start (as Schedgen writes most collectives) searches

@@ -5,6 +5,12 @@
 
 namespace collnoise {
 
+ScheduleEngineMemory::ScheduleEngineMemory()
+    : buffers_(std::make_unique<schedule_detail::EngineBuffers>()) {}
+ScheduleEngineMemory::~ScheduleEngineMemory() = default;
+ScheduleEngineMemory::ScheduleEngineMemory(ScheduleEngineMemory&&) noexcept = default;
+ScheduleEngineMemory& ScheduleEngineMemory::operator=(ScheduleEngineMemory&&) noexcept = default;
+
 template ScheduleRun simulate_schedule<Schedule, QuietSchedule>(const Schedule&, const ScheduleNet&,
                                                                 QuietSchedule&);
 

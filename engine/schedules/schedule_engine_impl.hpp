@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "core/huge_page_allocator.hpp"
 #include "core/stop_request.hpp"
+#include "engine/schedules/engine_memory.hpp"
 #include "engine/schedules/event_queue.hpp"
 #include "engine/schedules/match_lists.hpp"
 #include "engine/schedules/schedule_engine.hpp"
@@ -16,32 +17,6 @@
 
 namespace collnoise {
 namespace schedule_detail {
-
-enum EventType : std::uint8_t { kSend = 1, kRecv = 2, kCalc = 3, kMessage = 0 };
-
-/// 32 bytes: the queue moves events around, so they are kept small.
-struct Event {
-  double time;                ///< ns
-  std::uint64_t stamp;        ///< order of first insertion: breaks ties as LogGOPSim's does
-  std::uint64_t op;           ///< global index; for a message, the send
-  std::uint32_t host;         ///< where it happens (a message: the receiver)
-  std::uint32_t origin_type;  ///< a message's sender << 2 | EventType
-
-  EventType type() const { return static_cast<EventType>(origin_type & 3U); }
-  std::uint32_t origin() const { return origin_type >> 2; }
-};
-static_assert(sizeof(Event) == 32);
-
-/// A waiting room's gate (engine/schedules/waiting_rooms.hpp): an event of type kRecv with this
-/// op, its rank the room's, its origin the room's kind (kSendRoom, kMessageRoom).
-inline constexpr std::uint64_t kGateOp = ~std::uint64_t{0};
-inline constexpr unsigned kSendRoom = 0, kMessageRoom = 1;
-inline bool is_gate(const Event& e) {
-  return e.op == kGateOp;
-}
-inline Event gate(double t, std::uint64_t stamp, std::uint32_t host, unsigned kind) {
-  return Event{t, stamp, kGateOp, host, kind << 2 | kRecv};
-}
 
 /// Ranks are at most 2^30 (an event packs its sender in 30 bits).
 inline constexpr std::uint32_t kMaxScheduleRanks = 1U << 30;
@@ -92,7 +67,8 @@ concept StoredSchedule = requires(const Sched& s) {
 // only); else each is queued again as in LogGOPSim. Both give the same times
 // (tests/test_waiting_rooms.cpp).
 template <class Counter, class Sched, class Noise>
-ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms) {
+ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
+                          EngineBuffers& buffers) {
   const std::uint32_t p = s.ranks();
   const std::uint32_t cpus = s.cpus();
   const std::uint32_t nics = s.nics();
@@ -100,7 +76,9 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
   // noise's own per-rank state (the engine is bound by memory latency once noise scatters the
   // ranks in time). Further CPUs and NICs, which few schedules name, live apart.
   using Slot = NoiseSlot<Noise>;
-  HugeVector<RankState<Slot>> state(p);
+  buffers.reset();
+  const std::span<RankState<Slot>> state =
+      EngineBuffers::array_of<RankState<Slot>>(buffers.rank_lines, p);
   const std::uint32_t more_cpus = cpus - 1, more_nics = nics - 1;
   std::vector<double> extra_cpu(static_cast<std::size_t>(p) * more_cpus, 0.0);
   std::vector<double> extra_send(static_cast<std::size_t>(p) * more_nics, 0.0);
@@ -122,18 +100,19 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
     else
       return noise.end(host, what, op, t, length, window);
   };
-  MatchPool matches_pool;
+  MatchPool& matches_pool = buffers.matches;
 
-  HugeVector<Counter> remaining(s.operations());
+  const std::span<Counter> remaining =
+      EngineBuffers::array_of<Counter>(buffers.counter_lines, s.operations());
   for (std::uint32_t host = 0; host < p; ++host) {
     const auto v = s.view(host);
     for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
       remaining[op] = static_cast<Counter>(v.dependencies(op));
   }
   // Operations made ready by the current event, (rank, op) in the order they became ready.
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> fresh;
-  RadixEventQueue<Event> queue;
-  WaitingRooms<Event> rooms;
+  auto& fresh = buffers.fresh;
+  RadixEventQueue<Event>& queue = buffers.queue;
+  WaitingRooms<Event>& rooms = buffers.rooms;
   std::uint64_t stamp = 0;
   // `e` waits for resources free at max(cpu, nic): queued again at that time, or in its room
   // when the last operation that waited did so on the same rank for the same values (an
@@ -433,7 +412,8 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
 }  // namespace schedule_detail
 
 template <class Sched, class Noise>
-ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise) {
+ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise,
+                              ScheduleEngineMemory& memory) {
   using namespace schedule_detail;
   if (s.ranks() > kMaxScheduleRanks)
     throw InputError(
@@ -445,9 +425,16 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
       most = std::max(most, v.dependencies(op));
   }
   const bool rooms = s.cpus() == 1 && s.nics() == 1;
-  if (most < 0xff) return simulate_with<std::uint8_t>(s, net, noise, rooms);
-  if (most < 0xffff) return simulate_with<std::uint16_t>(s, net, noise, rooms);
-  return simulate_with<std::uint32_t>(s, net, noise, rooms);
+  EngineBuffers& buffers = memory.buffers();
+  if (most < 0xff) return simulate_with<std::uint8_t>(s, net, noise, rooms, buffers);
+  if (most < 0xffff) return simulate_with<std::uint16_t>(s, net, noise, rooms, buffers);
+  return simulate_with<std::uint32_t>(s, net, noise, rooms, buffers);
+}
+
+template <class Sched, class Noise>
+ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise) {
+  ScheduleEngineMemory memory;
+  return simulate_schedule(s, net, noise, memory);
 }
 
 }  // namespace collnoise

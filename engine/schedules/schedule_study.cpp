@@ -1,6 +1,7 @@
 #include "engine/schedules/schedule_study.hpp"
 
 #include <fmt/format.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
 #include <bit>
@@ -34,20 +35,20 @@ constexpr std::uint32_t kMaxRanksListed = 65536;
 // The CPU noise `cpu`, with the network noise of `noise` when it has some.
 template <class Sched, class Cpu>
 ScheduleRun run_with(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                     std::uint64_t key, Cpu& cpu) {
+                     std::uint64_t key, Cpu& cpu, ScheduleEngineMemory& memory) {
   if (noise.delays) {
     WithMessageDelays<Cpu> both(cpu, *noise.delays, key);
-    return simulate_schedule(s, net, both);
+    return simulate_schedule(s, net, both, memory);
   }
-  return simulate_schedule(s, net, cpu);
+  return simulate_schedule(s, net, cpu, memory);
 }
 
 template <class Sched>
 ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                      std::uint64_t key) {
+                      std::uint64_t key, ScheduleEngineMemory& memory) {
   if (noise.stage) {
     StageScheduleNoise n(*noise.stage, key);
-    return run_with(s, net, noise, key, n);
+    return run_with(s, net, noise, key, n, memory);
   }
   if (noise.pattern) {
     std::vector<const DetourPattern*> patterns{noise.pattern.get()};
@@ -57,19 +58,19 @@ ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNois
     }
     PatternScheduleNoise n(std::move(patterns), noise.semantics, key, s.ranks(),
                            noise.ranks_per_offset);
-    return run_with(s, net, noise, key, n);
+    return run_with(s, net, noise, key, n, memory);
   }
   if (noise.poisson) {
     PoissonScheduleNoise n(*noise.poisson, key, s.ranks(), noise.ranks_per_offset);
-    return run_with(s, net, noise, key, n);
+    return run_with(s, net, noise, key, n, memory);
   }
   QuietSchedule quiet;
-  return run_with(s, net, noise, key, quiet);
+  return run_with(s, net, noise, key, quiet, memory);
 }
 
 ScheduleRun run_noisy(const AnySchedule& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                      std::uint64_t key) {
-  return std::visit([&](const auto& x) { return run_noisy(x, net, noise, key); }, s);
+                      std::uint64_t key, ScheduleEngineMemory& memory) {
+  return std::visit([&](const auto& x) { return run_noisy(x, net, noise, key, memory); }, s);
 }
 
 ScheduleRun run_quiet(const AnySchedule& s, const ScheduleNet& net) {
@@ -78,9 +79,21 @@ ScheduleRun run_quiet(const AnySchedule& s, const ScheduleNet& net) {
 
 }  // namespace
 
+// Each thread's engine memory, reused by the replications it simulates.
+struct ScheduleStudy::EngineMemories {
+  oneapi::tbb::enumerable_thread_specific<ScheduleEngineMemory> per_thread;
+  ScheduleEngineMemory& local() { return per_thread.local(); }
+};
+
 ScheduleStudy::ScheduleStudy(ScheduleSource source, ScheduleNet net, ScheduleNoiseSpec noise,
                              std::function<void(double)> check)
-    : source_(std::move(source)), net_(net), noise_(std::move(noise)), check_(std::move(check)) {}
+    : source_(std::move(source)),
+      net_(net),
+      noise_(std::move(noise)),
+      check_(std::move(check)),
+      engine_memory_(std::make_unique<EngineMemories>()) {}
+
+ScheduleStudy::~ScheduleStudy() = default;
 
 std::shared_ptr<const AnySchedule> ScheduleStudy::schedule() const {
   const std::lock_guard lock(build_mutex_);
@@ -95,6 +108,7 @@ std::shared_ptr<const AnySchedule> ScheduleStudy::schedule() const {
 void ScheduleStudy::release_working_memory() const {
   const std::lock_guard lock(build_mutex_);
   if (!source_.built) schedule_.reset();
+  engine_memory_->per_thread.clear();  // (called between points: no replication runs)
 }
 
 const ScheduleRun& ScheduleStudy::noiseless() const {
@@ -143,7 +157,8 @@ double ScheduleStudy::replicate(std::uint64_t index) const {
   if (!noise_.stage && !noise_.pattern && !noise_.poisson && !noise_.delays)
     return noiseless_completion();
   const ScheduleRun run =
-      run_noisy(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index));
+      run_noisy(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
+                engine_memory_->local());
   if (!run.complete)
     throw RuntimeFailure(
         fmt::format("{}: a replication did not complete: {}", source_.description, run.incomplete));
@@ -190,9 +205,10 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
   if (finish_sample_) {
     // The replication simulated again: its value depends on its index only.
     s.set("sample_finish_index", Field(*finish_sample_));
+    ScheduleEngineMemory memory;
     put_finish("sample_finish",
                run_noisy(*schedule(), net_, noise_,
-                         stream_key(key_, StreamPurpose::kReplication, *finish_sample_)));
+                         stream_key(key_, StreamPurpose::kReplication, *finish_sample_), memory));
   }
   s.set("warnings", Field(join_warnings(ci.warnings)));
   return s;

@@ -48,6 +48,7 @@ class ScheduleStudy final : public SampledStudy {
   /// `check`, if any, is called with the noiseless completion (seconds) once it is known.
   ScheduleStudy(ScheduleSource source, ScheduleNet net, ScheduleNoiseSpec noise,
                 std::function<void(double)> check = {});
+  ~ScheduleStudy() override;
 
   TallyLayout layout(std::size_t histogram_bins, const std::string& spacing) const override;
   /// The layout without the noiseless run its histogram's range needs (for estimates).
@@ -70,7 +71,8 @@ class ScheduleStudy final : public SampledStudy {
   double noiseless_completion() const;
   /// The schedule, built on first use (and again after release_working_memory()).
   std::shared_ptr<const AnySchedule> schedule() const;
-  /// Drops a schedule built from an algorithm (not a GOAL file's, read once).
+  /// Drops a schedule built from an algorithm (not a GOAL file's, read once) and the engine
+  /// memory the replications kept.
   void release_working_memory() const override;
   /// The noiseless run, simulated on first use.
   const ScheduleRun& noiseless() const;
@@ -90,6 +92,8 @@ class ScheduleStudy final : public SampledStudy {
   mutable std::uint64_t built_operations_ = 0;
   mutable ScheduleRun noiseless_;
   std::optional<std::uint64_t> finish_sample_;
+  struct EngineMemories;
+  std::unique_ptr<EngineMemories> engine_memory_;
 };
 
 /// The model kind of this room: collective.kind = "schedule".

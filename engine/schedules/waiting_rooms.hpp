@@ -86,6 +86,15 @@ class WaitingRooms {
     room.nic = nic;
   }
 
+  /// Closes every room, keeping their vectors.
+  void clear() {
+    for (auto& [key, room] : rooms_) {
+      room.waiting.clear();
+      spare_.push_back(std::move(room.waiting));
+    }
+    rooms_.clear();
+  }
+
   /// Closes a room (its operations were served or went back to the queue).
   void close(std::uint32_t rank, unsigned kind) {
     const auto it = rooms_.find(key(rank, kind));

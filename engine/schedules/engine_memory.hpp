@@ -1,0 +1,62 @@
+#pragma once
+// The schedule engine's working memory, kept from one run to the next
+// (ScheduleEngineMemory in engine/schedules/schedule_engine.hpp).
+//
+// Why: a run fills its event queue (a million events at once for a preposted 2^16-rank barrier),
+// its match lists and its per-rank arrays, and a fresh set of them per sample cost the kernel's
+// page faults and zeroing: a fifth of a 2^16-rank sample. A thread that simulates one sample
+// after another keeps these buffers and only resets them.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/huge_page_allocator.hpp"
+#include "engine/schedules/engine_event.hpp"
+#include "engine/schedules/event_queue.hpp"
+#include "engine/schedules/match_lists.hpp"
+#include "engine/schedules/waiting_rooms.hpp"
+
+namespace collnoise::schedule_detail {
+
+/// Raw storage for the engine's per-rank and per-operation arrays, whose element types depend on
+/// the noise and the schedule (a noise's per-rank slot, the narrowest dependency counter).
+struct alignas(64) CacheLine {
+  std::byte bytes[64];
+};
+
+struct EngineBuffers {
+  HugeVector<CacheLine> rank_lines;
+  HugeVector<CacheLine> counter_lines;
+  MatchPool matches;
+  RadixEventQueue<Event> queue;
+  WaitingRooms<Event> rooms;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> fresh;
+
+  /// `n` value-initialised objects of T at the start of `lines` (grown if need be), valid until
+  /// the next call on the same lines.
+  template <class T>
+  static std::span<T> array_of(HugeVector<CacheLine>& lines, std::size_t n) {
+    static_assert(std::is_trivially_destructible_v<T> && alignof(T) <= alignof(CacheLine));
+    const std::size_t count = (n * sizeof(T) + sizeof(CacheLine) - 1) / sizeof(CacheLine);
+    if (lines.size() < count) lines.resize(count);
+    T* first = reinterpret_cast<T*>(lines.data());
+    std::uninitialized_value_construct_n(first, n);
+    return {first, n};
+  }
+
+  /// Empties the queue, lists and rooms a run may have left behind (an interrupted one), keeping
+  /// their memory.
+  void reset() {
+    matches.clear();
+    queue.clear();
+    rooms.clear();
+    fresh.clear();
+  }
+};
+
+}  // namespace collnoise::schedule_detail
