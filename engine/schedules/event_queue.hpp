@@ -71,6 +71,10 @@ class RadixEventQueue {
     return static_cast<std::size_t>(limit_ - read_) > k ? read_ + k : nullptr;
   }
 
+  /// Whether the events being read are a noiseless round's (one time, read in place), whose order
+  /// is known far ahead.
+  bool reading_round() const { return adopted(); }
+
   /// Events bucket 0 holds unread in the segment being read (a measure of its window, for tests:
   /// it stays at most a thousand or so once its events are spread in time).
   std::size_t window_events() const { return static_cast<std::size_t>(limit_ - read_); }

@@ -37,9 +37,32 @@ GeneratedSchedule::GeneratedSchedule(std::uint32_t ranks, RankFold fold,
   }
 }
 
+GeneratedSchedule::GeneratedSchedule(std::uint32_t ranks, std::vector<RankClass> classes,
+                                     std::vector<std::uint32_t> class_of)
+    : ranks_(ranks),
+      classes_(std::move(classes)),
+      class_offset_(classes_.size(), 0),
+      class_of_(std::move(class_of)) {
+  if (class_of_.size() != ranks_ || ranks_ == 0)
+    throw RuntimeFailure("a generated schedule's table does not cover its ranks");
+  first_of_.reserve(ranks_);
+  for (const std::uint32_t c : class_of_) {
+    if (c >= classes_.size())
+      throw RuntimeFailure("a generated schedule's table names a class it does not have");
+    first_of_.push_back(operations_);
+    operations_ += classes_[c].program.ops_of(0);
+  }
+  for (const RankClass& c : classes_) {
+    cpus_ = std::max(cpus_, c.program.cpus());
+    nics_ = std::max(nics_, c.program.nics());
+  }
+}
+
 std::uint64_t GeneratedSchedule::memory_bytes() const {
   std::uint64_t bytes = sizeof(*this) + runs_.capacity() * sizeof(Run) +
-                        class_offset_.capacity() * sizeof(std::uint64_t);
+                        class_offset_.capacity() * sizeof(std::uint64_t) +
+                        class_of_.capacity() * sizeof(std::uint32_t) +
+                        first_of_.capacity() * sizeof(std::uint64_t);
   for (const RankClass& c : classes_)
     bytes += c.program.memory_bytes() + c.peers.capacity() * sizeof(PeerRule);
   return bytes;

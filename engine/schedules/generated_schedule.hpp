@@ -57,6 +57,10 @@ class GeneratedSchedule {
   /// Preconditions: runs cover [0, ranks) in order; every class a run names exists.
   GeneratedSchedule(std::uint32_t ranks, RankFold fold, std::vector<RankClass> classes,
                     const std::vector<RankRun>& runs);
+  /// Rank r takes class class_of[r] (a layout with no runs to speak of, such as a tree's ranks
+  /// by level; 12 bytes a rank). Precondition: class_of has `ranks` entries, each a class.
+  GeneratedSchedule(std::uint32_t ranks, std::vector<RankClass> classes,
+                    std::vector<std::uint32_t> class_of);
 
   std::uint32_t ranks() const { return ranks_; }
   std::uint64_t operations() const { return operations_; }
@@ -122,6 +126,7 @@ class GeneratedSchedule {
   };
 
   Place place(std::uint32_t rank) const {
+    if (!class_of_.empty()) return {&classes_[class_of_[rank]], first_of_[rank]};
     const Run* run = runs_.data();
     while (rank >= run->ranks.end) ++run;
     const std::uint32_t offset = rank - run->ranks.begin;
@@ -151,6 +156,9 @@ class GeneratedSchedule {
   std::vector<RankClass> classes_;
   std::vector<std::uint64_t> class_offset_;  ///< operations before the class within its period
   std::vector<Run> runs_;
+  // The layout by table instead of runs (empty: by runs).
+  std::vector<std::uint32_t> class_of_;
+  std::vector<std::uint64_t> first_of_;
   std::uint64_t operations_ = 0;
   std::uint32_t cpus_ = 1;
   std::uint32_t nics_ = 1;

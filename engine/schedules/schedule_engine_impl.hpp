@@ -53,6 +53,11 @@ static_assert(sizeof(RankState<NoSlot>) == 64, "a rank's state should fill one c
 // The engine, with dependency counters of type Counter (one per operation: the narrowest type
 // that holds the schedule's largest count, as they are most of the engine's memory).
 inline constexpr std::size_t kPrefetchDistance = 8;
+// In a noiseless round (events of one time, read in place) the queue knows every event ahead:
+// look further ahead there, where a stored schedule's records and match-list chunks come from
+// memory. Under noise the window holds a few dozen events, and a far look-ahead would find none
+// near its end.
+inline constexpr std::size_t kRoundPrefetchDistance = 32;
 
 // A schedule whose operations are stored (read from memory the engine should fetch ahead), not
 // generated.
@@ -229,7 +234,8 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
     }
     // Events of one time leave in a known order: fetch the state of a rank a few events ahead
     // while this one is processed (a rank's state is a cache miss at a million ranks).
-    const Event* next = queue.ahead(kPrefetchDistance);
+    const std::size_t distance = queue.reading_round() ? kRoundPrefetchDistance : kPrefetchDistance;
+    const Event* next = queue.ahead(distance);
     if (next != nullptr && !is_gate(*next)) {
       __builtin_prefetch(&state[next->host]);
       __builtin_prefetch(&remaining[next->op]);
@@ -240,7 +246,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
       }
     }
     // Nearer, that state is in the cache: fetch the first nodes of its match lists' chains.
-    const Event* near = queue.ahead(kPrefetchDistance / 2);
+    const Event* near = queue.ahead(distance / 2);
     if (near != nullptr && !is_gate(*near)) {
       const RankState<Slot>& r = state[near->host];
       matches_pool.prefetch(r.posted);

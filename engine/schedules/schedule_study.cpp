@@ -17,6 +17,7 @@
 #include "engine/schedules/algorithms.hpp"
 #include "engine/schedules/goal_reader.hpp"
 #include "engine/schedules/message_delays.hpp"
+#include "engine/schedules/rank_classes.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/summary_fields.hpp"
@@ -467,13 +468,18 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   const auto repeat = [=](Schedule one) {
     return repeated ? repeat_schedule(one, cycles, work_ns) : one;
   };
+  // Stored, or as rank classes where its ranks share their programs (same runs, less memory).
+  const auto compact = [](Schedule stored) {
+    std::optional<GeneratedSchedule> classes = rank_classes(stored);
+    return classes ? AnySchedule(std::move(*classes)) : AnySchedule(std::move(stored));
+  };
   ScheduleSource source;
   std::uint64_t row_bytes = 1;  // the message size a LogGP file's rows are chosen for
   const bool goal = reader.has(kGoal.name);
   if (goal) {
     // Read now: a malformed file is refused when the run file is checked.
     const std::string path = reader.text(kGoal);
-    source.built = std::make_shared<const AnySchedule>(repeat(read_goal_file(path)));
+    source.built = std::make_shared<const AnySchedule>(compact(repeat(read_goal_file(path))));
     source.ranks = ranks_of(*source.built);
     source.operations = static_cast<double>(operations_of(*source.built));
     source.stored_bytes = static_cast<double>(memory_bytes_of(*source.built));
@@ -519,7 +525,9 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
       source.built = std::make_shared<const AnySchedule>(std::move(*fly));
       source.stored_bytes = static_cast<double>(memory_bytes_of(*source.built));
     } else {
-      source.make = [&algorithm, p, repeat] { return AnySchedule(repeat(algorithm.generate(p))); };
+      source.make = [&algorithm, p, repeat, compact] {
+        return compact(repeat(algorithm.generate(p)));
+      };
       source.stored_bytes = kStoredBytesPerOperation * source.operations;
     }
     row_bytes = std::max<std::uint64_t>(p.message_bytes, 1);
