@@ -2,11 +2,14 @@
 // operation the same as stored (kind, size, peer, tag, CPU, NIC, dependents in order, global
 // indices), so the engine gives every rank the same finishing time, bit for bit, with and without
 // noise; regular collectives take a class or a few, irregular schedules stay stored.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "distributions/detour_pattern.hpp"
@@ -164,4 +167,81 @@ TEST_CASE("rank classes: an irregular schedule stays stored") {
       "rank 2 {\nl1: recv 16b from 1 tag 1\n}\n",
       "irregular.goal");
   CHECK(rank_classes(s) == std::nullopt);
+}
+
+namespace {
+
+// Every rank's operations and the runs with and without noise, from GOAL read stored and read
+// as a run reads it.
+void expect_read_alike(const std::string& goal) {
+  const Schedule stored = read_goal_text(goal, "test.goal");
+  const AnySchedule read = read_goal_schedule_text(goal, "test.goal");
+  std::visit(
+      [&](const auto& s) {
+        expect_same_operations(stored, s);
+        expect_same_runs(stored, s);
+      },
+      read);
+}
+
+std::string dissemination_goal(std::uint32_t n) {
+  std::string g = fmt::format("num_ranks {}\n", n);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    g += fmt::format("rank {} {{\n", r);
+    int k = 0;
+    for (std::uint32_t d = 1; d < n; d *= 2, ++k) {
+      g += fmt::format("l{}: send 8b to {}\nl{}: recv 8b from {}\n", 2 * k, (r + d) % n, 2 * k + 1,
+                       (r + n - d) % n);
+      if (k > 0) g += fmt::format("l{} requires l{}\n", 2 * k, 2 * k - 1);
+    }
+    g += "}\n";
+  }
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("rank classes: a GOAL file read as a run reads it, rank by rank") {
+  // Regular: one class, nothing stored.
+  const std::string regular = dissemination_goal(100);
+  const AnySchedule read = read_goal_schedule_text(regular, "d.goal");
+  REQUIRE(std::holds_alternative<GeneratedSchedule>(read));
+  expect_read_alike(regular);
+  // Irregular: classes would take the whole schedule; stored after all (every rank replayed).
+  const std::string irregular =
+      "num_ranks 3\n"
+      "rank 0 {\nl1: send 8b to 1 tag 0\nl2: calc 100\nl2 requires l1\n}\n"
+      "rank 1 {\nl1: recv 8b from 0 tag 0\nl2: send 16b to 2 tag 1\nl2 requires l1\n}\n"
+      "rank 2 {\nl1: recv 16b from 1 tag 1\n}\n";
+  CHECK(std::holds_alternative<Schedule>(read_goal_schedule_text(irregular, "i.goal")));
+  expect_read_alike(irregular);
+  // Regular, then past 1024 classes (rank r computes r ns after its barrier part): the reader
+  // gives up on classes while reading and goes on stored, the ranks so far rebuilt from them.
+  std::string mixed = dissemination_goal(1100);
+  std::size_t at = 0;
+  for (std::uint32_t r = 0; r < 1100; ++r) {
+    at = mixed.find(fmt::format("rank {} {{\n", r), at);
+    at = mixed.find("}\n", at);
+    const std::string extra = r >= 50 ? fmt::format("c: calc {}\n", r) : "";
+    mixed.insert(at, extra);
+    at += extra.size() + 2;
+  }
+  CHECK(std::holds_alternative<Schedule>(read_goal_schedule_text(mixed, "m.goal")));
+  expect_read_alike(mixed);
+}
+
+TEST_CASE("rank classes: the collector replays the ranks it took") {
+  AlgorithmParams p;
+  p.ranks = 40;
+  const Schedule tree = find_algorithm("binomial_broadcast")->generate(p);
+  RankClassCollector few(tree.ranks(), 3);
+  std::uint32_t taken = 0;
+  while (taken < tree.ranks() && few.add(tree.view(taken))) ++taken;
+  REQUIRE(taken < tree.ranks());  // a fourth class was needed
+  CHECK(few.ranks_taken() == taken);
+  CHECK_FALSE(few.add(tree.view(taken)));  // it takes no more
+  ScheduleBuilder b;
+  few.replay(b);
+  for (std::uint32_t r = taken; r < tree.ranks(); ++r) b.append_rank(tree.view(r));
+  expect_same_operations(tree, b.finish());
 }

@@ -79,6 +79,9 @@ class RadixEventQueue {
   /// it stays at most a thousand or so once its events are spread in time).
   std::size_t window_events() const { return static_cast<std::size_t>(limit_ - read_); }
 
+  /// Room for `n` events in the first bucket's window (a run's first events all come at once).
+  void reserve_window(std::size_t n) { current_.reserve(n); }
+
   /// Empties the queue, keeping its blocks and vectors for the next run.
   void clear() {
     read_ = limit_ = nullptr;

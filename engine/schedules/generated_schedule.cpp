@@ -70,15 +70,7 @@ std::uint64_t GeneratedSchedule::memory_bytes() const {
 
 Schedule GeneratedSchedule::materialize() const {
   ScheduleBuilder b;
-  for (std::uint32_t r = 0; r < ranks_; ++r) {
-    const RankView v = view(r);
-    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) b.add(v.operation(op));
-    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
-      v.for_each_dependent(op, [&](const Schedule::Dependent& d) {
-        b.depend(d.local, static_cast<std::uint32_t>(op - v.first()), d.started);
-      });
-    b.end_rank([r] { return fmt::format("rank {}", r); });
-  }
+  for (std::uint32_t r = 0; r < ranks_; ++r) b.append_rank(view(r));
   return b.finish();
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/errors.hpp"
 #include "core/stop_request.hpp"
+#include "engine/schedules/rank_classes.hpp"
 
 namespace collnoise {
 namespace {
@@ -127,10 +128,16 @@ struct PendingDependency {
 
 class GoalParser {
  public:
-  explicit GoalParser(std::string origin) : origin_(std::move(origin)) {}
-  void reserve_operations(std::uint64_t n) { builder_.reserve(n); }
+  /// `as_classes`: hand each rank to a RankClassCollector as soon as it is read, keeping none
+  /// stored while the ranks fit in classes.
+  GoalParser(std::string origin, bool as_classes)
+      : origin_(std::move(origin)), as_classes_(as_classes) {}
+  void reserve_operations(std::uint64_t n) {
+    reserve_ = n;
+    if (!as_classes_) builder_.reserve(n);
+  }
 
-  Schedule parse(LineSource& source) {
+  AnySchedule parse(LineSource& source) {
     std::string_view line;
     while (source.next(line)) {
       ++line_no_;
@@ -142,10 +149,14 @@ class GoalParser {
     if (rank_open_)
       fail(1, fmt::format("the file ends inside the block of rank {}: a '}}' is missing", rank_));
     if (!num_ranks_) fail(1, "the file has no num_ranks line");
-    if (builder_.ranks_done() != *num_ranks_)
+    if (ranks_read_ != *num_ranks_)
       fail(1, fmt::format("num_ranks is {}, but the file ends after {} rank block(s)", *num_ranks_,
-                          builder_.ranks_done()));
+                          ranks_read_));
     check_messages_balance();
+    if (classes_) {
+      if (std::optional<GeneratedSchedule> g = classes_->finish()) return std::move(*g);
+      classes_->replay(builder_);  // classes would save too little: stored after all
+    }
     return builder_.finish();
   }
 
@@ -322,12 +333,12 @@ class GoalParser {
     if (!num_ranks_) fail(word_column, "a rank block before the num_ranks line");
     const std::size_t column = c.column();
     const auto r = number(c, "a rank", std::numeric_limits<std::uint32_t>::max());
-    if (r != builder_.ranks_done())
+    if (r != ranks_read_)
       fail(column + 1, r >= *num_ranks_
                            ? fmt::format("rank {} does not exist (num_ranks {})", r, *num_ranks_)
                            : fmt::format("rank {} comes out of order: rank {} is next (ranks are "
                                          "given once each, in order)",
-                                         r, builder_.ranks_done()));
+                                         r, ranks_read_));
     c.skip_space();
     if (c.at >= c.s.size() || c.s[c.at] != '{') fail(c.column(), "expected '{' after the rank");
     ++c.at;
@@ -450,7 +461,28 @@ class GoalParser {
     }
     pending_.clear();
     builder_.end_rank([&] { return fmt::format("{}:{}: rank {}", origin_, line_no_, rank_); });
+    ++ranks_read_;
     rank_open_ = false;
+    if (as_classes_) collect_last_rank();
+  }
+
+  // The rank just read joins the classes (and leaves the builder), or the schedule goes on
+  // stored: every rank read so far back into the builder, from the classes.
+  void collect_last_rank() {
+    if (!classes_) {
+      if (ranks_read_ != 1) return;  // gone stored already
+      classes_.emplace(*num_ranks_);
+    }
+    if (classes_->add(builder_.last_rank())) {
+      builder_.drop_last_rank();
+      return;
+    }
+    ScheduleBuilder stored;
+    stored.reserve(reserve_);
+    classes_->replay(stored);
+    stored.append_rank(builder_.last_rank());
+    builder_ = std::move(stored);
+    classes_.reset();
   }
 
   // Every receive needs a message: per destination, as many sends as receives (tags and
@@ -472,6 +504,10 @@ class GoalParser {
   bool rank_open_ = false;
   std::uint32_t rank_ = 0;
   ScheduleBuilder builder_;
+  bool as_classes_;
+  std::optional<RankClassCollector> classes_;
+  std::uint32_t ranks_read_ = 0;
+  std::uint64_t reserve_ = 0;
   std::unordered_map<std::string, std::uint32_t> labels_;
   std::vector<std::uint32_t> numbered_;  ///< local index + 1 of label "l<n>", 0 if undefined
   std::vector<PendingDependency> pending_;
@@ -481,13 +517,15 @@ class GoalParser {
 
 }  // namespace
 
-Schedule read_goal_file(const std::string& path) {
+namespace {
+
+AnySchedule read_goal(const std::string& path, bool as_classes) {
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (!file)
     throw InputError(fmt::format("GOAL file '{}' cannot be read: {}", path, std::strerror(errno)));
   LineSource source(file.get());
   try {
-    GoalParser parser(path);
+    GoalParser parser(path, as_classes);
     // Schedgen's lines average about 25 bytes: reserving for the file's size spares the
     // schedule's arrays their regrowth (each a copy of everything read so far).
     if (std::fseek(file.get(), 0, SEEK_END) == 0) {
@@ -501,9 +539,24 @@ Schedule read_goal_file(const std::string& path) {
   }
 }
 
+}  // namespace
+
+Schedule read_goal_file(const std::string& path) {
+  return std::get<Schedule>(read_goal(path, false));
+}
+
+AnySchedule read_goal_schedule(const std::string& path) {
+  return read_goal(path, true);
+}
+
 Schedule read_goal_text(const std::string& text, const std::string& origin) {
   LineSource source{std::string_view(text)};
-  return GoalParser(origin).parse(source);
+  return std::get<Schedule>(GoalParser(origin, false).parse(source));
+}
+
+AnySchedule read_goal_schedule_text(const std::string& text, const std::string& origin) {
+  LineSource source{std::string_view(text)};
+  return GoalParser(origin, true).parse(source);
 }
 
 }  // namespace collnoise

@@ -18,6 +18,7 @@
 // later in its rank block.
 #include <string>
 
+#include "engine/schedules/any_schedule.hpp"
 #include "engine/schedules/schedule.hpp"
 
 namespace collnoise {
@@ -29,5 +30,13 @@ Schedule read_goal_file(const std::string& path);
 
 /// Reads GOAL text (`origin` names it in messages).
 Schedule read_goal_text(const std::string& text, const std::string& origin);
+
+/// Reads the GOAL file at `path` as a run simulates it: as rank classes where its ranks share
+/// their programs up to their peers (engine/schedules/rank_classes.hpp; each rank joins them as it
+/// is read, so a regular 2^20-rank file takes megabytes, not the gigabyte its stored form would),
+/// else stored. The same operations either way; the same errors as read_goal_file().
+AnySchedule read_goal_schedule(const std::string& path);
+/// The same from text.
+AnySchedule read_goal_schedule_text(const std::string& text, const std::string& origin);
 
 }  // namespace collnoise

@@ -2,8 +2,7 @@
 
 #include <xxhash.h>
 
-#include <unordered_map>
-#include <vector>
+#include <algorithm>
 
 namespace collnoise {
 namespace {
@@ -13,11 +12,9 @@ namespace {
 // agree on them.
 constexpr std::uint8_t kByOffset = 1, kFixed = 2;
 
-struct Candidate {
-  std::uint32_t representative;
-  std::vector<std::uint32_t> offset;   ///< per operation: (peer - rank) mod N of its members
-  std::vector<std::uint8_t> readings;  ///< per operation: kByOffset | kFixed, as still possible
-};
+// Class programs may take this many operations before the collector weighs them against the
+// operations seen (the first ranks of a regular schedule open most of its classes).
+constexpr std::uint64_t kFreeClassOperations = std::uint64_t{1} << 20;
 
 bool has_peer(const Operation& o) {
   return o.kind != OpKind::kCalc && o.peer != kAnyPeer;
@@ -68,108 +65,128 @@ bool same_shape(const Schedule::RankView& a, const Schedule::RankView& b,
   return true;
 }
 
-// Whether `rank` reads its peers as the class does; if so the class keeps only the readings
-// both share.
-bool join(Candidate& c, const Schedule::RankView& v, std::uint32_t rank, std::uint32_t n,
-          const Schedule& s) {
-  const Schedule::RankView rep = s.view(c.representative);
-  std::vector<std::uint8_t> narrowed(c.readings.size());
-  for (std::uint32_t k = 0; k < v.count(); ++k) {
-    const Operation o = v.operation(v.first() + k);
-    if (!has_peer(o)) continue;
-    std::uint8_t r = 0;
-    if ((c.readings[k] & kByOffset) && offset_of(o.peer, rank, n) == c.offset[k]) r |= kByOffset;
-    if ((c.readings[k] & kFixed) && o.peer == rep.peer(rep.first() + k)) r |= kFixed;
-    if (r == 0) return false;
-    narrowed[k] = r;
-  }
-  c.readings = std::move(narrowed);
-  return true;
-}
+}  // namespace
 
-Candidate found_class(const Schedule::RankView& v, std::uint32_t rank, std::uint32_t n) {
-  Candidate c{rank, std::vector<std::uint32_t>(v.count(), 0),
-              std::vector<std::uint8_t>(v.count(), 0)};
+RankClassCollector::RankClassCollector(std::uint32_t ranks, std::uint32_t max_classes)
+    : ranks_(ranks), max_classes_(max_classes) {}
+
+RankClassCollector::Class RankClassCollector::open(const Schedule::RankView& v,
+                                                   std::uint32_t rank) const {
+  ScheduleBuilder b;
+  b.append_rank(v);
+  Class c{b.finish(), std::vector<std::uint32_t>(v.count(), 0),
+          std::vector<std::uint8_t>(v.count(), 0)};
   for (std::uint32_t k = 0; k < v.count(); ++k) {
     const Operation o = v.operation(v.first() + k);
     if (!has_peer(o)) continue;
-    c.offset[k] = offset_of(o.peer, rank, n);
+    c.offset[k] = offset_of(o.peer, rank, ranks_);
     c.readings[k] = kByOffset | kFixed;
   }
   return c;
 }
 
-// The class's program (a one-rank schedule: its peers are the rules') and its peer rules.
-GeneratedSchedule::RankClass program_of(const Candidate& c, const Schedule& s) {
-  const Schedule::RankView v = s.view(c.representative);
-  ScheduleBuilder b;
-  GeneratedSchedule::RankClass out;
+// Whether `rank` reads its peers as the class does; if so the class keeps only the readings
+// both share.
+bool RankClassCollector::join(Class& c, const Schedule::RankView& v, std::uint32_t rank) {
+  narrowed_.assign(c.readings.size(), 0);
   for (std::uint32_t k = 0; k < v.count(); ++k) {
-    Operation o = v.operation(v.first() + k);
-    PeerRule rule;  // a calc's, or a receive from any rank: the peer as it stands
-    rule.value = o.peer;
-    if (has_peer(o) && (c.readings[k] & kByOffset)) {
-      rule.mode = PeerRule::Mode::kAdd;
-      rule.value = c.offset[k];
-    }
-    out.peers.push_back(rule);
-    o.peer = 0;
-    b.add(o);
+    const Operation o = v.operation(v.first() + k);
+    if (!has_peer(o)) continue;
+    std::uint8_t r = 0;
+    if ((c.readings[k] & kByOffset) && offset_of(o.peer, rank, ranks_) == c.offset[k])
+      r |= kByOffset;
+    if ((c.readings[k] & kFixed) && o.peer == c.program.peer(k)) r |= kFixed;
+    if (r == 0) return false;
+    narrowed_[k] = r;
   }
-  for (std::uint32_t k = 0; k < v.count(); ++k)
-    v.for_each_dependent(v.first() + k,
-                         [&](const Schedule::Dependent& d) { b.depend(d.local, k, d.started); });
-  b.end_rank("a rank class");
-  out.program = b.finish();
-  return out;
+  c.readings.swap(narrowed_);
+  return true;
 }
 
-}  // namespace
-
-std::optional<GeneratedSchedule> rank_classes(const Schedule& s, std::uint32_t max_classes) {
-  const std::uint32_t n = s.ranks();
-  if (n == 0) return std::nullopt;
-  std::vector<Candidate> classes;
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> by_shape;
-  std::vector<std::uint32_t> class_of(n);
-  std::vector<std::uint64_t> words;
-  std::vector<Schedule::Dependent> dependents;
-  std::uint64_t class_ops = 0;
-  for (std::uint32_t r = 0; r < n; ++r) {
-    const Schedule::RankView v = s.view(r);
-    std::vector<std::uint32_t>& same = by_shape[shape_hash(v, words)];
-    std::uint32_t found = ~std::uint32_t{0};
-    for (const std::uint32_t c : same)
-      if (same_shape(s.view(classes[c].representative), v, dependents) &&
-          join(classes[c], v, r, n, s)) {
-        found = c;
-        break;
-      }
-    if (found == ~std::uint32_t{0}) {
-      if (classes.size() == max_classes) return std::nullopt;
-      found = static_cast<std::uint32_t>(classes.size());
-      classes.push_back(found_class(v, r, n));
-      same.push_back(found);
-      class_ops += v.count();
-      // Worth it only while the programs stay small beside the schedule.
-      if (class_ops * 4 > s.operations()) return std::nullopt;
+bool RankClassCollector::add(const Schedule::RankView& v) {
+  if (failed_ || class_of_.size() == ranks_) return false;
+  const auto rank = static_cast<std::uint32_t>(class_of_.size());
+  std::vector<std::uint32_t>& same = by_shape_[shape_hash(v, words_)];
+  for (const std::uint32_t c : same)
+    if (same_shape(classes_[c].program.view(0), v, dependents_) && join(classes_[c], v, rank)) {
+      class_of_.push_back(c);
+      operations_ += v.count();
+      return true;
     }
-    class_of[r] = found;
+  operations_ += v.count();
+  class_operations_ += v.count();
+  if (classes_.size() == max_classes_ ||
+      class_operations_ > std::max(kFreeClassOperations, operations_ / 2)) {
+    failed_ = true;
+    return false;
   }
+  same.push_back(static_cast<std::uint32_t>(classes_.size()));
+  class_of_.push_back(static_cast<std::uint32_t>(classes_.size()));
+  classes_.push_back(open(v, rank));
+  return true;
+}
+
+// The peer operation k of a member has: by its offset where every member agrees on one (both
+// readings agree for every member where both are left).
+std::uint32_t RankClassCollector::peer_of(const Class& c, std::uint32_t k,
+                                          std::uint32_t rank) const {
+  if (c.readings[k] & kByOffset)
+    return static_cast<std::uint32_t>((std::uint64_t{rank} + c.offset[k]) % ranks_);
+  return c.program.peer(k);
+}
+
+void RankClassCollector::replay(ScheduleBuilder& b) const {
+  for (std::uint32_t r = 0; r < class_of_.size(); ++r) {
+    const Class& c = classes_[class_of_[r]];
+    const Schedule::RankView v = c.program.view(0);
+    for (std::uint32_t k = 0; k < v.count(); ++k) {
+      Operation o = v.operation(k);
+      if (has_peer(o)) o.peer = peer_of(c, k, r);
+      b.add(o);
+    }
+    for (std::uint32_t k = 0; k < v.count(); ++k)
+      v.for_each_dependent(k,
+                           [&](const Schedule::Dependent& d) { b.depend(d.local, k, d.started); });
+    b.end_rank("a replayed rank");
+  }
+}
+
+std::optional<GeneratedSchedule> RankClassCollector::finish() const {
+  if (failed_ || class_of_.size() != ranks_ || ranks_ == 0 || class_operations_ * 4 > operations_)
+    return std::nullopt;
   std::vector<GeneratedSchedule::RankClass> programs;
-  programs.reserve(classes.size());
-  for (const Candidate& c : classes) programs.push_back(program_of(c, s));
+  programs.reserve(classes_.size());
+  for (const Class& c : classes_) {
+    GeneratedSchedule::RankClass out{c.program, {}};
+    for (std::uint32_t k = 0; k < c.readings.size(); ++k) {
+      PeerRule rule;  // a calc's, or a receive from any rank: the peer as it stands
+      rule.value = c.program.peer(k);
+      if (c.readings[k] & kByOffset) {
+        rule.mode = PeerRule::Mode::kAdd;
+        rule.value = c.offset[k];
+      }
+      out.peers.push_back(rule);
+    }
+    programs.push_back(std::move(out));
+  }
   // Runs of one class where the layout has few of them (most collectives: one run); else the
   // table.
   std::vector<GeneratedSchedule::RankRun> runs;
-  for (std::uint32_t r = 0; r < n && runs.size() <= 64; ++r) {
-    if (!runs.empty() && runs.back().first_class == class_of[r])
+  for (std::uint32_t r = 0; r < ranks_ && runs.size() <= 64; ++r) {
+    if (!runs.empty() && runs.back().first_class == class_of_[r])
       ++runs.back().end;
     else
-      runs.push_back({r, r + 1, class_of[r], 1});
+      runs.push_back({r, r + 1, class_of_[r], 1});
   }
-  if (runs.size() <= 64) return GeneratedSchedule(n, RankFold{}, std::move(programs), runs);
-  return GeneratedSchedule(n, std::move(programs), std::move(class_of));
+  if (runs.size() <= 64) return GeneratedSchedule(ranks_, RankFold{}, std::move(programs), runs);
+  return GeneratedSchedule(ranks_, std::move(programs), class_of_);
+}
+
+std::optional<GeneratedSchedule> rank_classes(const Schedule& s, std::uint32_t max_classes) {
+  RankClassCollector collector(s.ranks(), max_classes);
+  for (std::uint32_t r = 0; r < s.ranks(); ++r)
+    if (!collector.add(s.view(r))) return std::nullopt;
+  return collector.finish();
 }
 
 }  // namespace collnoise

@@ -87,6 +87,16 @@ std::optional<std::string> ScheduleBuilder::close_rank() {
   return std::nullopt;
 }
 
+void ScheduleBuilder::drop_last_rank() {
+  if (ranks_done() == 0 || pending_ops_ != 0 || !pending_edges_.empty())
+    throw RuntimeFailure("a schedule's last rank was dropped while none was ended");
+  s_.starts_.pop_back();
+  const Schedule::RankStart& start = s_.starts_.back();
+  s_.ops_.resize(start.op);
+  s_.dep_count_.resize(start.op);
+  s_.edge_.resize(start.edge);
+}
+
 Schedule ScheduleBuilder::finish() {
   if (pending_ops_ != 0 || !pending_edges_.empty())
     throw RuntimeFailure("a schedule was finished inside a rank");

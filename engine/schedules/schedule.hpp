@@ -183,6 +183,22 @@ class ScheduleBuilder {
   /// The schedule of every rank ended so far.
   Schedule finish();
   std::uint32_t ranks_done() const { return static_cast<std::uint32_t>(s_.starts_.size() - 1); }
+  /// The last rank ended. Precondition: one was, and none is open.
+  Schedule::RankView last_rank() const { return s_.view(ranks_done() - 1); }
+  /// Forgets the last rank ended (a reader that keeps it elsewhere, as a rank class).
+  /// Precondition: one was, and none is open.
+  void drop_last_rank();
+  /// Appends a rank of another schedule (stored or generated), operation by operation, and
+  /// ends it.
+  template <class View>
+  void append_rank(const View& v) {
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) add(v.operation(op));
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+      v.for_each_dependent(op, [&](const Schedule::Dependent& d) {
+        depend(d.local, static_cast<std::uint32_t>(op - v.first()), d.started);
+      });
+    end_rank("a copied rank");
+  }
   std::uint32_t ops_in_rank() const { return static_cast<std::uint32_t>(pending_ops_); }
 
  private:

@@ -109,14 +109,20 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
 
   const std::span<Counter> remaining =
       EngineBuffers::array_of<Counter>(buffers.counter_lines, s.operations());
+  std::uint64_t ready_at_start = 0;
   for (std::uint32_t host = 0; host < p; ++host) {
     const auto v = s.view(host);
-    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) {
       remaining[op] = static_cast<Counter>(v.dependencies(op));
+      ready_at_start += remaining[op] == 0;
+    }
   }
   // Operations made ready by the current event, (rank, op) in the order they became ready.
   auto& fresh = buffers.fresh;
   RadixEventQueue<Event>& queue = buffers.queue;
+  // They all enter the queue at once (a million for a 2^20-rank barrier): room made at once
+  // spares its window the copies of growing by doubling.
+  queue.reserve_window(ready_at_start);
   WaitingRooms<Event>& rooms = buffers.rooms;
   std::uint64_t stamp = 0;
   // `e` waits for resources free at max(cpu, nic): queued again at that time, or in its room

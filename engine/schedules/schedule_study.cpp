@@ -479,7 +479,8 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   if (goal) {
     // Read now: a malformed file is refused when the run file is checked.
     const std::string path = reader.text(kGoal);
-    source.built = std::make_shared<const AnySchedule>(compact(repeat(read_goal_file(path))));
+    source.built = std::make_shared<const AnySchedule>(
+        repeated ? compact(repeat(read_goal_file(path))) : read_goal_schedule(path));
     source.ranks = ranks_of(*source.built);
     source.operations = static_cast<double>(operations_of(*source.built));
     source.stored_bytes = static_cast<double>(memory_bytes_of(*source.built));
