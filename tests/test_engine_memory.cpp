@@ -12,17 +12,14 @@
 #include "engine/schedules/algorithms.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
+#include "tests/schedule_nets.hpp"
 
 using namespace collnoise;
 
 namespace {
 
 ScheduleNet net() {
-  ScheduleNet n;
-  n.L = 1000;
-  n.o = 1;
-  n.G = 1;
-  return n;
+  return test::chen_suda_net();
 }
 
 Schedule algorithm(const char* name, std::uint32_t ranks, ReceiveOrder order) {

@@ -19,45 +19,17 @@
 #include "engine/schedules/rank_classes.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
+#include "tests/same_operations.hpp"
+#include "tests/schedule_nets.hpp"
 
 using namespace collnoise;
+using collnoise::test::expect_same_operations;
 
 namespace {
 
+// Some of the messages below go by rendezvous (S = 1000 bytes).
 ScheduleNet net() {
-  ScheduleNet n;
-  n.L = 1000;
-  n.o = 100;
-  n.g = 50;
-  n.G = 1;
-  n.S = 1000;  // some of the messages below go by rendezvous
-  return n;
-}
-
-template <class A, class B>
-void expect_same_operations(const A& a, const B& b) {
-  REQUIRE(a.ranks() == b.ranks());
-  REQUIRE(a.operations() == b.operations());
-  CHECK(a.cpus() == b.cpus());
-  CHECK(a.nics() == b.nics());
-  std::size_t differ = 0;
-  for (std::uint32_t r = 0; r < a.ranks(); ++r) {
-    const auto x = a.view(r);
-    const auto y = b.view(r);
-    REQUIRE(x.first() == y.first());
-    REQUIRE(x.count() == y.count());
-    for (std::uint64_t op = x.first(); op < x.first() + x.count(); ++op) {
-      const Operation p = x.operation(op), q = y.operation(op);
-      differ += p.kind != q.kind || p.size != q.size || p.peer != q.peer || p.tag != q.tag ||
-                p.cpu != q.cpu || p.nic != q.nic || x.dependencies(op) != y.dependencies(op) ||
-                x.peer(op) != y.peer(op);
-      std::vector<std::uint64_t> dx, dy;
-      x.for_each_dependent(op, [&](const auto& d) { dx.push_back(d.local * 2 + d.started); });
-      y.for_each_dependent(op, [&](const auto& d) { dy.push_back(d.local * 2 + d.started); });
-      differ += dx != dy;
-    }
-  }
-  CHECK(differ == 0);
+  return test::net_of(1000, 100, 50, 1, 0, 1000);
 }
 
 template <class A, class B>

@@ -224,6 +224,7 @@ rank 1 {
 #include "engine/schedules/message_delays.hpp"
 #include "engine/schedules/schedule_noise.hpp"
 #include "tests/command_line.hpp"
+#include "tests/same_operations.hpp"
 
 TEST_CASE("generated algorithms equal their GOAL export read back") {
   for (const auto& algorithm : algorithm_kinds())
@@ -265,24 +266,7 @@ TEST_CASE("algorithms generated on the fly equal the stored ones, operation by o
         const std::optional<GeneratedSchedule> generated = algorithm.generate_on_the_fly(p);
         REQUIRE(generated);
         const GeneratedSchedule& fly = *generated;
-        REQUIRE(fly.ranks() == stored.ranks());
-        REQUIRE(fly.operations() == stored.operations());
-        for (std::uint32_t r = 0; r < n; ++r) {
-          const auto a = stored.view(r);
-          const auto b = fly.view(r);
-          REQUIRE(a.first() == b.first());
-          REQUIRE(a.count() == b.count());
-          for (std::uint64_t op = a.first(); op < a.first() + a.count(); ++op) {
-            const Operation x = a.operation(op), y = b.operation(op);
-            REQUIRE(std::tie(x.kind, x.size, x.peer, x.tag, x.cpu, x.nic) ==
-                    std::tie(y.kind, y.size, y.peer, y.tag, y.cpu, y.nic));
-            REQUIRE(a.dependencies(op) == b.dependencies(op));
-            std::vector<std::pair<std::uint32_t, bool>> da, db;
-            a.for_each_dependent(op, [&](const auto& d) { da.emplace_back(d.local, d.started); });
-            b.for_each_dependent(op, [&](const auto& d) { db.emplace_back(d.local, d.started); });
-            REQUIRE(da == db);
-          }
-        }
+        test::expect_same_operations(stored, fly);
         const ScheduleRun x = simulate_schedule(stored, hand_net());
         const ScheduleRun y = simulate_schedule(fly, hand_net());
         REQUIRE(x.complete);

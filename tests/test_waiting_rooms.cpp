@@ -18,8 +18,10 @@
 #include "engine/schedules/algorithms.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
+#include "tests/schedule_nets.hpp"
 
 using namespace collnoise;
+using collnoise::test::net_of;
 
 namespace {
 
@@ -40,17 +42,6 @@ void expect_same_with_and_without_rooms(const Schedule& s, const ScheduleNet& ne
   for (std::size_t r = 0; r < with.finish.size(); ++r)
     differ += with.finish[r] != without.finish[r];
   CHECK(differ == 0);
-}
-
-ScheduleNet net_of(double L, double o, double g, double G, double O, std::uint64_t S) {
-  ScheduleNet net;
-  net.L = L;
-  net.o = o;
-  net.g = g;
-  net.G = G;
-  net.O = O;
-  net.S = S;
-  return net;
 }
 
 }  // namespace
