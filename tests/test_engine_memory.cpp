@@ -80,3 +80,20 @@ TEST_CASE("engine memory: a run cut short leaves nothing behind for the next") {
   clear_stop_request();
   expect_same(noisy(big, 9, memory), noisy(big, 9));
 }
+
+TEST_CASE("engine memory: the estimate before a run holds what the run takes") {
+  // Preposted schedules queue every receive at once; in order, a few events per rank.
+  for (const ReceiveOrder order : {ReceiveOrder::kInOrder, ReceiveOrder::kPreposted})
+    for (const char* name : {"dissemination_barrier", "recursive_doubling_allreduce",
+                             "binomial_broadcast", "linear_gather", "pairwise_alltoall"}) {
+      INFO(name);
+      const Schedule s = algorithm(name, 2048, order);
+      ScheduleEngineMemory memory;
+      noisy(s, 1, memory);
+      const double estimate = estimated_engine_bytes(s.ranks(), static_cast<double>(s.operations()),
+                                                     static_cast<double>(s.ready_at_start()));
+      const auto held = static_cast<double>(memory.bytes());
+      CHECK(held <= estimate);
+      CHECK(held >= estimate / 8);  // and not wildly above it
+    }
+}

@@ -20,5 +20,8 @@ inline std::uint64_t operations_of(const AnySchedule& s) {
 inline std::uint64_t memory_bytes_of(const AnySchedule& s) {
   return std::visit([](const auto& x) { return x.memory_bytes(); }, s);
 }
+inline std::uint64_t ready_at_start_of(const AnySchedule& s) {
+  return std::visit([](const auto& x) { return x.ready_at_start(); }, s);
+}
 
 }  // namespace collnoise

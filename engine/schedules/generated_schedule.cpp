@@ -68,6 +68,25 @@ std::uint64_t GeneratedSchedule::memory_bytes() const {
   return bytes;
 }
 
+std::uint64_t GeneratedSchedule::ready_at_start() const {
+  std::vector<std::uint64_t> ready(classes_.size(), 0);
+  for (std::size_t c = 0; c < classes_.size(); ++c)
+    for (std::uint32_t k = 0; k < classes_[c].program.ops_of(0); ++k)
+      ready[c] += classes_[c].program.dependencies(k) == 0;
+  std::uint64_t total = 0;
+  if (!class_of_.empty()) {
+    for (const std::uint32_t c : class_of_) total += ready[c];
+    return total;
+  }
+  for (const Run& run : runs_) {
+    const std::uint32_t n = run.ranks.end - run.ranks.begin;
+    for (std::uint32_t j = 0; j < run.ranks.period; ++j)
+      total += ready[run.ranks.first_class + j] *
+               (n / run.ranks.period + (j < n % run.ranks.period ? 1U : 0U));
+  }
+  return total;
+}
+
 Schedule GeneratedSchedule::materialize() const {
   ScheduleBuilder b;
   for (std::uint32_t r = 0; r < ranks_; ++r) b.append_rank(view(r));

@@ -70,6 +70,8 @@ class GeneratedSchedule {
   std::uint32_t ops_of(std::uint32_t rank) const { return place(rank).cls->program.ops_of(0); }
   /// Bytes held (the class programs and the layout).
   std::uint64_t memory_bytes() const;
+  /// Operations without dependencies: they all enter the engine's queue when a run starts.
+  std::uint64_t ready_at_start() const;
 
   class RankView {
    public:

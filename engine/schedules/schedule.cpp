@@ -20,6 +20,10 @@ std::uint64_t Schedule::memory_bytes() const {
   return bytes(starts_) + bytes(ops_) + bytes(dep_count_) + bytes(edge_);
 }
 
+std::uint64_t Schedule::ready_at_start() const {
+  return static_cast<std::uint64_t>(std::count(dep_count_.begin(), dep_count_.end(), 0U));
+}
+
 void ScheduleBuilder::reserve(std::uint64_t operations) {
   const auto n = static_cast<std::size_t>(operations);
   s_.ops_.reserve(n);

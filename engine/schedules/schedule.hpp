@@ -98,6 +98,8 @@ class Schedule {
 
   /// Bytes held by the schedule's arrays.
   std::uint64_t memory_bytes() const;
+  /// Operations without dependencies: they all enter the engine's queue when a run starts.
+  std::uint64_t ready_at_start() const;
 
   /// The operations of one rank, by global index, as the engine reads any kind of schedule
   /// (a generated schedule's views compute what this one looks up).

@@ -11,6 +11,20 @@ ScheduleEngineMemory::~ScheduleEngineMemory() = default;
 ScheduleEngineMemory::ScheduleEngineMemory(ScheduleEngineMemory&&) noexcept = default;
 ScheduleEngineMemory& ScheduleEngineMemory::operator=(ScheduleEngineMemory&&) noexcept = default;
 
+std::size_t ScheduleEngineMemory::bytes() const {
+  const schedule_detail::EngineBuffers& b = *buffers_;
+  return (b.rank_lines.capacity() + b.counter_lines.capacity()) *
+             sizeof(schedule_detail::CacheLine) +
+         b.matches.capacity_bytes() + b.queue.capacity_bytes() +
+         b.fresh.capacity() * sizeof(b.fresh[0]);
+}
+
+double estimated_engine_bytes(double ranks, double operations, double ready_at_start) {
+  // The queue takes its blocks 2 MiB at a time.
+  constexpr double kQueueSlabs = 4.0 * 1024 * 1024;
+  return 4.0 * operations + 144.0 * ranks + 56.0 * ready_at_start + kQueueSlabs;
+}
+
 template ScheduleRun simulate_schedule<Schedule, QuietSchedule>(const Schedule&, const ScheduleNet&,
                                                                 QuietSchedule&);
 

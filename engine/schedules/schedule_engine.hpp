@@ -50,6 +50,8 @@ class ScheduleEngineMemory {
   ScheduleEngineMemory& operator=(ScheduleEngineMemory&&) noexcept;
 
   schedule_detail::EngineBuffers& buffers() { return *buffers_; }
+  /// Bytes it holds.
+  std::size_t bytes() const;
 
  private:
   std::unique_ptr<schedule_detail::EngineBuffers> buffers_;
@@ -111,6 +113,14 @@ struct ScheduleRun {
 /// message_delay(send, bytes): ns added to the latency L of that send's message (network noise).
 /// `Sched` is a Schedule or a schedule generated on the fly with the same accessors
 /// (engine/schedules/generated_schedule.hpp).
+/// The most a run's memory takes (bytes; ScheduleEngineMemory::bytes() after the run), estimated
+/// before the schedule is simulated from its ranks, operations and operations without
+/// dependencies: a dependency counter per operation (1 to 4 bytes); per rank its state (64
+/// bytes), its finishing time and a few queued events in flight (32 bytes each); per operation
+/// ready at the start its event (all are queued at once) and its place in a match list (a
+/// preposted schedule posts every receive then); and the queue's first blocks.
+double estimated_engine_bytes(double ranks, double operations, double ready_at_start);
+
 template <class Sched, class Noise>
 ScheduleRun simulate_schedule(const Sched& schedule, const ScheduleNet& net, Noise& noise,
                               ScheduleEngineMemory& memory);

@@ -232,10 +232,10 @@ double ScheduleStudy::fixed_cost() const {
 }
 
 double ScheduleStudy::working_bytes(int threads) const {
-  // The schedule once; per thread a dependency counter per operation (1 to 4 bytes), and per
-  // rank its state (128 bytes) and the queued events (32 bytes, a few per rank).
-  return source_.stored_bytes +
-         threads * (4.0 * source_.operations + 256.0 * static_cast<double>(source_.ranks));
+  // The schedule once; per thread the engine's memory, kept from sample to sample.
+  return source_.stored_bytes + threads * estimated_engine_bytes(static_cast<double>(source_.ranks),
+                                                                 source_.operations,
+                                                                 source_.ready_at_start);
 }
 
 std::vector<TableColumn> ScheduleStudy::columns() const {
@@ -484,6 +484,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     source.ranks = ranks_of(*source.built);
     source.operations = static_cast<double>(operations_of(*source.built));
     source.stored_bytes = static_cast<double>(memory_bytes_of(*source.built));
+    source.ready_at_start = static_cast<double>(ready_at_start_of(*source.built));
     source.description = fmt::format("GOAL file {}", path);
   } else {
     const AlgorithmKind& algorithm = *find_algorithm(reader.text(kAlgorithm));
@@ -525,7 +526,13 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     if (fly) {
       source.built = std::make_shared<const AnySchedule>(std::move(*fly));
       source.stored_bytes = static_cast<double>(memory_bytes_of(*source.built));
+      source.ready_at_start = static_cast<double>(ready_at_start_of(*source.built));
     } else {
+      // Before it is built: every receive at once if preposted (about half the operations), else
+      // a few per rank (a root's receives, a rank's first send).
+      source.ready_at_start = p.receives == ReceiveOrder::kPreposted
+                                  ? source.operations / 2.0 + p.ranks
+                                  : 2.0 * p.ranks;
       source.make = [&algorithm, p, repeat, compact] {
         return compact(repeat(algorithm.generate(p)));
       };

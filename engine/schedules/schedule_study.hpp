@@ -40,7 +40,8 @@ struct ScheduleSource {
   double operations = 0.0;    ///< exact or estimated
   double searches = 0.0;      ///< match-list entries a noisy sample searches, where many (estimate)
   double stored_bytes = 0.0;  ///< what its arrays take, estimated before it is built
-  std::string description;    ///< "GOAL file x" or the algorithm and its parameters
+  double ready_at_start = 0.0;  ///< operations without dependencies (estimated before it is built)
+  std::string description;      ///< "GOAL file x" or the algorithm and its parameters
 };
 
 class ScheduleStudy final : public SampledStudy {
