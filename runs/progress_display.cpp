@@ -38,8 +38,8 @@ Reading read(const ProgressTracker& tracker, const ProgressSnapshot& s, Steady::
              Steady::time_point now, int cores) {
   Reading r;
   const double total = tracker.total_cost();
-  const double done = tracker.cost_done(s.point, s.units_done);
-  const double at_start = tracker.cost_done(s.start_point, s.start_units);
+  const double done = tracker.cost_done(s.point, static_cast<double>(s.units_done) + s.in_flight);
+  const double at_start = tracker.cost_done(s.start_point, static_cast<double>(s.start_units));
   r.fraction = total > 0.0 ? std::clamp(done / total, 0.0, 1.0) : 0.0;
   r.points_done = std::min(s.point, tracker.points().size());
   r.all_done = s.point >= tracker.points().size();
@@ -60,6 +60,11 @@ Reading read(const ProgressTracker& tracker, const ProgressSnapshot& s, Steady::
 
 const char* units_name(const ProgressTracker& tracker, std::size_t point) {
   return tracker.points()[point].sampled ? "samples" : "steps";
+}
+
+// " (+0.4 under way)" where units under way have reported a part done (long samples).
+std::string under_way(const ProgressSnapshot& s) {
+  return s.in_flight >= 0.005 ? fmt::format(" (+{:.2g} under way)", s.in_flight) : std::string();
 }
 
 }  // namespace
@@ -202,8 +207,9 @@ std::string ProgressDisplay::status(Steady::time_point now) const {
   std::string text = fmt::format("{:.1f}% of the estimated work; {}/{} points done",
                                  100.0 * r.fraction, r.points_done, points);
   if (!r.all_done)
-    text += fmt::format("; point {}: {}/{} {}", s.point + 1, s.units_done,
-                        tracker_.points()[s.point].units, units_name(tracker_, s.point));
+    text +=
+        fmt::format("; point {}: {}/{} {}{}", s.point + 1, s.units_done,
+                    tracker_.points()[s.point].units, units_name(tracker_, s.point), under_way(s));
   text += fmt::format("; elapsed {}; ETA {}{}", clock_duration(r.elapsed),
                       r.eta_measured ? "" : "~", clock_duration(r.eta));
   if (r.rate >= 0.0)
@@ -226,8 +232,9 @@ std::string ProgressDisplay::bar_text(Steady::time_point now) const {
   if (r.all_done)
     text += fmt::format(", {}/{} points", points, points);
   else
-    text += fmt::format(", point {}/{}: {}/{} {}", s.point + 1, points, s.units_done,
-                        tracker_.points()[s.point].units, units_name(tracker_, s.point));
+    text +=
+        fmt::format(", point {}/{}: {}/{} {}{}", s.point + 1, points, s.units_done,
+                    tracker_.points()[s.point].units, units_name(tracker_, s.point), under_way(s));
   if (r.rate >= 0.0)
     text += fmt::format(", {} {}/s", compact(r.rate), units_name(tracker_, s.point));
   // One line: never wider than the terminal, or it would scroll on every redraw.

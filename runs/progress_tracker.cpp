@@ -26,8 +26,9 @@ std::vector<ProgressPoint> progress_points(const RunSpec& run,
   return out;
 }
 
-ProgressTracker::ProgressTracker(std::vector<ProgressPoint> points, Clock clock)
-    : points_(std::move(points)), clock_(std::move(clock)) {
+ProgressTracker::ProgressTracker(std::vector<ProgressPoint> points, Clock clock,
+                                 const WorkInFlight& in_flight)
+    : points_(std::move(points)), clock_(std::move(clock)), in_flight_(&in_flight) {
   cost_before_.push_back(0.0);
   for (const auto& p : points_) cost_before_.push_back(cost_before_.back() + std::max(0.0, p.cost));
   mine_.point_started = clock_();
@@ -41,12 +42,11 @@ std::uint64_t ProgressTracker::total_samples() const {
   return total;
 }
 
-double ProgressTracker::cost_done(std::size_t point, std::uint64_t units_done) const {
+double ProgressTracker::cost_done(std::size_t point, double units_done) const {
   if (point >= points_.size()) return total_cost();
   const ProgressPoint& p = points_[point];
   const double within =
-      p.units > 0 ? std::min(1.0, static_cast<double>(units_done) / static_cast<double>(p.units))
-                  : 0.0;
+      p.units > 0 ? std::min(1.0, units_done / static_cast<double>(p.units)) : 0.0;
   return cost_before_[point] + within * std::max(0.0, p.cost);
 }
 
@@ -109,7 +109,10 @@ ProgressSnapshot ProgressTracker::snapshot() const {
               std::chrono::nanoseconds(point_started_ns_.load(std::memory_order_relaxed))));
       s.point_start_units = point_start_units_.load(std::memory_order_relaxed);
       std::atomic_thread_fence(std::memory_order_acquire);
-      if (sequence_.load(std::memory_order_relaxed) == before) return s;
+      if (sequence_.load(std::memory_order_relaxed) == before) {
+        s.in_flight = in_flight_->units();
+        return s;
+      }
     }
     std::this_thread::yield();
   }

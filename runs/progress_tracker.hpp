@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/work_in_flight.hpp"
 #include "engine/study.hpp"
 #include "runs/run_file.hpp"
 #include "runs/work_estimate.hpp"
@@ -44,14 +45,18 @@ struct ProgressSnapshot {
   /// When the point under way began in this sitting, and its units done then.
   std::chrono::steady_clock::time_point point_started;
   std::uint64_t point_start_units = 0;
+  /// Of the units under way, the part done (samples that take minutes report as they go).
+  double in_flight = 0.0;
 };
 
 class ProgressTracker {
  public:
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
 
+  /// `in_flight`: where units under way report the part they have done.
   explicit ProgressTracker(std::vector<ProgressPoint> points,
-                           Clock clock = std::chrono::steady_clock::now);
+                           Clock clock = std::chrono::steady_clock::now,
+                           const WorkInFlight& in_flight = work_in_flight());
 
   const std::vector<ProgressPoint>& points() const { return points_; }
   /// Estimated core-seconds of every point.
@@ -74,7 +79,7 @@ class ProgressTracker {
   ProgressSnapshot snapshot() const;
   /// Estimated core-seconds done when `units_done` of `point` are done and every point before
   /// it: whole points, and the point's cost in proportion to its units.
-  double cost_done(std::size_t point, std::uint64_t units_done) const;
+  double cost_done(std::size_t point, double units_done) const;
 
  private:
   void publish(const ProgressSnapshot& s);
@@ -82,6 +87,7 @@ class ProgressTracker {
   std::vector<ProgressPoint> points_;
   std::vector<double> cost_before_;  // cost_before_[i]: of points 0 .. i-1
   Clock clock_;
+  const WorkInFlight* in_flight_;
   ProgressSnapshot mine_;  // the publisher's own copy (only the publishing thread touches it)
   // The published state, read under the sequence lock: odd while being written.
   std::atomic<std::uint64_t> sequence_{0};

@@ -4,6 +4,7 @@
 // bit for bit, as a run on fresh memory.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -96,4 +97,24 @@ TEST_CASE("engine memory: the estimate before a run holds what the run takes") {
       CHECK(held <= estimate);
       CHECK(held >= estimate / 8);  // and not wildly above it
     }
+}
+
+TEST_CASE("engine memory: a long run reports its events as it goes, for progress") {
+  // 3 * 65536 * 16 events (sends, receives and messages): reported at 2^20 and 2^21.
+  const Schedule s = algorithm("dissemination_barrier", 65536, ReceiveOrder::kPreposted);
+  ScheduleEngineMemory memory;
+  std::vector<std::uint64_t> reports;
+  memory.on_progress([&](std::uint64_t events) { reports.push_back(events); });
+  const ScheduleRun run = noisy(s, 2, memory);
+  REQUIRE(run.events > std::uint64_t{2} << 20);
+  // At the start, then once past every 2^20 events (at the next event, if there is one).
+  REQUIRE(reports.size() == 1 + (run.events - 1) / (std::uint64_t{1} << 20));
+  for (std::size_t k = 0; k < reports.size(); ++k) {
+    CHECK(reports[k] >= k << 20);
+    CHECK(reports[k] < (k << 20) + 8);  // (an event adds at most a few)
+  }
+  memory.on_progress({});
+  reports.clear();
+  noisy(s, 2, memory);
+  CHECK(reports.empty());
 }

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/work_in_flight.hpp"
 #include "outputs/result_file.hpp"
 #include "runs/point_factory.hpp"
 #include "runs/progress_display.hpp"
@@ -214,6 +215,40 @@ TEST_CASE("progress: before anything is done the ETA is the estimate over the co
         "ETA ~0:15:00");
   CHECK(clock_duration(100000.0) == "27:46:40");
   CHECK(clock_duration(3.0 * 86400 + 3725.0) == "3d 01:02:05");
+}
+
+TEST_CASE("progress: samples under way move the fraction and the ETA before they finish") {
+  // One point of 4 samples costing 400 s; two samples on their way, at 30 % and 20 %.
+  Steady::time_point now{};
+  const auto clock = [&] { return now; };
+  WorkInFlight in_flight;
+  ProgressTracker tracker({{400.0, 4, true}}, clock, in_flight);
+  ProgressDisplayOptions options;
+  options.cores = 2;
+  options.steady = clock;
+  options.sink = [](std::string_view) {};
+  ProgressDisplay display(tracker, options);
+  display.start("x");
+  tracker.begin(0, 0);
+  {
+    UnitInFlight a(in_flight), b(in_flight);
+    a.at(0.1);
+    a.at(0.3);  // a replaces what it reported
+    b.at(0.2);
+    now += std::chrono::seconds(25);
+    CHECK(tracker.snapshot().in_flight == Approx(0.5));
+    // 0.5 of 4 samples: 12.5 %, 50 of 400 core-seconds in 25 s, so 350 more take 175 s.
+    CHECK(display.status(now) ==
+          "12.5% of the estimated work; 0/1 points done; point 1: 0/4 samples (+0.5 under way); "
+          "elapsed 0:00:25; ETA 0:02:55");
+    a.at(2.0);  // a unit is whole only when finished
+    CHECK(in_flight.units() == Approx(0.99 + 0.2));
+    a.finish();
+  }  // b stops unfinished: it takes back its 0.2; a, finished, stays in flight until counted
+  CHECK(in_flight.units() == Approx(1.0));
+  in_flight.add(-1.0);  // (what the study does once the chunk is counted)
+  CHECK(in_flight.units() == 0.0);
+  CHECK(tracker.snapshot().in_flight == 0.0);
 }
 
 TEST_CASE("progress: the bar is redrawn in place, fits the terminal and is cleared") {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/work_in_flight.hpp"
 #include "engine/schedules/goal_reader.hpp"
 #include "engine/schedules/goal_writer.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
@@ -367,6 +368,8 @@ goal = "b.goal"
   INFO(one.output);
   REQUIRE(one.code == 0);
   REQUIRE(run_command_line("run sched-dir/s.toml --out s3.h5 --threads 3 --quiet").code == 0);
+  // Every replication's progress in flight was taken back once its chunk was counted.
+  CHECK(work_in_flight().units() == 0.0);
   const auto a = run_command_line("summary s1.h5 --json").output;
   CHECK(a == run_command_line("summary s3.h5 --json").output);
   CHECK(a.find("\"completion_mean\"") != std::string::npos);

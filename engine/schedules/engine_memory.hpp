@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -36,6 +37,8 @@ struct EngineBuffers {
   RadixEventQueue<Event> queue;
   WaitingRooms<Event> rooms;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> fresh;
+  /// Called with the events processed so far every 2^20 events (for progress), if set.
+  std::function<void(std::uint64_t)> on_progress;
 
   /// `n` value-initialised objects of T at the start of `lines` (grown if need be), valid until
   /// the next call on the same lines.

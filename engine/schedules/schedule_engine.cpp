@@ -19,6 +19,10 @@ std::size_t ScheduleEngineMemory::bytes() const {
          b.fresh.capacity() * sizeof(b.fresh[0]);
 }
 
+void ScheduleEngineMemory::on_progress(std::function<void(std::uint64_t events)> report) {
+  buffers_->on_progress = std::move(report);
+}
+
 double estimated_engine_bytes(double ranks, double operations, double ready_at_start) {
   // The queue takes its blocks 2 MiB at a time.
   constexpr double kQueueSlabs = 4.0 * 1024 * 1024;

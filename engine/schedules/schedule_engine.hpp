@@ -23,6 +23,7 @@
 // Where these rules are LogGOPSim's quirks (noise charged over o only, the sender's CPU and NIC
 // indices used at the receiver), the engine keeps them and docs/models/schedules.md says so.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -52,6 +53,10 @@ class ScheduleEngineMemory {
   schedule_detail::EngineBuffers& buffers() { return *buffers_; }
   /// Bytes it holds.
   std::size_t bytes() const;
+  /// Runs on this memory call `report` with the events they have processed, every 2^20 events
+  /// (a sample of millions of ranks takes minutes: progress follows it); an empty function stops
+  /// the calls.
+  void on_progress(std::function<void(std::uint64_t events)> report);
 
  private:
   std::unique_ptr<schedule_detail::EngineBuffers> buffers_;

@@ -225,6 +225,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
     enqueue_fresh();
   }
 
+  std::uint64_t next_check = 0;  // events processed at the next check for a stop request
   while (!queue.empty()) {
     Event e = queue.pop();
     // A room's gate: its least stamp's operation, due now (or nothing, if the room moved on).
@@ -267,7 +268,11 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
         if (near->type() != kMessage) s.prefetch_dependents(near->host, near->op);
       }
     }
-    if ((run.events & 0xfffff) == 0) throw_if_stop_requested();
+    if (run.events >= next_check) {  // at the start, then every 2^20 events
+      next_check = run.events + (std::uint64_t{1} << 20);
+      throw_if_stop_requested();
+      if (buffers.on_progress) buffers.on_progress(run.events);
+    }
     const std::uint32_t h = e.host;
     const auto v = s.view(h);
     switch (e.type()) {

@@ -4,12 +4,14 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "core/task_parallel.hpp"
+#include "core/work_in_flight.hpp"
 #include "distributions/detour_trace.hpp"
 #include "distributions/time_noise_kind.hpp"
 #include "engine/cycles/loggops_keys.hpp"
@@ -154,12 +156,26 @@ double ScheduleStudy::noiseless_completion() const {
 }
 
 double ScheduleStudy::replicate(std::uint64_t index) const {
+  UnitInFlight unit;
+  return replicate(index, unit);
+}
+
+double ScheduleStudy::replicate(std::uint64_t index, UnitInFlight& unit) const {
   // Without noise every replication is the noiseless run: no need to simulate it again.
   if (!noise_.stage && !noise_.pattern && !noise_.poisson && !noise_.delays)
     return noiseless_completion();
-  const ScheduleRun run =
-      run_noisy(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
-                engine_memory_->local());
+  ScheduleEngineMemory& memory = engine_memory_->local();
+  // A long sample (minutes at millions of ranks) tells progress how far it is: its events
+  // against the noiseless run's.
+  const double expected = std::max(1.0, static_cast<double>(noiseless().events));
+  memory.on_progress(
+      [&](std::uint64_t events) { unit.at(static_cast<double>(events) / expected); });
+  const struct Unhook {
+    ScheduleEngineMemory& memory;
+    ~Unhook() { memory.on_progress({}); }
+  } unhook{memory};
+  const ScheduleRun run = run_noisy(*schedule(), net_, noise_,
+                                    stream_key(key_, StreamPurpose::kReplication, index), memory);
   if (!run.complete)
     throw RuntimeFailure(
         fmt::format("{}: a replication did not complete: {}", source_.description, run.incomplete));
@@ -170,8 +186,17 @@ void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
                              std::span<Histogram* const>, int threads) const {
   // Replications side by side, each on one thread: the value of each depends on its index only.
   // Their cost varies with the noise they meet: idle threads steal the rest (oneTBB).
+  // Finished replications stay in flight for progress until the chunk is counted, here.
+  std::atomic<std::int64_t> finished{0};
+  const struct Counted {
+    std::atomic<std::int64_t>& finished;
+    ~Counted() { work_in_flight().add(-static_cast<double>(finished.load())); }
+  } counted{finished};
   parallel_tasks(static_cast<std::int64_t>(rows.size()), threads, [&](std::int64_t k) {
-    rows[static_cast<std::size_t>(k)] = replicate(first + static_cast<std::uint64_t>(k));
+    UnitInFlight unit;
+    rows[static_cast<std::size_t>(k)] = replicate(first + static_cast<std::uint64_t>(k), unit);
+    unit.finish();
+    ++finished;
   });
 }
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/work_in_flight.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise.hpp"
 #include "engine/schedules/any_schedule.hpp"
@@ -67,6 +68,8 @@ class ScheduleStudy final : public SampledStudy {
 
   /// One replication's completion time, seconds.
   double replicate(std::uint64_t index) const;
+  /// The same, reporting to `unit` how far it is as it goes (for progress).
+  double replicate(std::uint64_t index, UnitInFlight& unit) const;
   /// The completion time without noise, seconds (simulated on first use; InputError if the
   /// schedule cannot complete).
   double noiseless_completion() const;
