@@ -87,6 +87,16 @@ ProgressDisplayOptions bar_options(const Clock& clock, std::vector<std::string>&
   return options;
 }
 
+// Status lines only, on the test's clock, with `cores` cores.
+template <class Clock>
+ProgressDisplayOptions status_options(const Clock& clock, int cores) {
+  ProgressDisplayOptions options;
+  options.cores = cores;
+  options.steady = clock;
+  options.sink = [](std::string_view) {};
+  return options;
+}
+
 }  // namespace
 
 TEST_CASE("progress: the fraction done of a growing sweep is the ratio of estimated costs") {
@@ -203,11 +213,7 @@ TEST_CASE("progress: before anything is done the ETA is the estimate over the co
   Steady::time_point now{};
   const auto clock = [&] { return now; };
   ProgressTracker tracker({{3600.0, 10, false}}, clock);
-  ProgressDisplayOptions options;
-  options.cores = 4;
-  options.steady = clock;
-  options.sink = [](std::string_view) {};
-  ProgressDisplay display(tracker, options);
+  ProgressDisplay display(tracker, status_options(clock, 4));
   display.start("x");
   tracker.begin(0, 0);
   CHECK(display.status(now) ==
@@ -223,11 +229,7 @@ TEST_CASE("progress: samples under way move the fraction and the ETA before they
   const auto clock = [&] { return now; };
   WorkInFlight in_flight;
   ProgressTracker tracker({{400.0, 4, true}}, clock, in_flight);
-  ProgressDisplayOptions options;
-  options.cores = 2;
-  options.steady = clock;
-  options.sink = [](std::string_view) {};
-  ProgressDisplay display(tracker, options);
+  ProgressDisplay display(tracker, status_options(clock, 2));
   display.start("x");
   tracker.begin(0, 0);
   {
