@@ -120,8 +120,8 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
   // Operations made ready by the current event, (rank, op) in the order they became ready.
   auto& fresh = buffers.fresh;
   RadixEventQueue<Event>& queue = buffers.queue;
-  // They all enter the queue at once (a million for a 2^20-rank barrier): room made at once
-  // spares its window the copies of growing by doubling.
+  // The operations ready at the start enter the queue at once (a million for a 2^20-rank
+  // barrier): room made for them spares its window the copies of growing by doubling.
   queue.reserve_window(ready_at_start);
   WaitingRooms<Event>& rooms = buffers.rooms;
   std::uint64_t stamp = 0;
