@@ -65,7 +65,7 @@ Schedule build(std::uint32_t ranks, EmitRank&& emit) {
 }
 
 // One rank's program, as `emit` gives it for rank r, with each peer turned into a rule of the
-// mode `mode_of` picks for the operation.
+// mode `mode_of(operation, r)` picks for the operation.
 template <class EmitRank, class ModeOf>
 GeneratedSchedule::RankClass rank_class(std::uint32_t ranks, RankFold fold, std::uint32_t r,
                                         const EmitRank& emit, const ModeOf& mode_of) {
@@ -78,11 +78,13 @@ GeneratedSchedule::RankClass rank_class(std::uint32_t ranks, RankFold fold, std:
     const Operation op = c.program.operation(k);
     PeerRule rule{PeerRule::Mode::kAbsolute, op.peer};
     if (op.kind != OpKind::kCalc && op.peer != kAnyPeer) {
-      rule.mode = mode_of(op);
+      rule.mode = mode_of(op, r);
       if (rule.mode == PeerRule::Mode::kAdd)
         rule.value = (op.peer + ranks - r) % ranks;
       else if (rule.mode == PeerRule::Mode::kFoldedXor)
         rule.value = fold.new_rank(r) ^ fold.new_rank(op.peer);
+      else if (rule.mode == PeerRule::Mode::kHeapChild)
+        rule.value = op.peer - 2 * r;
     }
     c.peers.push_back(rule);
   }
@@ -105,7 +107,7 @@ GeneratedSchedule generate_classes(std::uint32_t ranks, RankFold fold,
 template <class EmitRank>
 GeneratedSchedule generate_uniform(std::uint32_t ranks, const EmitRank& emit) {
   return generate_classes(ranks, RankFold{}, {{0, ranks, 0, 1}}, emit,
-                          [](const Operation&) { return PeerRule::Mode::kAdd; });
+                          [](const Operation&, std::uint32_t) { return PeerRule::Mode::kAdd; });
 }
 
 std::uint32_t ceil_log2(std::uint32_t n) {
@@ -180,30 +182,58 @@ Schedule knomial_broadcast(const AlgorithmParams& p) {
 
 // The heap-ordered binary tree of the tree barrier (docs/models/tree-barrier.md): up to the root,
 // then down again.
-Schedule tree_barrier(const AlgorithmParams& p) {
-  const std::uint32_t n = p.ranks;
-  return build(n, [&](std::uint32_t r, RankOps& ops) {
+auto tree_barrier_emitter(const AlgorithmParams& p) {
+  return [n = p.ranks, bytes = p.message_bytes](std::uint32_t r, RankOps& ops) {
     std::vector<std::uint32_t> children;
     for (std::uint64_t c = 2ULL * r + 1; c <= 2ULL * r + 2; ++c)
       if (c < n) children.push_back(static_cast<std::uint32_t>(c));
     std::vector<Local> up;
-    for (const std::uint32_t c : children) up.push_back(ops.recv(c, p.message_bytes, 0));
+    for (const std::uint32_t c : children) up.push_back(ops.recv(c, bytes, 0));
     MaybeOp released;
     if (r > 0) {
-      const Local to_parent = ops.send((r - 1) / 2, p.message_bytes, 0);
+      const Local to_parent = ops.send((r - 1) / 2, bytes, 0);
       for (const Local u : up) ops.after(to_parent, u);
-      const Local from_parent = ops.recv((r - 1) / 2, p.message_bytes, 1);
+      const Local from_parent = ops.recv((r - 1) / 2, bytes, 1);
       ops.after(from_parent, to_parent);
       released = from_parent;
     }
     for (const std::uint32_t c : children) {
-      const Local down = ops.send(c, p.message_bytes, 1);
+      const Local down = ops.send(c, bytes, 1);
       if (released)
         ops.after(down, released);
       else
         for (const Local u : up) ops.after(down, u);
     }
-  });
+  };
+}
+
+Schedule tree_barrier(const AlgorithmParams& p) {
+  return build(p.ranks, tree_barrier_emitter(p));
+}
+
+// The tree's ranks differ only by their place: the root, ranks with two children, the one rank
+// with a single child (N even), the leaves; in that order, as runs. Peers follow from the rank as
+// the heap's 2r + 1, 2r + 2 and (r - 1) / 2.
+std::optional<GeneratedSchedule> tree_barrier_on_the_fly(const AlgorithmParams& p) {
+  const std::uint64_t n = p.ranks;
+  // Below the root, the children a rank has (2r + 1 and 2r + 2 below N) only decrease with r:
+  // the first rank r >= 1 with 2r + c >= N is where ranks have fewer than c.
+  const auto first_with_fewer_than = [n](std::uint64_t c) {
+    return std::max<std::uint64_t>(1, n > c ? (n - c + 1) / 2 : 0);
+  };
+  std::vector<std::uint64_t> bounds = {0, 1, first_with_fewer_than(2), first_with_fewer_than(1), n};
+  std::sort(bounds.begin(), bounds.end());
+  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+  std::vector<GeneratedSchedule::RankRun> runs;
+  for (std::size_t i = 0; i + 1 < bounds.size() && bounds[i] < n; ++i)
+    runs.push_back({static_cast<std::uint32_t>(bounds[i]),
+                    static_cast<std::uint32_t>(std::min(bounds[i + 1], n)),
+                    static_cast<std::uint32_t>(runs.size()), 1});
+  return generate_classes(p.ranks, RankFold{}, runs, tree_barrier_emitter(p),
+                          [](const Operation& op, std::uint32_t r) {
+                            return r > 0 && op.peer == (r - 1) / 2 ? PeerRule::Mode::kHeapParent
+                                                                   : PeerRule::Mode::kHeapChild;
+                          });
 }
 
 // ---- rounds of pairwise exchanges ---------------------------------------------------------------
@@ -345,7 +375,7 @@ std::vector<GeneratedSchedule::RankRun> fold_runs(std::uint32_t ranks) {
   return runs;
 }
 
-PeerRule::Mode fold_peer_mode(const Operation& op) {
+PeerRule::Mode fold_peer_mode(const Operation& op, std::uint32_t) {
   return op.tag >= kFoldTag ? PeerRule::Mode::kAdd : PeerRule::Mode::kFoldedXor;
 }
 
@@ -554,14 +584,8 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        ring_operations},
       {"dissemination_barrier", "ceil(log2 N) rounds to r + 2^k (MPICH barrier)", false, false,
        true, dissemination_barrier, dissemination_barrier_on_the_fly, rounds_operations},
-      {"tree_barrier",
-       "up the heap-ordered binary tree and down again (Agarwal et al.)",
-       false,
-       false,
-       false,
-       tree_barrier,
-       {},
-       tree_barrier_operations},
+      {"tree_barrier", "up the heap-ordered binary tree and down again (Agarwal et al.)", false,
+       false, false, tree_barrier, tree_barrier_on_the_fly, tree_barrier_operations},
       {"bruck_allgather", "ceil(log2 N) rounds of doubling blocks (MPICH, short messages)", false,
        false, true, bruck_allgather, bruck_allgather_on_the_fly, rounds_operations},
       {"pairwise_alltoall", "N - 1 rounds of pairwise exchanges (MPICH, Open MPI, long messages)",

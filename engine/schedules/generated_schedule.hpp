@@ -16,9 +16,11 @@ namespace collnoise {
 /// How an operation's peer follows from the rank that runs it.
 struct PeerRule {
   enum class Mode : std::uint8_t {
-    kAbsolute,   ///< `value` itself (a root, or kAnyPeer)
-    kAdd,        ///< (rank + value) mod N
-    kFoldedXor,  ///< old(new(rank) xor value), new/old: MPICH's fold of N onto a power of two
+    kAbsolute,    ///< `value` itself (a root, or kAnyPeer)
+    kAdd,         ///< (rank + value) mod N
+    kFoldedXor,   ///< old(new(rank) xor value), new/old: MPICH's fold of N onto a power of two
+    kHeapChild,   ///< 2 rank + value (value 1 or 2): a child in a heap-ordered binary tree
+    kHeapParent,  ///< (rank - 1) / 2: the parent in that tree (rank > 0)
   };
   Mode mode = Mode::kAbsolute;
   std::uint32_t value = 0;
@@ -149,6 +151,10 @@ class GeneratedSchedule {
       }
       case PeerRule::Mode::kFoldedXor:
         return fold_.old_rank(fold_.new_rank(rank) ^ rule.value);
+      case PeerRule::Mode::kHeapChild:
+        return 2 * rank + rule.value;
+      case PeerRule::Mode::kHeapParent:
+        return (rank - 1) / 2;
     }
     return rule.value;
   }
