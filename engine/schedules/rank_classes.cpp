@@ -24,8 +24,8 @@ std::uint32_t offset_of(std::uint32_t peer, std::uint32_t rank, std::uint32_t n)
   return static_cast<std::uint32_t>((std::uint64_t{peer} + n - rank) % n);
 }
 
-// A rank's program without its peers: what two members of a class share exactly.
-std::uint64_t shape_hash(const Schedule::RankView& v, std::vector<std::uint64_t>& words) {
+// A rank's program without its peers, as words: what two members of a class share exactly.
+void shape_of(const Schedule::RankView& v, std::vector<std::uint64_t>& words) {
   words.clear();
   words.push_back(v.count());
   for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) {
@@ -39,30 +39,10 @@ std::uint64_t shape_hash(const Schedule::RankView& v, std::vector<std::uint64_t>
       words.push_back(std::uint64_t{d.local} << 1 | (d.started ? 1U : 0U));
     });
   }
-  return XXH3_64bits(words.data(), words.size() * sizeof(std::uint64_t));
 }
 
-bool same_shape(const Schedule::RankView& a, const Schedule::RankView& b,
-                std::vector<Schedule::Dependent>& da) {
-  if (a.count() != b.count()) return false;
-  for (std::uint32_t k = 0; k < a.count(); ++k) {
-    const std::uint64_t x = a.first() + k, y = b.first() + k;
-    const Operation p = a.operation(x), q = b.operation(y);
-    if (p.kind != q.kind || p.size != q.size || p.tag != q.tag || p.cpu != q.cpu ||
-        p.nic != q.nic || (p.peer == kAnyPeer) != (q.peer == kAnyPeer) ||
-        a.dependencies(x) != b.dependencies(y))
-      return false;
-    da.clear();
-    a.for_each_dependent(x, [&](const Schedule::Dependent& d) { da.push_back(d); });
-    std::size_t i = 0;
-    bool same = true;
-    b.for_each_dependent(y, [&](const Schedule::Dependent& d) {
-      same = same && i < da.size() && da[i].local == d.local && da[i].started == d.started;
-      ++i;
-    });
-    if (!same || i != da.size()) return false;
-  }
-  return true;
+std::uint64_t hash_of(const std::vector<std::uint64_t>& words) {
+  return XXH3_64bits(words.data(), words.size() * sizeof(std::uint64_t));
 }
 
 }  // namespace
@@ -70,11 +50,11 @@ bool same_shape(const Schedule::RankView& a, const Schedule::RankView& b,
 RankClassCollector::RankClassCollector(std::uint32_t ranks, std::uint32_t max_classes)
     : ranks_(ranks), max_classes_(max_classes) {}
 
-RankClassCollector::Class RankClassCollector::open(const Schedule::RankView& v,
-                                                   std::uint32_t rank) const {
+RankClassCollector::Class RankClassCollector::open(const Schedule::RankView& v, std::uint32_t rank,
+                                                   const std::vector<std::uint64_t>& shape) const {
   ScheduleBuilder b;
   b.append_rank(v);
-  Class c{b.finish(), std::vector<std::uint32_t>(v.count(), 0),
+  Class c{b.finish(), shape, std::vector<std::uint32_t>(v.count(), 0),
           std::vector<std::uint8_t>(v.count(), 0)};
   for (std::uint32_t k = 0; k < v.count(); ++k) {
     const Operation o = v.operation(v.first() + k);
@@ -106,9 +86,10 @@ bool RankClassCollector::join(Class& c, const Schedule::RankView& v, std::uint32
 bool RankClassCollector::add(const Schedule::RankView& v) {
   if (failed_ || class_of_.size() == ranks_) return false;
   const auto rank = static_cast<std::uint32_t>(class_of_.size());
-  std::vector<std::uint32_t>& same = by_shape_[shape_hash(v, words_)];
+  shape_of(v, words_);
+  std::vector<std::uint32_t>& same = by_shape_[hash_of(words_)];
   for (const std::uint32_t c : same)
-    if (same_shape(classes_[c].program.view(0), v, dependents_) && join(classes_[c], v, rank)) {
+    if (classes_[c].shape == words_ && join(classes_[c], v, rank)) {
       class_of_.push_back(c);
       operations_ += v.count();
       return true;
@@ -122,7 +103,7 @@ bool RankClassCollector::add(const Schedule::RankView& v) {
   }
   same.push_back(static_cast<std::uint32_t>(classes_.size()));
   class_of_.push_back(static_cast<std::uint32_t>(classes_.size()));
-  classes_.push_back(open(v, rank));
+  classes_.push_back(open(v, rank, words_));
   return true;
 }
 

@@ -45,11 +45,13 @@ class RankClassCollector {
   // readings of its peer every member so far agrees with.
   struct Class {
     Schedule program;
+    std::vector<std::uint64_t> shape;    ///< the program without its peers (shape_of)
     std::vector<std::uint32_t> offset;   ///< (peer - rank) mod N of the members
     std::vector<std::uint8_t> readings;  ///< kByOffset | kFixed, as still possible
   };
   bool join(Class& c, const Schedule::RankView& v, std::uint32_t rank);
-  Class open(const Schedule::RankView& v, std::uint32_t rank) const;
+  Class open(const Schedule::RankView& v, std::uint32_t rank,
+             const std::vector<std::uint64_t>& shape) const;
   std::uint32_t peer_of(const Class& c, std::uint32_t k, std::uint32_t rank) const;
 
   std::uint32_t ranks_;
@@ -62,7 +64,6 @@ class RankClassCollector {
   bool failed_ = false;
   // Scratch, kept between ranks.
   std::vector<std::uint64_t> words_;
-  std::vector<Schedule::Dependent> dependents_;
   std::vector<std::uint8_t> narrowed_;
 };
 
