@@ -255,7 +255,7 @@ double ScheduleStudy::cost_per_sample() const {
 double ScheduleStudy::fixed_cost() const {
   // The noiseless run (about 100 ns an event, 1.5 events an operation); a stored algorithm is
   // also built and recompiled as rank classes when first sampled (40 to 120 ns an operation to
-  // build, up to 90 to compare ranks, bench/RESULTS.md).
+  // build, up to 45 to compare ranks, bench/RESULTS.md).
   const double build = source_.built ? 0.0 : 2.0e-7 * source_.operations;
   return 1.0e-7 * 1.5 * source_.operations + build;
 }
