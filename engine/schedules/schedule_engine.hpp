@@ -112,12 +112,6 @@ struct ScheduleRun {
   std::string incomplete;      ///< why not, naming a rank and an operation
 };
 
-/// Simulates `schedule` once. `Noise` supplies end(rank, what, op, t, length, window): the end of
-/// `length` ns of CPU work started at t (`window`: the part LogGOPSim exposes to noise, o for
-/// messages); op is the global operation index (for per-operation draws). It may also supply
-/// message_delay(send, bytes): ns added to the latency L of that send's message (network noise).
-/// `Sched` is a Schedule or a schedule generated on the fly with the same accessors
-/// (engine/schedules/generated_schedule.hpp).
 /// The most a run's memory takes (bytes; ScheduleEngineMemory::bytes() after the run), estimated
 /// before the schedule is simulated from its ranks, operations and operations without
 /// dependencies: a dependency counter per operation (1 to 4 bytes); per rank its state (64
@@ -126,6 +120,12 @@ struct ScheduleRun {
 /// preposted schedule posts every receive then); and the queue's first blocks.
 double estimated_engine_bytes(double ranks, double operations, double ready_at_start);
 
+/// Simulates `schedule` once (on `memory`). `Noise` supplies end(rank, what, op, t, length,
+/// window): the end of `length` ns of CPU work started at t (`window`: the part LogGOPSim exposes
+/// to noise, o for messages); op is the global operation index (for per-operation draws). It may
+/// also supply message_delay(send, bytes): ns added to the latency L of that send's message
+/// (network noise). `Sched` is a Schedule or a schedule generated on the fly with the same
+/// accessors (engine/schedules/generated_schedule.hpp).
 template <class Sched, class Noise>
 ScheduleRun simulate_schedule(const Sched& schedule, const ScheduleNet& net, Noise& noise,
                               ScheduleEngineMemory& memory);
