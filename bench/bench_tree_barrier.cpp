@@ -1,4 +1,4 @@
-// Throughput of the tree-barrier samplers (issue 2, item 10). Rank-samples per second are
+// Throughput of the tree-barrier samplers (bench/RESULTS.md, "Tree barrier"). Rank-samples per second are
 // reported as items_per_second; see bench/RESULTS.md for the figures and the command.
 #include <benchmark/benchmark.h>
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Speed of two builds side by side: the same kernel benchmarks and a whole run, each build in
 # turn, repeated and interleaved in one sitting; the median time of each and their ratio
-# (new / old), of wall-clock time and of CPU time. Used for issue 13 (the redesign against
-# 645c846) and issue 15 (the portable, dispatched build against -march=native). On a machine
+# (new / old), of wall-clock time and of CPU time. Used for the redesign measured against
+# 645c846 and for the portable, dispatched build against -march=native). On a machine
 # shared with other jobs only the ratios mean something, and the CPU-time ratio less than the
 # wall-clock one is disturbed by time the process waits for a core. Results in bench/RESULTS.md.
 #   bash bench/compare_builds.sh NEW_BUILD_DIR OLD_BUILD_DIR [repetitions]

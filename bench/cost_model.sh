@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost model against the clock (issue 12, item 7): each run file's estimated core-seconds
+# The cost model against the clock (bench/RESULTS.md, "Cost model"): each run file's estimated core-seconds
 # (--validate-only) beside the measured CPU time of the same run on one thread; the estimate is
 # to be right within a factor of 3. Results in bench/RESULTS.md, "Cost model".
 #   bash bench/cost_model.sh [build dir] [scratch dir]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Merge time of a 1 GiB result set: four parts of bench/merge-1gib.toml, then `collnoise merge`
-# (issue 6; results in bench/RESULTS.md).   bash bench/merge_1gib.sh [build dir] [scratch dir]
+# (results in bench/RESULTS.md).   bash bench/merge_1gib.sh [build dir] [scratch dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 collnoise="$(pwd)/${1:-build}/collnoise"

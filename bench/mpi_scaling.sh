@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Strong and weak scaling of MPI mode on this machine (issue 6; results in bench/RESULTS.md).
+# Strong and weak scaling of MPI mode on this machine (results in bench/RESULTS.md).
 #   bash bench/mpi_scaling.sh [build dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."

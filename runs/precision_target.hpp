@@ -1,5 +1,5 @@
 #pragma once
-// Precision targets (issue 6): instead of a fixed count, a point is sampled in batches until the
+// Precision targets: instead of a fixed count, a point is sampled in batches until the
 // confidence interval of its primary metric's mean (and/or of one quantile) is narrow enough,
 // relative to the estimate, or the cap is reached. Batches are whole chunks; after each one the
 // interval is measured on everything so far and the samples still needed predicted from the

@@ -17,6 +17,14 @@
    and of Netgauge files (a detour trace, message latencies, LogGP parameters), read through a
    run file with --validate-only (which parses them and simulates the schedule once): exit 0 or
    2 only, one error line, naming the file at fault; no signal, no hang.
+4. The edges of a batch job, scenario by scenario: special files (a directory, a FIFO,
+   /dev/zero) named as data files, refused at once naming the path; data files edited between
+   the sittings of a resumed run and between the parts of a job array, refused naming the file;
+   values read from files at and beyond their documented ranges; outputs that would replace an
+   input or a checkpoint, refused and the file intact; and SIGTERM in every phase that computes
+   (reading a GOAL file, the noiseless run, sampling, `collnoise schedule --goal`), acted on
+   within a generous bound (the sanitized binary is several times slower) with no temporary
+   left behind.
 The seed fixes every mutation: a failure is reproduced by running the same command again.
 """
 import argparse
@@ -29,6 +37,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNS = os.path.join(HERE, "..", "runs")
@@ -353,6 +362,239 @@ def fuzz_data_files(binary, work, mutations, rng):
     return failures
 
 
+SIGNAL_BOUND = 10  # seconds from SIGTERM to exit (the promise is 2 s; the sanitized binary is slow)
+EDGE_TRACE = "# start duration\n0\t1000\n5000\t200\n9000\t300\n20000\t800\n"
+EDGE_RUN = """name = "edge"
+seed = 5
+samples = 256
+chunk_size = 16
+[collective]
+kind = "schedule"
+algorithm = "dissemination_barrier"
+N = 64
+[noise]
+law = "trace"
+file = "trace.txt"
+unit = "ns"
+[output]
+raw_samples = true
+"""
+
+
+def expect_refusal(binary, args, cwd, names, what, timeout=30):
+    """The command must exit 2 with one error line naming each of `names`."""
+    code, _, err = run(binary, args, cwd, timeout=timeout)
+    check_error_line(code, err, what)
+    if code != 2:
+        raise Failure(f"{what}: exit {code}, expected 2:\n{err}")
+    for name in names:
+        if name not in err:
+            raise Failure(f"{what}: the error does not name '{name}':\n{err}")
+
+
+def stop_in_phase(binary, args, cwd, delay, what):
+    """Sends SIGTERM `delay` s after the start; the command must end within SIGNAL_BOUND with
+    exit 3 (or have finished before the signal, exit 0) and leave no temporary."""
+    proc = subprocess.Popen([binary] + args, cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, errors="replace")
+    time.sleep(delay)
+    if proc.poll() is not None:
+        raise Failure(f"{what}: ended (exit {proc.returncode}) before the signal at {delay} s: "
+                      "the phase is too short to test here")
+    proc.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=SIGNAL_BOUND)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise Failure(f"{what}: still running {SIGNAL_BOUND} s after SIGTERM")
+    took = time.monotonic() - sent
+    if proc.returncode != 3:
+        raise Failure(f"{what}: exit {proc.returncode} after SIGTERM, expected 3:\n{err[-2000:]}")
+    for mark in SANITIZER_MARKS:
+        if mark in out + err:
+            raise Failure(f"{what}: '{mark}' after SIGTERM:\n{err[-3000:]}")
+    left = [f for f in os.listdir(cwd) if ".tmp-" in f]
+    if left:
+        raise Failure(f"{what}: temporaries left after SIGTERM: {left}")
+    return took
+
+
+def edge_special_files(binary, folder):
+    os.mkdir(os.path.join(folder, "a-directory"))
+    os.mkfifo(os.path.join(folder, "a-fifo"))
+    tables = {
+        "GOAL": '[collective]\nkind = "schedule"\ngoal = "{}"\n',
+        "trace": '[collective]\nkind = "schedule"\nalgorithm = "dissemination_barrier"\nN = 8\n'
+                 '[noise]\nlaw = "trace"\nfile = "{}"\nunit = "ns"\n',
+        "LogGP": '[collective]\nkind = "schedule"\nalgorithm = "dissemination_barrier"\nN = 8\n'
+                 '[loggops]\nfile = "{}"\n',
+        "samples": '[collective]\nkind = "tree_barrier"\nN = 7\nw = 1e-3\n'
+                   '[noise]\nlaw = "empirical"\nfile = "{}"\n',
+    }
+    failures = []
+    for role, table in tables.items():
+        for special in ("a-directory", "a-fifo", "/dev/zero"):
+            with open(os.path.join(folder, "s.toml"), "w") as f:
+                f.write('name = "s"\nseed = 1\nsamples = 3\n' + table.format(special))
+            try:
+                expect_refusal(binary, ["run", "s.toml", "--validate-only"], folder, [special],
+                               f"{special} as the {role} file", timeout=20)
+            except Failure as e:
+                failures.append(str(e))
+    return failures
+
+
+def edge_edited_data(binary, folder):
+    """A trace edited between sittings, and between the parts of a job array."""
+    def write(name, text):
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+    write("trace.txt", EDGE_TRACE)
+    write("edge.toml", EDGE_RUN)
+    failures = []
+    try:
+        code, _, err = run(binary, ["run", "edge.toml", "--out", "edited.h5", "--quiet",
+                                    "--interrupt-after-chunks", "2"], folder)
+        if code != 3:
+            raise Failure(f"could not stop a run to resume (exit {code}):\n{err}")
+        write("trace.txt", EDGE_TRACE.replace("800", "900"))
+        expect_refusal(binary, ["run", "edge.toml", "--out", "edited.h5", "--quiet", "--resume",
+                                "edited.h5.ckpt"], folder, ["trace.txt"],
+                       "a trace edited between sittings")
+        if not os.path.exists(os.path.join(folder, "edited.h5.ckpt")):
+            raise Failure("a trace edited between sittings: the checkpoint is gone")
+    except Failure as e:
+        failures.append(str(e))
+    try:
+        write("trace.txt", EDGE_TRACE)
+        run(binary, ["run", "edge.toml", "--out", "p1.h5", "--quiet", "--no-checkpoint",
+                     "--part", "1/2"], folder)
+        write("trace.txt", EDGE_TRACE.replace("800", "900"))
+        run(binary, ["run", "edge.toml", "--out", "p2.h5", "--quiet", "--no-checkpoint",
+                     "--part", "2/2"], folder)
+        expect_refusal(binary, ["merge", "p1.h5", "p2.h5", "--out", "merged.h5", "--quiet"],
+                       folder, ["trace.txt"], "parts sampled on different traces")
+        before = open(os.path.join(folder, "trace.txt"), "rb").read()
+        expect_refusal(binary, ["merge", "p1.h5", "p2.h5", "--out", "trace.txt", "--force"],
+                       folder, ["trace.txt"], "merge --out onto a data file")
+        if open(os.path.join(folder, "trace.txt"), "rb").read() != before:
+            raise Failure("merge --out onto a data file: the trace was changed")
+    except Failure as e:
+        failures.append(str(e))
+    return failures
+
+
+def edge_outputs(binary, folder):
+    """A checkpoint path that holds a result, and a run that finds its own checkpoint."""
+    failures = []
+    try:
+        run(binary, ["run", "edge.toml", "--out", "valuable.h5", "--quiet", "--no-checkpoint"],
+            folder)
+        before = open(os.path.join(folder, "valuable.h5"), "rb").read()
+        for force in ([], ["--force"]):
+            expect_refusal(binary, ["run", "edge.toml", "--out", "other.h5", "--quiet",
+                                    "--checkpoint", "valuable.h5"] + force, folder,
+                           ["valuable.h5"], "--checkpoint naming a result " + " ".join(force))
+        if open(os.path.join(folder, "valuable.h5"), "rb").read() != before:
+            raise Failure("--checkpoint naming a result: the result was changed")
+        code, _, err = run(binary, ["run", "edge.toml", "--out", "again.h5", "--quiet",
+                                    "--interrupt-after-chunks", "3"], folder)
+        if code != 3:
+            raise Failure(f"could not stop a run (exit {code}):\n{err}")
+        kept = open(os.path.join(folder, "again.h5.ckpt"), "rb").read()
+        expect_refusal(binary, ["run", "edge.toml", "--out", "again.h5", "--quiet"], folder,
+                       ["again.h5.ckpt", "--resume"], "a rerun that finds its own checkpoint")
+        if open(os.path.join(folder, "again.h5.ckpt"), "rb").read() != kept:
+            raise Failure("a rerun that finds its own checkpoint: the checkpoint was changed")
+    except Failure as e:
+        failures.append(str(e))
+    return failures
+
+
+def edge_values_from_files(binary, folder):
+    """LogGP values and GOAL sizes at and beyond their documented ranges."""
+    loggp = ("# size n PRTT(1,0,s) PRTT(n,0,s) PRTT(n,PRTT(1,0,s),s) L o_s o_r g G lsqu(g,G)\n"
+             "1 16 6 30 120 {L} 0.4 0.6 1 0.001 0\n")
+    goal = "num_ranks 2\nrank 0 {{\nl1: send {size}b to 1 tag 0\n}}\nrank 1 {{\n" \
+           "l1: recv {size}b from 0 tag 0\n}}\n"
+    cases = [
+        ("loggp.out", loggp.format(L="1e300"), '[loggops]\nfile = "loggp.out"\n', False),
+        ("loggp.out", loggp.format(L="inf"), '[loggops]\nfile = "loggp.out"\n', False),
+        ("loggp.out", loggp.format(L="3"), '[loggops]\nfile = "loggp.out"\n', True),
+        ("big.goal", goal.format(size=2 ** 64 - 1), None, False),
+        ("big.goal", goal.format(size=2 ** 41), None, False),
+        ("big.goal", goal.format(size=2 ** 20), None, True),
+    ]
+    failures = []
+    for name, text, table, accepted in cases:
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+        if table is None:
+            body = f'[collective]\nkind = "schedule"\ngoal = "{name}"\n'
+        else:
+            body = ('[collective]\nkind = "schedule"\nalgorithm = "dissemination_barrier"\n'
+                    'N = 8\n' + table)
+        with open(os.path.join(folder, "v.toml"), "w") as f:
+            f.write('name = "v"\nseed = 1\nsamples = 3\n' + body)
+        what = f"{name} holding {text.split()[-12] if table else text.split()[7]}"
+        try:
+            if accepted:
+                code, _, err = run(binary, ["run", "v.toml", "--validate-only"], folder)
+                if code != 0:
+                    raise Failure(f"{what}: refused at a value within range:\n{err}")
+            else:
+                expect_refusal(binary, ["run", "v.toml", "--validate-only"], folder, [name], what)
+        except Failure as e:
+            failures.append(str(e))
+    return failures
+
+
+def edge_signals(binary, folder):
+    """SIGTERM in each phase that computes."""
+    failures = []
+    big = os.path.join(folder, "big-gather.goal")
+    code, _, err = run(binary, ["schedule", "linear_gather", "--ranks", "65536", "--goal", big,
+                                "--force"], folder, timeout=600)
+    if code != 0:
+        return [f"could not write a GOAL file to read: {err}"]
+    with open(os.path.join(folder, "goal.toml"), "w") as f:
+        f.write('name = "g"\nseed = 1\nsamples = 1000\n[collective]\nkind = "schedule"\n'
+                'goal = "big-gather.goal"\n')
+    with open(os.path.join(folder, "long.toml"), "w") as f:
+        f.write('name = "long"\nseed = 1\nsamples = 100000\nchunk_size = 64\n'
+                '[collective]\nkind = "schedule"\nalgorithm = "dissemination_barrier"\n'
+                'N = 4096\n[noise]\nlaw = "periodic"\nP = 1e-3\nD = 2.5e-5\n')
+    phases = [
+        ("reading a GOAL file", ["run", "goal.toml", "--out", "g.h5", "--force", "--quiet"], 0.5),
+        ("sampling", ["run", "long.toml", "--out", "l.h5", "--force", "--quiet"], 2.0),
+        ("collnoise schedule --goal", ["schedule", "linear_alltoall", "--ranks", "4096",
+                                       "--goal", "a2a.goal", "--force"], 1.0),
+    ]
+    for what, args, delay in phases:
+        try:
+            stop_in_phase(binary, args, folder, delay, "SIGTERM while " + what)
+        except Failure as e:
+            failures.append(str(e))
+    return failures
+
+
+def fuzz_batch_edges(binary, work):
+    """Scenario checks of the edges of a batch job (see the module's documentation, 4)."""
+    folder = os.path.join(work, "edges")
+    os.makedirs(folder, exist_ok=True)
+    checks = [edge_special_files, edge_edited_data, edge_outputs, edge_values_from_files,
+              edge_signals]
+    failures = []
+    for check in checks:
+        try:
+            failures += check(binary, folder)
+        except Failure as e:
+            failures.append(f"{check.__name__}: {e}")
+    return failures, len(checks)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
@@ -371,10 +613,12 @@ def main():
     failures = fuzz_run_files(binary, work, args.mutations, args.runs, rng)
     failures += fuzz_files(binary, work, args.flips, rng)
     failures += fuzz_data_files(binary, work, args.data, rng)
+    edge_failures, edge_checks = fuzz_batch_edges(binary, work)
+    failures += edge_failures
     for f in failures:
         print("FAIL", f)
         print()
-    total = args.mutations + args.flips + args.data
+    total = args.mutations + args.flips + args.data + edge_checks
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

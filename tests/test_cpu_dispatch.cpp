@@ -1,4 +1,4 @@
-// Kernels chosen at run time (core/cpu_features.hpp, issue 15): every variant this machine can
+// Kernels chosen at run time (core/cpu_features.hpp): every variant this machine can
 // run gives the baseline's bits, kernel by kernel and for whole runs (COLLNOISE_CPU_LEVEL caps
 // the level of a collnoise process).
 #include <fmt/format.h>

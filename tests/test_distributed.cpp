@@ -1,4 +1,4 @@
-// Beyond one process and one sitting (issue 6): job-array parts and their merge, checkpoints
+// Beyond one process and one sitting: job-array parts and their merge, checkpoints
 // and resume, precision targets, and (when built in) MPI. Every split must give the bits of the
 // plain run: compared on the summaries and on the tallies themselves (per-chunk accumulators,
 // histogram counts, top values, raw samples).

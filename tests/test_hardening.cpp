@@ -107,7 +107,7 @@ long dead_pid() {
 
 }  // namespace
 
-TEST_CASE("1: an output that is an input or the other output is refused before sampling") {
+TEST_CASE("an output that is an input or the other output is refused before sampling") {
   const std::string runfile = write_text("h1.toml", kSmall);
   const std::string original = slurp(runfile);
   write_text("h1-trace.txt", "0 100\n1000 1100\n");
@@ -150,7 +150,7 @@ TEST_CASE("1: an output that is an input or the other output is refused before s
   CHECK(slurp("h1p1.h5") == part);
 }
 
-TEST_CASE("2: one writer per output: a second run is refused, stale locks are taken over") {
+TEST_CASE("one writer per output: a second run is refused, stale locks are taken over") {
   write_text("h2.toml", kSmall);
   fs::remove("h2.h5");
   {
@@ -201,7 +201,7 @@ TEST_CASE("2: one writer per output: a second run is refused, stale locks are ta
   fs::remove("h2.h5.lock");
 }
 
-TEST_CASE("3: temporaries of killed runs of this host are removed, others are left alone") {
+TEST_CASE("temporaries of killed runs of this host are removed, others are left alone") {
   write_text("h3.toml", kSmall);
   const std::string me = collnoise::host_name();
   const std::string dead = "h3.h5.tmp-" + me + "-" + std::to_string(dead_pid());
@@ -238,7 +238,7 @@ TEST_CASE("3: temporaries of killed runs of this host are removed, others are le
     CHECK(entry.path().filename().string().find("h3-long.h5.ckpt.tmp-") == std::string::npos);
 }
 
-TEST_CASE("4: a full disk never crashes: failed checkpoints are retried, the result is kept") {
+TEST_CASE("a full disk never crashes: failed checkpoints are retried, the result is kept") {
   write_text("h4.toml", kSmall);
   fs::remove("h4.h5");
   // A file-size limit makes every write past 20 KiB fail (EFBIG), like a full disk.
@@ -305,7 +305,7 @@ TEST_CASE("4: a full disk never crashes: failed checkpoints are retried, the res
   CHECK(run_command_line("verify h4r.h5").code == 0);
 }
 
-TEST_CASE("5: damaged files are refused before HDF5 reads them, verify, old and edited files") {
+TEST_CASE("damaged files are refused before HDF5 reads them, verify, old and edited files") {
   write_text("h5.toml", kSmall);
   REQUIRE(run_command_line("run h5.toml --out h5.h5 --force --quiet").code == 0);
   REQUIRE(run_command_line("verify h5.h5").code == 0);
@@ -357,7 +357,7 @@ TEST_CASE("5: damaged files are refused before HDF5 reads them, verify, old and 
   CHECK(several.output.find("h5-bad.h5") != std::string::npos);
 }
 
-TEST_CASE("6: huge time values are refused with their range, extreme valid ones finish") {
+TEST_CASE("huge time values are refused with their range, extreme valid ones finish") {
   write_text("h6.toml", kSmall);
   const std::string cycles = R"(name = "h6c"
 seed = 1
@@ -397,7 +397,7 @@ D = 1.0e-4
   CHECK(r.code == 0);
 }
 
-TEST_CASE("7: astronomical work is refused with its estimate, the limit can be raised") {
+TEST_CASE("astronomical work is refused with its estimate, the limit can be raised") {
   const std::string huge = replace_text(kLong, "log2_N = 20", "log2_N = 60");
   const auto r = run_command_line("run " + write_text("h7.toml", huge) + " --validate-only");
   expect_refused(r, {"h7.toml", "core-years", "point 0", "--max-core-hours"});
@@ -417,7 +417,7 @@ TEST_CASE("7: astronomical work is refused with its estimate, the limit can be r
   CHECK(run_command_line("run h7d.toml --validate-only --max-core-hours 10").code == 0);
 }
 
-TEST_CASE("8: a stop request ends every phase within seconds, exit 3") {
+TEST_CASE("a stop request ends every phase within seconds, exit 3") {
   // Sampling, with a checkpoint.
   write_text("h8.toml", kLong);
   fs::remove("h8.h5");
@@ -485,7 +485,7 @@ log2_m = [4, 8, 12, 16]
   CHECK(prepare.seconds_after_signal < 5.0);
 }
 
-TEST_CASE("9: absurd counts are refused with the key and the estimate, never bad_alloc") {
+TEST_CASE("absurd counts are refused with the key and the estimate, never bad_alloc") {
   expect_refused(
       run_command_line("run " +
                        write_text("h9a.toml", std::string(kSmall) + "[output]\nhistogram_bins = "
@@ -515,7 +515,7 @@ TEST_CASE("9: absurd counts are refused with the key and the estimate, never bad
       {"samples", "-5"});
 }
 
-TEST_CASE("10: errors are one line, HDF5's own stack only with --verbose") {
+TEST_CASE("errors are one line, HDF5's own stack only with --verbose") {
   std::ofstream("h10.h5", std::ios::binary)
       << std::string("\x89HDF\r\n\x1a\n", 8) << std::string(2000, 'x');
   const auto quiet = run_command_line("summary h10.h5");
@@ -535,7 +535,7 @@ TEST_CASE("10: errors are one line, HDF5's own stack only with --verbose") {
       {"noise.a"});
 }
 
-TEST_CASE("11: non-finite numbers are documented values or null with a reason, valid JSON") {
+TEST_CASE("non-finite numbers are documented values or null with a reason, valid JSON") {
   // Degenerate and extreme laws: Pareto near its limit, a noiseless point, huge and tiny f.
   const std::string cases = R"(name = "h11"
 seed = 2
@@ -581,7 +581,7 @@ N = [1, 2, 1000]
   CHECK(reasons == nulls);
 }
 
-TEST_CASE("12: out-of-range integers are refused with the accepted range") {
+TEST_CASE("out-of-range integers are refused with the accepted range") {
   write_text("h12.toml", kSmall);
   expect_refused(run_command_line("run h12.toml --seed -1 --validate-only"),
                  {"--seed -1", "18446744073709551615"});
@@ -605,7 +605,7 @@ TEST_CASE("12: out-of-range integers are refused with the accepted range") {
   expect_refused(run_command_line("run h12.toml --threads -2 --validate-only"), {"--threads"});
 }
 
-TEST_CASE("13: exit codes follow docs/cli.md in every path") {
+TEST_CASE("exit codes follow docs/cli.md in every path") {
   write_text("h13.toml", kSmall);
   fs::remove("h13.h5");
   CHECK(run_command_line("run h13.toml --out h13.h5 --quiet").code == 0);
@@ -633,7 +633,7 @@ TEST_CASE("13: exit codes follow docs/cli.md in every path") {
   CHECK(run_command_line("run --help").code == 0);
 }
 
-TEST_CASE("14: every kind of point with a tail index at or below 4 warns about its interval") {
+TEST_CASE("every kind of point with a tail index at or below 4 warns about its interval") {
   const std::string iso = R"(name = "h14i"
 kind = "isoefficiency"
 seed = 20

@@ -1,4 +1,4 @@
-// Result files as tables and documents (issue 15): units beside every quantity, the points table
+// Result files as tables and documents: units beside every quantity, the points table
 // (one row per point, read back here with the HDF5 C API alone), and `summary --json` built with
 // nlohmann-json holding the same keys and values as the hand-written output before it.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Progress (issue 15): the fraction done weighs each point by its estimated cost, the lines mode
+// Progress: the fraction done weighs each point by its estimated cost, the lines mode
 // writes timestamped lines at its interval, --progress none writes nothing, every point's wall
 // time is in the result (outside what runs are compared on), and under MPI only rank 0 reports.
 // No assertion depends on how fast anything runs: clocks are replaced where timing matters.
