@@ -1,6 +1,7 @@
-// Throughput of the repeated-cycle engines (bench/RESULTS.md, "Butterfly allreduce and dissemination under LogGOPS"). items_per_second is rank-rounds per
-// second (N ranks x K rounds x M cycles per iteration); see bench/RESULTS.md for the figures and
-// the command. The 2^23 benchmarks take a minute or two per iteration.
+// Throughput of the repeated-cycle engines (bench/RESULTS.md, "Butterfly allreduce and
+// dissemination under LogGOPS"). items_per_second is rank-rounds per second (N ranks x K rounds x M
+// cycles per iteration); see bench/RESULTS.md for the figures and the command. The 2^23 benchmarks
+// take a minute or two per iteration.
 #include <benchmark/benchmark.h>
 
 #include "engine/cycles/cycle_engine.hpp"

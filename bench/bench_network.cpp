@@ -1,5 +1,6 @@
-// Throughput of the network-noise model (bench/RESULTS.md, "Network noise"): samples (random allocations, each
-// evaluated with and without background traffic) per second, rho = 1/2, binomial broadcast.
+// Throughput of the network-noise model (bench/RESULTS.md, "Network noise"): samples (random
+// allocations, each evaluated with and without background traffic) per second, rho = 1/2, binomial
+// broadcast.
 #include <benchmark/benchmark.h>
 
 #include "engine/network/congestion.hpp"

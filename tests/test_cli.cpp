@@ -119,7 +119,8 @@ TEST_CASE("results round-trip through HDF5 and do not depend on thread count") {
 
 namespace {
 
-// The run file of the LogGOPS cycle models' first specification, as written there (fewer replications keep the suite quick).
+// The run file of the LogGOPS cycle models' first specification, as written there (fewer
+// replications keep the suite quick).
 const char* kButterfly = R"(name = "butterfly-periodic"
 seed = 7
 replications = 40          # independent replications (fresh noise offsets)
