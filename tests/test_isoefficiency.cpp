@@ -8,6 +8,7 @@
 #include "distributions/exponential.hpp"
 #include "distributions/pareto.hpp"
 #include "engine/isoefficiency/imbalance.hpp"
+#include "engine/isoefficiency/isoefficiency_study.hpp"
 #include "engine/isoefficiency/overheads.hpp"
 #include "engine/isoefficiency/simulated_overhead.hpp"
 
@@ -164,4 +165,39 @@ TEST_CASE(
   REQUIRE(b.exact);
   CHECK(b.mean == Approx(4 * setup.net.noiseless_round()).epsilon(1e-12));
   CHECK(*b.exact == Approx(b.mean).epsilon(1e-12));
+}
+
+TEST_CASE("the efficiency surface under proportional delays uses each node count's own T_q") {
+  // With delays in proportion to each node's work the efficiency does not depend on W, so every
+  // surface value at node count m must equal that m's efficiency at any W (computed while its row
+  // was solved). A T_q that kept a reference to a node count past its row gave the surface of
+  // another m.
+  IsoefficiencySpec s;
+  s.target = 0.5;
+  s.p = 1.0e6;
+  s.m = {2.0, 64.0, 4096.0};
+  s.surface_w = {1.0e3, 1.0e6};
+  s.samples = 1000;
+  s.imbalance = IsoefficiencySpec::Imbalance::kNoise;
+  s.proportional = true;
+  s.overhead = 0.1 / 0.9;
+  s.law = std::make_shared<const ExponentialLaw>();
+  IsoefficiencyStudy study(s);
+  study.set_stream_key(7);
+  const Record r = study.analyse(1, {});
+  const auto series = [&](const char* key) { return std::get<Series>(*r.find(key)); };
+  const Series any_w = series("efficiency_any_W");
+  const Series surface_m = series("surface_m");
+  const Series surface_e = series("surface_E");
+  REQUIRE(any_w.size() == 3);
+  REQUIRE(surface_e.size() == 6);
+  for (std::size_t k = 0; k < surface_e.size(); ++k) {
+    const std::size_t i = k / 2;
+    INFO("surface value " << k);
+    CHECK(*surface_m[k] == s.m[i]);
+    CHECK(*surface_e[k] == Approx(*any_w[i]).epsilon(1e-12));
+  }
+  // The three node counts have different efficiencies: the check above tells them apart.
+  CHECK(*any_w[0] > *any_w[1]);
+  CHECK(*any_w[1] > *any_w[2]);
 }
