@@ -93,6 +93,8 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
                   "folder for the figures (default: .), or a file ending in .png, .pdf or .svg");
   cmd->add_option("--format", options.format, "png, pdf or svg (default: png)")
       ->check(CLI::IsMember({"png", "pdf", "svg"}));
+  cmd->add_flag("--no-verify", options.no_verify,
+                "read the results without checking their checksums (docs/cli.md)");
   return cmd;
 }
 
@@ -102,6 +104,7 @@ int plot_command(const PlotOptions& options) {
   std::vector<std::string> args = {python, "-m", "collnoise.plot"};
   if (!options.out.empty()) args.insert(args.end(), {"--out", options.out});
   if (!options.format.empty()) args.insert(args.end(), {"--format", options.format});
+  if (options.no_verify) args.emplace_back("--no-verify");
   args.emplace_back("--");  // results named like options stay results
   args.insert(args.end(), options.results.begin(), options.results.end());
   std::vector<std::string> env = environment_with_package(package_directory());

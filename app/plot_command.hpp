@@ -13,8 +13,9 @@ namespace collnoise {
 
 struct PlotOptions {
   std::vector<std::string> results;
-  std::string out;     ///< a folder, or a file ending in .png, .pdf or .svg; empty: "."
-  std::string format;  ///< png, pdf or svg; empty: the --out file's extension, else png
+  std::string out;         ///< a folder, or a file ending in .png, .pdf or .svg; empty: "."
+  std::string format;      ///< png, pdf or svg; empty: the --out file's extension, else png
+  bool no_verify = false;  ///< read the results without checking their checksums
 };
 
 /// Adds the `plot` subcommand to the command line; `options` receives its values.
@@ -23,7 +24,7 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options);
 /// Runs `python -m collnoise.plot` with the package on PYTHONPATH (the source tree's python/
 /// when started from the build directory, else the installed one beside the executable) and
 /// returns its exit code: 0 done, 1 a file could not be written or Python could not be started,
-/// 2 bad input.
+/// 2 bad input (a damaged result among them: Python checks each checksum before reading).
 int plot_command(const PlotOptions& options);
 
 }  // namespace collnoise

@@ -28,7 +28,8 @@ else()
 endif()
 # The reader, the plotting script and the Python package; and what building against the static
 # library needs.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-h5py, python3-numpy, python3-matplotlib")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+    "python3, python3-h5py, python3-numpy, python3-matplotlib, python3-xxhash")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
     "libtbb-dev, libhdf5-dev, libfmt-dev, libtomlplusplus-dev, libboost-math-dev, libxxhash-dev")
 if(COLLNOISE_NATIVE)

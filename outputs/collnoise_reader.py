@@ -9,6 +9,7 @@ over the collnoise package (python/collnoise; docs/python.md says what replaces 
         p.reasons.get("ci_low")           # why a value is null, when it is
         p.histograms["phase_time"].edges, .counts
         p.metrics["phase_time"]["mean"]   # folded accumulators of the tally
+    cr.load("changed-by-h5py.h5", verify=False)   # a damaged file raises cr.DamagedFileError
 
 Here `result.points` is a list of Point records, and `Histogram.to_uhi()` returns UHI's
 serialization dictionary; in the package, `collnoise.load(path).points` is a pandas DataFrame,
@@ -51,6 +52,7 @@ def _import_package():
 
 _collnoise = _import_package()
 from collnoise.result import FORMAT_VERSION, FILETYPE, FormatError, Point  # noqa: E402,F401
+from collnoise.errors import DamagedFileError, UnsealedFileWarning  # noqa: E402,F401
 from collnoise.histogram import Histogram as _Histogram  # noqa: E402
 
 
@@ -83,7 +85,9 @@ def _legacy_point(point: Point) -> Point:
     return dataclasses.replace(point, histograms=histograms)
 
 
-def load(path: str) -> Result:
-    """Reads a result file; FormatError if it is not one this reader knows."""
-    result = _collnoise.load(path)
+def load(path: str, verify: bool = True) -> Result:
+    """Reads a result file, its checksum checked first as collnoise.load checks it:
+    DamagedFileError naming a damaged file (verify=False reads it anyway); FormatError if it is
+    not one this reader knows."""
+    result = _collnoise.load(path, verify)
     return Result(path, result.attrs, [_legacy_point(p) for p in result.all_points()])

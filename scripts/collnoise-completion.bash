@@ -88,7 +88,7 @@ _collnoise() {
       files='!*.h5'
       ;;
     plot)
-      options="--out --format --help"
+      options="--out --format --no-verify --help"
       case $prev in
         --format)
           COMPREPLY=($(compgen -W "png pdf svg" -- "$cur"))

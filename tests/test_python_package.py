@@ -5,6 +5,9 @@
 load(), the points table as a DataFrame, params, summary, exact, units, series, reasons,
 histograms and their UHI view, files without a points table, refused files, the former reader
 (outputs/collnoise_reader.py) giving what it gave, and a missing module reported in one line.
+Checksums: a damaged file (a flipped bit, a truncated copy, a malformed seal, a file h5py
+changed) is refused before h5py opens it, as `collnoise verify` refuses it; verify=False reads it;
+an unsealed file is read with a warning; `collnoise plot` says in one line that a file is damaged.
 """
 
 from __future__ import annotations
@@ -12,8 +15,10 @@ from __future__ import annotations
 import math
 import os
 import shutil
+import struct
 import subprocess
 import sys
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
@@ -175,11 +180,12 @@ def check_tree(path: str) -> None:
               "collnoise_reader: to_uhi() is the serialization dictionary")
     check(old.run_file()["seed"] == 5, "collnoise_reader: run_file()")
 
-    # A file written before the points table: the same table, from the point groups.
+    # A file written before the points table: the same table, from the point groups. h5py
+    # changing it breaks its checksum: read without verification, as --no-verify does.
     shutil.copy(path, "api-tree-old.h5")
     with h5py.File("api-tree-old.h5", "r+") as f:
         del f["points_table"]
-    older = collnoise.load("api-tree-old.h5")
+    older = collnoise.load("api-tree-old.h5", verify=False)
     for column in ("collective.N", "mean", "ci_low", "theorem1_lower", "exact_mean", "ci_method"):
         check(older.points[column].tolist() == result.points[column].tolist() or
               np.array_equal(older.points[column], result.points[column], equal_nan=True),
@@ -194,7 +200,9 @@ def check_tree(path: str) -> None:
         f.attrs["filetype"] = "something-else"
     for bad, word in (("api-tree-old.h5", "format_version"), ("other.h5", "filetype")):
         try:
-            collnoise.load(bad)
+            with warnings.catch_warnings():  # other.h5, written by h5py, has no checksum
+                warnings.simplefilter("ignore", collnoise.UnsealedFileWarning)
+                collnoise.load(bad, verify=False)
             failures.append(f"{bad} accepted")
         except collnoise.FormatError as e:
             check(word in str(e) and bad in str(e), f"{bad}: the error names {word}")
@@ -237,6 +245,158 @@ def check_missing_module(work: str, path: str) -> None:
           f"without h5py: exit {done.returncode}, {done.stderr!r}")
 
 
+def expect_damaged(path: str, words: str) -> None:
+    """collnoise.load and the former reader refuse `path` with DamagedFileError naming it and
+    saying `words`."""
+    for load in (collnoise.load, collnoise_reader.load):
+        try:
+            load(path)
+            failures.append(f"{path}: a damaged file accepted by {load.__module__}.load")
+        except collnoise.DamagedFileError as e:
+            remedy = "verify=False" in str(e) or "neither" in str(e)  # as collnoise verify
+            check(e.path == path and f"'{path}'" in str(e) and words in str(e) and remedy and
+                  isinstance(e, ValueError),
+                  f"{path}: the error names the file and says {words!r}: {e}")
+
+
+def flipped_exponent(path: str, copy: str) -> float:
+    """`copy` is `path` with the lowest exponent bit of point 0's mean flipped where the points
+    table holds it (found by reading each candidate without verification); its mean as read."""
+    mean = collnoise.load(path).points.at[0, "mean"]
+    data = open(path, "rb").read()
+    at = data.find(struct.pack("<d", mean), 512)
+    while at >= 0:
+        damaged = bytearray(data)
+        damaged[at + 6] ^= 0x10  # bit 52 of a little-endian double: the exponent's lowest bit
+        with open(copy, "wb") as f:
+            f.write(damaged)
+        read = collnoise.load(copy, verify=False).points.at[0, "mean"]
+        if read != mean:
+            return read
+        at = data.find(struct.pack("<d", mean), at + 1)
+    raise AssertionError(f"{path}: the mean {mean!r} is not stored in the points table")
+
+
+def check_seals(binary: str, work: str, path: str) -> None:
+    """The checksum, checked as `collnoise verify` checks it."""
+    check(collnoise.verify(path) is True and collnoise.load(path).sealed,
+          "a file collnoise wrote: its checksum matches")
+    with open(path, "rb") as f:
+        seal = f.read(512).split(b"\0")[0].decode().splitlines()
+    length = os.path.getsize(path) - 512
+    check(seal[0] == "collnoise sealed file 1" and seal[2] == f"bytes {length}",
+          f"the seal's text: {seal}")
+    import xxhash
+    with open(path, "rb") as f:
+        f.seek(512)
+        check(seal[1] == "xxh3-128 " + xxhash.xxh3_128(f.read()).hexdigest(),
+              "the seal's digest is xxhash's hexdigest (high 64 bits first)")
+
+    # One exponent bit flipped: the mean reads as twice or half itself without verification.
+    mean = collnoise.load(path).points.at[0, "mean"]
+    read = flipped_exponent(path, "flipped.h5")
+    check(read in (2 * mean, mean / 2), f"flipped: the mean {mean} reads as {read} unverified")
+    expect_damaged("flipped.h5", "its checksum does not match its content")
+    done = subprocess.run([binary, "verify", "flipped.h5"], capture_output=True, text=True)
+    check(done.returncode == 2 and "its checksum does not match its content" in done.stderr,
+          f"collnoise verify flipped.h5: {done.returncode} {done.stderr!r}")
+    check(len(collnoise_reader.load("flipped.h5", verify=False).points) == 2,
+          "collnoise_reader.load(verify=False) reads a damaged file")
+
+    # Refused before h5py parses any of it.
+    import collnoise.result as result_module
+    opened = []
+    real = result_module.h5py.File
+    result_module.h5py.File = lambda *a, **k: opened.append(a) or real(*a, **k)
+    try:
+        collnoise.load("flipped.h5")
+    except collnoise.DamagedFileError:
+        pass
+    finally:
+        result_module.h5py.File = real
+    check(opened == [], f"a damaged file was opened by h5py: {opened}")
+
+    # A file replaced after it was loaded is checked again before a point group is read.
+    shutil.copy(path, "replaced.h5")
+    result = collnoise.load("replaced.h5")
+    shutil.copy("flipped.h5", "replaced.tmp")
+    os.replace("replaced.tmp", "replaced.h5")
+    try:
+        result.point(0)
+        failures.append("a point group read from a file damaged after it was loaded")
+    except collnoise.DamagedFileError as e:
+        check("replaced.h5" in str(e), f"replaced: {e}")
+
+    # Truncated: after the seal, and inside it.
+    data = open(path, "rb").read()
+    for name, size in (("truncated.h5", len(data) - 100), ("cut-in-seal.h5", 300)):
+        with open(name, "wb") as f:
+            f.write(data[:size])
+    expect_damaged("truncated.h5", f"it holds {len(data) - 612} bytes after its seal, the seal "
+                                   f"says {len(data) - 512} (truncated or extended)")
+    expect_damaged("cut-in-seal.h5", "is neither a collnoise file nor HDF5")
+
+    # A malformed seal: a misspelt tag, a length that is no number, a byte after the seal.
+    end, digit = data.index(b"\0"), data.index(b"bytes ") + len("bytes ")
+    for name, damaged in (("tag.h5", data.replace(b"bytes ", b"bytez ", 1)),
+                          ("length.h5", data[:digit] + b"x" + data[digit + 1:]),
+                          ("tail.h5", data[:end + 5] + b"x" + data[end + 6:])):
+        with open(name, "wb") as f:
+            f.write(damaged)
+        expect_damaged(name, "its seal is unreadable")
+        done = subprocess.run([binary, "verify", name], capture_output=True, text=True)
+        check(done.returncode == 2 and "its seal is unreadable" in done.stderr,
+              f"collnoise verify {name}: {done.returncode} {done.stderr!r}")
+
+    # Without a seal (an HDF5 file another program wrote, here h5py): read with a warning.
+    with h5py.File(path, "r") as src, h5py.File("unsealed.h5", "w") as dst:
+        for key in src:
+            src.copy(src[key], dst)
+        for key, value in src.attrs.items():
+            dst.attrs[key] = value
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        unsealed = collnoise.load("unsealed.h5")
+    notes = [w for w in seen if issubclass(w.category, collnoise.UnsealedFileWarning)]
+    check(len(notes) == 1 and "'unsealed.h5' carries no checksum" in str(notes[0].message),
+          f"unsealed: one warning naming the file: {[str(w.message) for w in seen]}")
+    check(unsealed.points.at[0, "mean"] == mean and not unsealed.sealed, "unsealed: read")
+    done = subprocess.run([binary, "verify", "unsealed.h5"], capture_output=True, text=True)
+    check(done.returncode == 0 and "no checksum" in done.stdout, "collnoise verify: no checksum")
+
+    # collnoise plot: one line naming the damaged file, exit 2, no traceback; --no-verify draws.
+    for name in ("flipped.h5", "truncated.h5", "tag.h5"):
+        done = subprocess.run([binary, "plot", name, "--out", "damaged-figures"],
+                              capture_output=True, text=True)
+        lines = done.stderr.strip().splitlines()
+        check(done.returncode == 2 and len(lines) == 1 and
+              f"error: '{name}' is damaged: " in lines[0] and "--no-verify" in lines[0] and
+              done.stdout == "", f"collnoise plot {name}: exit {done.returncode}, {done.stderr!r}")
+    done = subprocess.run([binary, "plot", "flipped.h5", "--no-verify", "--out", "unverified"],
+                          capture_output=True, text=True)
+    check(done.returncode == 0 and done.stdout.strip() and done.stderr == "",
+          f"collnoise plot --no-verify: exit {done.returncode}, {done.stderr!r}")
+
+    # Without xxhash: one line saying what to install, unless the check is skipped.
+    fake = os.path.join(work, "without-xxhash")
+    os.makedirs(fake, exist_ok=True)
+    with open(os.path.join(fake, "xxhash.py"), "w") as f:
+        f.write("raise ModuleNotFoundError(\"No module named 'xxhash'\", name='xxhash')\n")
+    env = dict(os.environ, PYTHONPATH=f"{fake}:{os.path.join(SOURCE, 'python')}")
+    code = ("import collnoise\ntry:\n    collnoise.load({0!r})\nexcept ModuleNotFoundError as e:"
+            "\n    print(e)\nprint(collnoise.load({0!r}, verify=False).points.at[0, 'mean'])")
+    done = subprocess.run([sys.executable, "-c", code.format(path)], env=env, capture_output=True,
+                          text=True)
+    out = done.stdout.splitlines()
+    check(done.returncode == 0 and len(out) == 2 and "python3-xxhash" in out[0] and
+          path in out[0] and float(out[1]) == mean, f"without xxhash: {done.stdout!r}")
+    done = subprocess.run([sys.executable, "-m", "collnoise.plot", path], env=env, cwd=work,
+                          capture_output=True, text=True)
+    lines = done.stderr.strip().splitlines()
+    check(done.returncode == 2 and len(lines) == 1 and "python3-xxhash" in lines[0],
+          f"collnoise plot without xxhash: exit {done.returncode}, {done.stderr!r}")
+
+
 def main() -> int:
     binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     os.makedirs(work, exist_ok=True)
@@ -249,6 +409,7 @@ def main() -> int:
     check_nhalf(nhalf)
     check_isoefficiency(iso)
     check_missing_module(work, tree)
+    check_seals(binary, work, tree)
     if failures:
         print("\n".join(failures))
         return 1

@@ -1,4 +1,5 @@
-"""The Python reader and the plotting script against real result files (run by ctest).
+"""The Python reader and the plotting script against real result files (run by ctest); both
+check a file's checksum before reading it.
 
     test_reader.py COLLNOISE_BINARY WORKDIR
 """
@@ -102,13 +103,26 @@ check(all(isinstance(q.wall_time_s, float) and q.wall_time_s >= 0 for q in tree.
       "every point's wall time, outside its summary")
 check(all("wall_time_s" not in q.summary for q in tree.points), "no wall time in a summary")
 
-# A file of another format version is refused with a clear message.
+# A file of another format version is refused with a clear message. h5py changing the file
+# breaks its checksum: refused as damaged, by the reader and by the plotting script, unless read
+# without verification.
 import h5py  # noqa: E402
 
 with h5py.File("reader-tree.h5", "r+") as f:
     f.attrs["format_version"] = 99
 try:
     cr.load("reader-tree.h5")
+    failures.append("a file changed by h5py accepted")
+except cr.DamagedFileError as e:
+    check("'reader-tree.h5' is damaged: " in str(e) and "verify=False" in str(e),
+          f"a changed file: the error names it and says it is damaged: {e}")
+done = subprocess.run([sys.executable, os.path.join(HERE, "..", "outputs", "plot_result.py"),
+                       "reader-tree.h5", "--out", "figures"], capture_output=True, text=True)
+lines = done.stderr.strip().splitlines()
+check(done.returncode == 2 and len(lines) == 1 and "'reader-tree.h5' is damaged" in lines[0] and
+      "Traceback" not in done.stderr, f"plot_result.py on a changed file: {done.stderr!r}")
+try:
+    cr.load("reader-tree.h5", verify=False)
     failures.append("format version 99 accepted")
 except cr.FormatError as e:
     check("format_version" in str(e), "format error names the attribute")

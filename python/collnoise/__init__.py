@@ -1,7 +1,7 @@
 """collnoise result files in Python (docs/python.md).
 
     import collnoise
-    result = collnoise.load("agarwal-fig4-exponential.h5")
+    result = collnoise.load("agarwal-fig4-exponential.h5")   # its checksum checked first
     result.points                      # pandas DataFrame, one row per point
     result.points.groupby("noise.f")["mean"].max()
     result.units["mean"]               # "seconds"
@@ -11,14 +11,19 @@
     h.to_uhi()                         # UHI PlottableHistogram (mplhep.histplot(h.to_uhi()))
     result.series(3, "W")              # a list field of point 3 (NaN where null)
     result.point(3).reasons            # why values are null
+    collnoise.load(path, verify=False) # a file changed on purpose by another program
+    collnoise.verify(path)             # the checksum alone: True, False (none), DamagedFileError
 
     python3 -m collnoise.plot RESULT.h5 [--out DIR|FILE] [--format png|pdf]
 
-Needs numpy, h5py, pandas and matplotlib (Debian: python3-numpy python3-h5py python3-pandas
-python3-matplotlib).
+Needs numpy, h5py, pandas, matplotlib and xxhash (Debian: python3-numpy python3-h5py
+python3-pandas python3-matplotlib python3-xxhash).
 """
 
 __version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
+
+from .errors import DamagedFileError, FormatError, UnsealedFileWarning  # noqa: E402,F401
+from .seal import verify  # noqa: E402,F401
 
 # Without its dependencies the package still imports, so that `python3 -m collnoise.plot` can say
 # in one line which one is missing and for which interpreter.
@@ -33,10 +38,10 @@ else:
 
 if MISSING_DEPENDENCY is None:
     from .histogram import Histogram, PlottableHistogram  # noqa: F401
-    from .result import FORMAT_VERSION, FormatError, Point, Result, load  # noqa: F401
+    from .result import FORMAT_VERSION, Point, Result, load  # noqa: F401
 
-    __all__ = ["load", "Result", "Point", "Histogram", "PlottableHistogram", "FormatError",
-               "FORMAT_VERSION"]
+    __all__ = ["load", "verify", "Result", "Point", "Histogram", "PlottableHistogram",
+               "FormatError", "DamagedFileError", "UnsealedFileWarning", "FORMAT_VERSION"]
 else:  # pragma: no cover
 
     def __getattr__(name):

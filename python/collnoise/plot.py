@@ -1,7 +1,11 @@
 """Draws the figures of a collnoise result file (docs/python.md).
 
     python3 -m collnoise.plot RESULT.h5... [--out DIR|FILE] [--format png|pdf|svg] [--dpi N]
+                              [--no-verify]
     collnoise plot RESULT.h5... [...]     (the same, with the interpreter collnoise was built for)
+
+Each result's checksum is checked before it is read (collnoise.seal), as every collnoise command
+does: a damaged file is refused in one line naming it; --no-verify reads it anyway.
 
 Each model names its figure (the plot hints stored with every point); the run file's [plot]
 table gives the title, the panels, the x parameter and the curves. Files are named
@@ -9,8 +13,8 @@ table gives the title, the panels, the x parameter and the curves. Files are nam
 with one figure (FILE-stem-<what>.<format> beside it for more; a file needs one result). Each file is written to a temporary
 name and renamed. Prints the files written, one a line.
 
-Exit codes: 0 done, 1 a file could not be written, 2 bad input (not a result file, unknown
-figure, missing Python module).
+Exit codes: 0 done, 1 a file could not be written, 2 bad input (not a result file, a damaged
+one, unknown figure, missing Python module).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import os
 import sys
 import tempfile
+import warnings
 
 PROG = "collnoise plot"
 FORMATS = ("png", "pdf", "svg")
@@ -39,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="file format (default: the --out file's extension, else png)")
     parser.add_argument("--dpi", type=int, default=130, help="resolution of PNG files")
+    parser.add_argument("--no-verify", action="store_true",
+                        help="read the results without checking their checksums")
     return parser
 
 
@@ -83,9 +90,15 @@ def main(argv: list[str] | None = None) -> int:
             import matplotlib
         except ModuleNotFoundError:
             missing = "matplotlib"
+    if missing is None and not args.no_verify:
+        try:
+            import xxhash  # noqa: F401  (checks the results' checksums)
+        except ModuleNotFoundError:
+            missing = "xxhash"
     if missing:
+        skip = " (or draw without checking checksums: --no-verify)" if missing == "xxhash" else ""
         return _fail(f"{sys.executable} has no Python module {missing}: install python3-"
-                     f"{missing} (Debian), or run with an interpreter that has it", 2)
+                     f"{missing} (Debian), or run with an interpreter that has it{skip}", 2)
     matplotlib.use("Agg")
     from . import figures
 
@@ -96,13 +109,22 @@ def main(argv: list[str] | None = None) -> int:
 def plot_one(collnoise, figures, path: str, args) -> int:
     """Draws one result's figures and prints the files written; returns an exit code."""
     try:
-        result = collnoise.load(path)
+        with warnings.catch_warnings(record=True) as notes:
+            warnings.simplefilter("always", collnoise.UnsealedFileWarning)
+            result = collnoise.load(path, verify=not args.no_verify)
     except FileNotFoundError:
         return _fail(f"{path}: no such file", 2)
+    except collnoise.DamagedFileError as e:
+        return _fail(e.message("--no-verify", "docs/cli.md"), 2)
     except collnoise.FormatError as e:
         return _fail(e, 2)
     except OSError as e:
         return _fail(f"{path}: cannot be read as HDF5 ({e}): not a collnoise result file", 2)
+    for note in notes:  # a file without a checksum: one line, as collnoise's commands say it
+        if issubclass(note.category, collnoise.UnsealedFileWarning):
+            print(f"{PROG}: note: {' '.join(str(note.message).split())}", file=sys.stderr)
+        else:
+            warnings.showwarning(note.message, note.category, note.filename, note.lineno)
     try:
         drawn = figures.draw(result)
     except figures.NoFigure as e:

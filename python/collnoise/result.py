@@ -9,6 +9,7 @@ the model's plot hints. They are read when first asked for.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import tomllib
 from typing import Any
@@ -17,14 +18,12 @@ import h5py
 import numpy as np
 import pandas as pd
 
+from .errors import DamagedFileError, FormatError, UnsealedFileWarning  # noqa: F401
 from .histogram import Histogram
+from .seal import verify as verify_seal
 
 FILETYPE = "collnoise-result"
 FORMAT_VERSION = 2
-
-
-class FormatError(ValueError):
-    """Not a collnoise result file, or one of a format version this reader does not know."""
 
 
 def plain(value: Any) -> Any:
@@ -200,11 +199,18 @@ class Result:
                nhalf_exact, noiseless_time, ...): the numeric summary columns of that kind
     units      {column: unit} ("seconds", "bytes", "1", "" for none)
     attrs      the root attributes (seed, name, kind, run_file_text, ...)
+    sealed     True when the file's checksum was checked and matches, False when it carries none
+               or was not checked (verify=False)
+
+    The file's checksum is checked before h5py parses any of it (collnoise.seal), unless
+    `verify` is False: DamagedFileError for a damaged file.
     """
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, verify: bool = True):
         self.path = str(path)
+        self._verify = verify
         self._points: dict[int, Point] = {}
+        self.sealed = self._check()
         with h5py.File(self.path, "r") as f:
             self.attrs = read_attributes(f).values
             check_format(self.path, self.attrs)
@@ -219,6 +225,12 @@ class Result:
                 points = [read_point(f["points"][n]) for n in self._names]
                 self._points = dict(enumerate(points))
                 self.points, self.units, self.sources = _table_from_groups(points)
+
+    def _check(self) -> bool:
+        """Verifies the file (when asked to) and notes which file was verified, so that a point
+        group read later is read from that file, or from one verified again."""
+        self._stamp = _stamp_of(self.path)
+        return verify_seal(self.path) if self._verify else False
 
     # --- the run --------------------------------------------------------------------------------
     @property
@@ -276,6 +288,8 @@ class Result:
         if index not in self._points:
             if not 0 <= index < len(self._names):
                 raise IndexError(f"{self.path}: no point {index} (it has {len(self._names)})")
+            if self._verify and _stamp_of(self.path) != self._stamp:
+                self.sealed = self._check()  # replaced or changed since it was loaded
             with h5py.File(self.path, "r") as f:
                 self._points[index] = read_point(f["points"][self._names[index]])
         return self._points[index]
@@ -317,7 +331,18 @@ class Result:
         return histograms[name]
 
 
-def load(path) -> Result:
-    """Reads a result file; FormatError if it is not one this reader knows, OSError if it cannot
-    be read."""
-    return Result(path)
+def _stamp_of(path: str) -> tuple[int, ...]:
+    s = os.stat(path)
+    return (s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns)
+
+
+def load(path, verify: bool = True) -> Result:
+    """Reads a result file, its checksum checked first (as `collnoise verify` does).
+
+    DamagedFileError (a FormatError, so a ValueError) naming the file when its checksum does not
+    match or its seal is unreadable: a flipped bit, a truncated copy, a file changed by another
+    program; `verify=False` reads it anyway, as `--no-verify` does. A file without a checksum
+    (written before collnoise sealed its files, or by h5py) is read with an UnsealedFileWarning.
+    FormatError if it is not a result file this reader knows, OSError if it cannot be read,
+    ModuleNotFoundError if xxhash (python3-xxhash) is missing to check it."""
+    return Result(path, verify)
