@@ -102,7 +102,9 @@ SealState verify_seal(const std::string& path) {
   rest.remove_prefix(1 + kBytesTag.size());
   std::uint64_t length = 0;
   const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), length);
-  if (error != std::errc() || end == rest.data() || *end != '\n')
+  // Digits that run to the end of the seal leave no newline to read (and nothing past it).
+  if (error != std::errc() || end == rest.data() || end == rest.data() + rest.size() ||
+      *end != '\n')
     damaged(path, "its seal is unreadable");
   const std::size_t seal_end = static_cast<std::size_t>(end - text.data()) + 1;
   for (std::size_t i = seal_end; i < kSealBytes; ++i)

@@ -2,9 +2,12 @@
 // unit of parts, checkpoints and MPI) surviving a write and a read unchanged, raw samples
 // included. The files go to the tests' scratch directory.
 #include <catch2/catch.hpp>
+#include <cstring>
+#include <fstream>
 #include <numeric>
 #include <vector>
 
+#include "outputs/file_seal.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/tally_io.hpp"
 
@@ -90,4 +93,23 @@ TEST_CASE("merging a tally by move gives the copy merge's chunks, and refuses ov
 
   CHECK_THROWS_WITH(moved.merge(tally_of(1, {9.0})), Catch::Contains("chunk 1"));
   CHECK(moved.raw() == std::vector<double>{1.0, 2.0, 3.0});
+}
+
+TEST_CASE("a seal whose length runs to its last byte is refused, not read past", "[outputs]") {
+  // "bytes " followed by digits up to byte 512 leaves no newline inside the seal: the reader
+  // must say the seal is unreadable without looking at byte 512 (ASan reports a read there).
+  std::vector<std::byte> image(kSealBytes + 64, std::byte{0x5a});
+  std::fill(image.begin(), image.begin() + kSealBytes, std::byte{0});
+  seal_image(image);
+  std::string head(reinterpret_cast<const char*>(image.data()), kSealBytes);
+  const auto bytes_at = head.find("bytes ");
+  REQUIRE(bytes_at != std::string::npos);
+  for (std::size_t i = bytes_at + 6; i < kSealBytes; ++i) head[i] = '7';
+  std::memcpy(image.data(), head.data(), kSealBytes);
+  const std::string path = "seal-without-newline.h5";
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(image.data()),
+             static_cast<std::streamsize>(image.size()));
+  CHECK_THROWS_WITH(verify_seal(path), Catch::Contains("seal is unreadable") &&
+                                           Catch::Contains("seal-without-newline.h5"));
 }
