@@ -31,20 +31,49 @@ std::uint64_t parse_u64(const std::string& text, const char* option) {
   return value;
 }
 
+// A whole number in [lo, hi], written in decimal and nothing else: CLI11 would take "-1" for an
+// unsigned option as 2^64 - 1 and saturate larger numbers. CLI11 names the option.
+CLI::Validator whole_number_in(std::uint64_t lo, std::uint64_t hi) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+            value < lo || value > hi)
+          return fmt::format("{} is invalid: give a whole number in [{}, {}]", text, lo, hi);
+        return {};
+      },
+      fmt::format("INT in [{}, {}]", lo, hi));
+}
+
+// A number in [lo, hi]: CLI::Range lets "nan" through (no comparison holds for it).
+CLI::Validator number_in(double lo, double hi) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0.0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+            !(value >= lo && value <= hi))
+          return fmt::format("{} is invalid: give a number in [{:g}, {:g}]", text, lo, hi);
+        return {};
+      },
+      fmt::format("NUMBER in [{:g}, {:g}]", lo, hi));
+}
+
 void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
   cmd.add_option("RUNFILE", run.run_file, "run file (TOML)")->required();
   cmd.add_option("--out", run.out, "result file (default: <name>.h5, <name>.part<i>of<n>.h5)");
   cmd.add_option(
          "--threads", run.threads,
          "threads per process (default: the cores, shared among the processes on a machine)")
-      ->check(CLI::Range(0, 4096));
+      ->check(whole_number_in(0, 4096));
   cmd.add_option("--seed", seed_text, "override the run file's seed, an integer in [0, 2^64)");
   cmd.add_option("--part", run.part, "i/n: sample only part i of n (job arrays; merge after)");
   cmd.add_option("--resume", run.resume, "continue from this checkpoint (same run file and seed)");
   cmd.add_option("--checkpoint", run.checkpoint, "checkpoint file (default: <out>.ckpt)");
   cmd.add_option("--checkpoint-every", run.checkpoint_every_s,
                  "seconds between checkpoints (default 600; also on SIGINT, SIGTERM, SIGUSR1)")
-      ->check(CLI::Range(0.0, 1.0e7));
+      ->check(number_in(0.0, 1.0e7));
   cmd.add_flag("--no-checkpoint", run.no_checkpoint, "never write checkpoints");
   cmd.add_flag("--no-verify", run.no_verify,
                "read the checkpoint resumed from without checking its checksum");
@@ -52,10 +81,10 @@ void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
                "check the run file and estimate its work and memory; sample nothing");
   cmd.add_option("--max-core-hours", run.max_core_hours,
                  "refuse a run estimated to take more (default: 30 days of the cores in use)")
-      ->check(CLI::Range(1e-6, 1e12));
+      ->check(number_in(1e-6, 1e12));
   cmd.add_option("--max-memory-gib", run.max_memory_gib,
                  "refuse a run estimated to need more (default: 80% of the machine's memory)")
-      ->check(CLI::Range(1e-6, 1e12));
+      ->check(number_in(1e-6, 1e12));
   cmd.add_flag("--quiet", run.quiet, "no progress (unless --progress) and no table");
   cmd.add_option("--progress", run.progress,
                  "auto (default: a bar on a terminal, timestamped lines otherwise), none, bar or "
@@ -63,7 +92,7 @@ void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
       ->check(CLI::IsMember({"auto", "none", "bar", "lines"}));
   cmd.add_option("--progress-every", run.progress_every_s,
                  "seconds between progress lines (default 60)")
-      ->check(CLI::Range(1.0e-3, 1.0e7));
+      ->check(number_in(1.0e-3, 1.0e7));
   cmd.add_flag("--force", run.force, "overwrite an existing result file");
   // Testing only: interrupt the run the way a signal would, after this many chunks.
   cmd.add_option("--interrupt-after-chunks", run.interrupt_after_chunks)->group("");
@@ -118,12 +147,14 @@ int main(int argc, char** argv) {
       "schedule", "list the built-in algorithms, or write one as a GOAL file for LogGOPSim");
   schedule_cmd->add_flag("--list", schedule.list, "list the built-in algorithms");
   schedule_cmd->add_option("ALGORITHM", schedule.algorithm, "a built-in algorithm");
-  schedule_cmd->add_option("--ranks", schedule.ranks, "ranks")->check(CLI::Range(1U, 2147483647U));
-  schedule_cmd->add_option("--bytes", schedule.message_bytes, "the message, bytes (default 8)");
+  schedule_cmd->add_option("--ranks", schedule.ranks, "ranks")
+      ->check(whole_number_in(1, 2147483647));
+  schedule_cmd->add_option("--bytes", schedule.message_bytes, "the message, bytes (default 8)")
+      ->check(whole_number_in(0, std::uint64_t{1} << 40));
   schedule_cmd->add_option("--k", schedule.k, "radix of knomial_broadcast (default 2)")
-      ->check(CLI::Range(2U, 65536U));
+      ->check(whole_number_in(2, 65536));
   schedule_cmd->add_option("--segments", schedule.segments, "pieces of ring_allreduce's chunks")
-      ->check(CLI::Range(1U, 65536U));
+      ->check(whole_number_in(1, 65536));
   schedule_cmd->add_option("--receives", schedule.receives, "in_order (default) or preposted")
       ->check(CLI::IsMember({"in_order", "preposted"}));
   schedule_cmd->add_option("--goal", schedule.goal, "the GOAL file to write");

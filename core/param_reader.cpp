@@ -338,9 +338,11 @@ void ParamReader::accept(const std::string& key) {
   if (const ParamValue* v = find(key)) resolved_[key] = *v;
 }
 
-void ParamReader::derive(const std::string& key, ParamValue value, bool identity) {
+void ParamReader::derive(const std::string& key, ParamValue value, bool identity,
+                         const std::string& unit) {
   read_.insert(key);
   if (identity) identity_[key] = canonical_text(value);
+  if (!unit.empty()) units_[key] = unit;
   resolved_[key] = std::move(value);
 }
 

@@ -60,8 +60,9 @@ class ParamReader {
   /// Marks a key as read (part of the point) without a value: an optional key left out.
   void accept(const std::string& key);
   /// Records a derived value in the parameter record; `identity`: it also defines the model
-  /// (N computed from log2_N), so it joins the stream identity.
-  void derive(const std::string& key, ParamValue value, bool identity = false);
+  /// (N computed from log2_N), so it joins the stream identity. `unit`: its unit, as a key's.
+  void derive(const std::string& key, ParamValue value, bool identity = false,
+              const std::string& unit = "");
   /// Drops a key read as an alternative spelling of another from the record (log2_N is N), and
   /// from the stream identity unless `keep_identity` (a key shown in the record another way).
   void forget(const std::string& key, bool keep_identity = false);

@@ -32,6 +32,44 @@ bool usable(double x) {
   return std::isfinite(x) && x >= 0.0;
 }
 
+// The largest value of each column read, in the file's microseconds (per byte for G): the
+// [loggops] keys' ranges, 10^3 s for L, o_s, o_r and g, 1 s per byte for G.
+constexpr std::array<double, 6> kColumnMaxMicroseconds = {0.0, 1.0e9, 1.0e9, 1.0e9, 1.0e9, 1.0e6};
+constexpr std::array<std::string_view, 6> kColumnKeys = {"",          "loggops.L", "loggops.o",
+                                                         "loggops.o", "loggops.g", "loggops.G"};
+
+// Netgauge writes -nan for a fit it has not made and may fit negative values: such rows are only
+// skipped. An infinite value, or one beyond the [loggops] range, is no measurement: refused,
+// naming the line, the column and the value as written.
+void check_column_range(const std::string& path, int line_no, std::size_t c, double value_us,
+                        std::string_view text) {
+  if (std::isnan(value_us) || (std::isfinite(value_us) && value_us <= kColumnMaxMicroseconds[c]))
+    return;
+  const bool per_byte = c == 5;
+  throw InputError(fmt::format(
+      "{}:{}: {} = {} {} is out of range: LogGP values must lie in [0, {:g}] {} ({:g} s{}, the "
+      "range of {}); Netgauge writes -nan for a value not measured",
+      path, line_no, kColumnNames[c], text, per_byte ? "us per byte" : "us",
+      kColumnMaxMicroseconds[c], per_byte ? "us per byte" : "us",
+      kColumnMaxMicroseconds[c] * 1.0e-6, per_byte ? " per byte" : "", kColumnKeys[c]));
+}
+
+// Where the first row that cannot give `overheads` (L, o_s and o_r) or else g and G fails:
+// "line 3: o_r = nan".
+std::string first_unusable(const std::map<std::uint64_t, NetgaugeLogGPRow>& rows, bool overheads) {
+  using Named = std::pair<std::string_view, double>;
+  for (const auto& [bytes, row] : rows) {
+    const std::vector<Named> values =
+        overheads ? std::vector<Named>{{"L", row.L}, {"o_s", row.o_s}, {"o_r", row.o_r}}
+                  : std::vector<Named>{{"g", row.g}, {"G", row.G}};
+    for (const auto& [name, value] : values)
+      if (!usable(value))
+        return fmt::format(" (line {}: {} = {:g} us{})", row.line, name, value * 1.0e6,
+                           name == "G" ? " per byte" : "");
+  }
+  return "";
+}
+
 }  // namespace
 
 NetgaugeLogGPTable NetgaugeLogGPTable::from_file(const std::string& path) {
@@ -75,6 +113,8 @@ NetgaugeLogGPTable NetgaugeLogGPTable::from_file(const std::string& path) {
           path, line_no, line.substr(first), columns[1] + 1, columns[2] + 1, columns[3] + 1,
           columns[4] + 1, columns[5] + 1));
     }
+    for (std::size_t c = 1; c < columns.size(); ++c)
+      check_column_range(path, line_no, c, values[columns[c]], fields[columns[c]]);
     // Microseconds (per byte for G) to seconds.
     const auto at = [&](std::size_t c) { return values[columns[c]] * 1.0e-6; };
     NetgaugeLogGPRow row{.message_bytes = *bytes,
@@ -98,8 +138,10 @@ NetgaugeLogGPTable NetgaugeLogGPTable::from_file(const std::string& path) {
   if (table.overhead_rows_.empty() || table.gap_rows_.empty())
     throw InputError(fmt::format(
         "Netgauge LogGP file '{}' has no usable row: of its {} rows, {} have L, o_s and o_r "
-        "finite and >= 0, and {} have g and G finite and >= 0; both are needed",
-        path, table.rows_.size(), table.overhead_rows_.size(), table.gap_rows_.size()));
+        "finite and >= 0{}, and {} have g and G finite and >= 0{}; both are needed",
+        path, table.rows_.size(), table.overhead_rows_.size(),
+        table.overhead_rows_.empty() ? first_unusable(by_size, true) : "", table.gap_rows_.size(),
+        table.gap_rows_.empty() ? first_unusable(by_size, false) : ""));
   return table;
 }
 

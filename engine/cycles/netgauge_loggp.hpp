@@ -13,7 +13,9 @@
 // (-nan), and fits may come out negative. The two groups are therefore chosen apart: for a
 // message size, L, o_s and o_r come from the nearest row where all three are finite and >= 0,
 // and g and G from the nearest row where both are (ties: the smaller size). Values that are
-// -nan, infinite or negative are never used. When a size appears in more than one row (Netgauge
+// -nan or negative are never used. A value no measurement gives, infinite or beyond the range of
+// its [loggops] key (10^9 us, 10^3 s, for L, o_s, o_r and g; 10^6 us per byte for G), is refused
+// wherever it is. When a size appears in more than one row (Netgauge
 // repeats the size at which it detects a protocol change, first with the old protocol's fit), the
 // later row replaces the earlier.
 #include <cstddef>
@@ -57,8 +59,10 @@ class NetgaugeLogGPTable {
  public:
   /// Reads a Netgauge LogGP file. InputError naming the file, and `file:line` with the line's
   /// text, for an unreadable file, a header without one of the columns read, a row that is not
-  /// all numbers or has too few of them, or a size that is not a whole number of bytes in
-  /// [0, 2^40]; naming the file when no row has usable L, o_s and o_r, or none usable g and G.
+  /// all numbers or has too few of them, a size that is not a whole number of bytes in
+  /// [0, 2^40], or an L, o_s, o_r, g or G infinite or beyond its range (naming it and the
+  /// range); naming the file and the first value at fault when no row has usable L, o_s and
+  /// o_r, or none usable g and G.
   static NetgaugeLogGPTable from_file(const std::string& path);
 
   /// The parameters for `message_bytes`: L, o_s, o_r from the nearest row where they are usable,

@@ -111,6 +111,12 @@ bool is_keyword(std::string_view token, const char (&k)[N]) {
   return true;
 }
 
+// The ranges of a GOAL file's values (docs/run-files.md), those of the run-file keys: a message
+// of at most 2^40 bytes (collective.message_bytes), a computation of at most 10^6 seconds
+// (collective.W), in nanoseconds.
+constexpr std::uint64_t kMaxGoalMessageBytes = std::uint64_t{1} << 40;
+constexpr std::uint64_t kMaxGoalCalcNanoseconds = 1'000'000'000'000'000;
+
 // A label as a dependency names it: Schedgen's "l<number>" by its number, others by name.
 struct LabelRef {
   static constexpr std::uint64_t kNamed = std::numeric_limits<std::uint64_t>::max();
@@ -242,12 +248,20 @@ class GoalParser {
     std::uint64_t v = 0;
     while (c.at < c.s.size() && is_digit(c.s[c.at])) {
       const auto d = static_cast<std::uint64_t>(c.s[c.at] - '0');
-      if (v > (max - d) / 10)
-        fail(start + 1, fmt::format("{} is too large (at most {})", what, max));
+      if (v > (max - d) / 10) fail(start + 1, out_of_range(c, start, what, max));
       v = v * 10 + d;
       ++c.at;
     }
     return v;
+  }
+
+  // "<what> <the digits as written> is too large: the range is [0, max]".
+  static std::string out_of_range(const Cursor& c, std::size_t start, const char* what,
+                                  std::uint64_t max) {
+    std::size_t end = start;
+    while (end < c.s.size() && is_digit(c.s[end])) ++end;
+    return fmt::format("{} {} is too large: the range is [0, {}]", what,
+                       c.s.substr(start, end - start), max);
   }
 
   // An integer or -1 (a wildcard).
@@ -353,11 +367,10 @@ class GoalParser {
     Operation o;
     if (is_keyword(op, "calc")) {
       o.kind = OpKind::kCalc;
-      o.size = number(c, "the computation's length (nanoseconds)",
-                      std::numeric_limits<std::uint64_t>::max());
+      o.size = number(c, "the computation's length (nanoseconds)", kMaxGoalCalcNanoseconds);
     } else {
       o.kind = is_keyword(op, "send") ? OpKind::kSend : OpKind::kRecv;
-      o.size = number(c, "the message size (bytes)", std::numeric_limits<std::uint64_t>::max());
+      o.size = number(c, "the message size (bytes)", kMaxGoalMessageBytes);
       c.skip_space();
       if (c.at >= c.s.size() || c.s[c.at] != 'b') fail(c.column(), "expected 'b' after the size");
       ++c.at;

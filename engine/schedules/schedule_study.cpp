@@ -120,7 +120,13 @@ const ScheduleRun& ScheduleStudy::noiseless() const {
     if (!run.complete)
       throw InputError(
           fmt::format("{}: the schedule cannot complete: {}", source_.description, run.incomplete));
-    if (check_) check_(*std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond);
+    const double last = *std::max_element(run.finish.begin(), run.finish.end());
+    if (!std::isfinite(last))
+      throw InputError(fmt::format(
+          "{}: the noiseless run takes {} ns, no time: simulated with L {} ns, o {} ns, g {} ns, "
+          "G {} ns per byte, O {} ns per byte",
+          source_.description, last, net_.L, net_.o, net_.g, net_.G, net_.O));
+    if (check_) check_(last * kNanosecond);
     noiseless_ = std::move(run);
   });
   return noiseless_;
@@ -399,6 +405,29 @@ double to_ns(double seconds) {
   return std::abs(ns - whole) < 1e-6 ? whole : ns;
 }
 
+// The file's rows as read (docs/hdf5-layout.md): its L before the overheads are taken out, and
+// the sizes of the rows used. The [loggops] keys the file replaces leave the record: their
+// defaults were not simulated.
+void record_measured(ParamReader& reader, const NetgaugeLogGP& m) {
+  for (const char* key : {"loggops.L", "loggops.o", "loggops.g", "loggops.G"}) reader.forget(key);
+  reader.derive("simulated.loggops.file_L", m.L, false, "seconds");
+  reader.derive("simulated.loggops.file_row_bytes", static_cast<std::int64_t>(m.message_bytes),
+                false, "bytes");
+  reader.derive("simulated.loggops.file_gap_row_bytes",
+                static_cast<std::int64_t>(m.gap_message_bytes), false, "bytes");
+}
+
+// The engine's parameters, in seconds (per byte for G and O), under names of their own: what
+// was simulated, whether the [loggops] keys or loggops.file gave it. Not in the stream identity:
+// the keys and the file's content already are.
+void record_simulated(ParamReader& reader, const ScheduleNet& net) {
+  reader.derive("simulated.loggops.L", net.L / 1e9, false, "seconds");
+  reader.derive("simulated.loggops.o", net.o / 1e9, false, "seconds");
+  reader.derive("simulated.loggops.g", net.g / 1e9, false, "seconds");
+  reader.derive("simulated.loggops.G", net.G / 1e9, false, "seconds per byte");
+  reader.derive("simulated.loggops.O", net.O / 1e9, false, "seconds per byte");
+}
+
 // LogGOPS from the [loggops] table, or L, o, g and G from a Netgauge LogGP file's rows nearest
 // loggops.file_bytes (default `row_bytes`: the algorithm's message, 1 byte for a GOAL file).
 ScheduleNet read_net(ParamReader& reader, std::uint64_t row_bytes) {
@@ -424,9 +453,11 @@ ScheduleNet read_net(ParamReader& reader, std::uint64_t row_bytes) {
     // Netgauge's L is half a small message's round trip, both overheads included; the model's
     // one-way time is o + L + o.
     net.L = std::max(0.0, to_ns(m.L) - 2.0 * net.o);
+    record_measured(reader, m);
   } else if (reader.has(kLogGPBytes.name)) {
     throw InputError("loggops.file_bytes applies with loggops.file, which is not given");
   }
+  record_simulated(reader, net);
   return net;
 }
 
