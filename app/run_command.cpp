@@ -118,12 +118,18 @@ std::optional<OutputGuard> guard_run_outputs(const RunOptions& options,
   return guard;
 }
 
-std::string resume_hint(const RunOptions& options, const std::string& out, const std::string& ckpt,
-                        const PartSpec& part) {
-  std::string hint =
-      fmt::format("collnoise run {} --out {} --resume {}", options.run_file, out, ckpt);
+// A run file from a pipe cannot be named again: the hint asks for the same text once more.
+std::string resume_hint(const RunOptions& options, const RunSpec& run, const std::string& out,
+                        const std::string& ckpt, const PartSpec& part) {
+  std::string hint = fmt::format("collnoise run {} --out {} --resume {}",
+                                 run.from_pipe ? "RUN_FILE" : options.run_file, out, ckpt);
   if (!options.checkpoint.empty()) hint += " --checkpoint " + ckpt;
   if (!part.whole()) hint += " --part " + to_string(part);
+  if (run.from_pipe)
+    hint += fmt::format(
+        " (RUN_FILE: the run file came from the pipe '{}': give its same text again, from a file "
+        "or a pipe)",
+        options.run_file);
   return hint;
 }
 
@@ -152,7 +158,7 @@ void print_costliest_points(const RunEstimate& estimate) {
                describe_bytes(estimate.points[i].bytes));
 }
 
-int report_interruption(const Execution& execution, const RunOptions& options,
+int report_interruption(const Execution& execution, const RunOptions& options, const RunSpec& run,
                         const std::string& out, const std::string& ckpt, const PartSpec& part) {
   const int signal = stop_signal();
   if (execution.chunks_total == 0) {
@@ -169,13 +175,13 @@ int report_interruption(const Execution& execution, const RunOptions& options,
     print_message(fmt::format(
         "interrupted by signal {}; checkpoint '{}' holds {} of {} chunks; resume with: {}", signal,
         ckpt, execution.chunks_done, execution.chunks_total,
-        resume_hint(options, out, ckpt, part)));
+        resume_hint(options, run, out, ckpt, part)));
   } else if (execution.chunks_in_checkpoint > 0) {
     print_message(fmt::format(
         "interrupted by signal {}; the checkpoint could not be written ({}), but the previous "
         "checkpoint '{}' stays valid with {} of {} chunks; resume with: {}",
         signal, execution.checkpoint_error, ckpt, execution.chunks_in_checkpoint,
-        execution.chunks_total, resume_hint(options, out, ckpt, part)));
+        execution.chunks_total, resume_hint(options, run, out, ckpt, part)));
   } else {
     print_message(fmt::format(
         "interrupted by signal {}; nothing was kept: the checkpoint '{}' could not be written ({})",
@@ -207,7 +213,7 @@ int report_interruption(const Execution& execution, const RunOptions& options,
     throw RuntimeFailure(fmt::format(
         "{}; the finished run is kept in the checkpoint '{}': free the space and write the "
         "result with: {}",
-        failure.what(), where, resume_hint(options, out, where, part)));
+        failure.what(), where, resume_hint(options, run, out, where, part)));
   }
   throw RuntimeFailure(fmt::format(
       "{}; the finished run could not be kept in a checkpoint either ({}): its samples are lost, "
@@ -299,7 +305,7 @@ int run_command(const RunOptions& given) {
 
   if (execution.interrupted) {
     if (!group.is_root()) return exit_code::kInterrupted;
-    return report_interruption(execution, options, out, ckpt, part);
+    return report_interruption(execution, options, run, out, ckpt, part);
   }
   if (!group.is_root()) return exit_code::kSuccess;
 

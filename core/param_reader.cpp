@@ -4,13 +4,11 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <memory>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/stop_request.hpp"
 #include "core/units.hpp"
 
@@ -147,18 +145,17 @@ std::string full_key(const KeySpec& spec, const std::string& prefix) {
 }
 
 std::string file_content_hash(const std::string& key, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(
-        fmt::format("{} = \"{}\": the file cannot be read: {}", key, path, std::strerror(errno)));
+  // The file as its reader sees it: a regular file (never a FIFO or /dev/zero, which would block
+  // or never end), past a byte-order mark (a file saved with one is the same data).
+  InputFile in = InputFile::open_regular(path, fmt::format("{} = \"{}\"", key, path));
+  in.skip_byte_order_mark();
   std::unique_ptr<XXH3_state_t, StateDeleter> state(XXH3_createState());
   if (!state || XXH3_128bits_reset(state.get()) != XXH_OK)
     throw RuntimeFailure("cannot start a checksum (out of memory)");
   std::vector<char> buffer(std::size_t{1} << 20);
-  while (in) {
+  while (const std::size_t got = in.read(buffer)) {
     throw_if_stop_requested();  // a trace may be gigabytes
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    XXH3_128bits_update(state.get(), buffer.data(), static_cast<std::size_t>(in.gcount()));
+    XXH3_128bits_update(state.get(), buffer.data(), got);
   }
   const XXH128_hash_t h = XXH3_128bits_digest(state.get());
   return fmt::format("xxh3:{:016x}{:016x}", h.high64, h.low64);

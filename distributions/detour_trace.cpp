@@ -6,9 +6,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/stop_request.hpp"
 
 namespace collnoise {
@@ -54,13 +54,12 @@ struct Measurement {
 // ends beyond 10^6 s.
 std::vector<Measurement> parse_trace(const std::string& path,
                                      std::optional<double> seconds_per_unit) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("detour trace '{}' cannot be read", path));
+  TextLines in(path, fmt::format("detour trace '{}'", path));
   std::vector<Measurement> measurements;
   bool comment_after_data = false;  // a comment line since the last detour line
   double previous_start = 0.0;      // in the file's unit
   std::string line;
-  for (int line_no = 1; std::getline(in, line); ++line_no) {
+  for (int line_no = 1; in.next(line); ++line_no) {
     if ((line_no & 0xffff) == 0) throw_if_stop_requested();  // traces can be large
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);

@@ -5,20 +5,19 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <numeric>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/stop_request.hpp"
 
 namespace collnoise {
 
 EmpiricalLaw EmpiricalLaw::from_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("empirical noise file '{}' cannot be read", path));
+  TextLines in(path, fmt::format("empirical noise file '{}'", path));
   std::vector<double> delays;
   std::string line;
-  for (int line_no = 1; std::getline(in, line); ++line_no) {
+  for (int line_no = 1; in.next(line); ++line_no) {
     if ((line_no & 0xffff) == 0) throw_if_stop_requested();  // delay files can be large
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);

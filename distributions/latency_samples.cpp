@@ -7,12 +7,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <numeric>
 #include <optional>
 #include <string_view>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/stop_request.hpp"
 #include "core/text_fields.hpp"
 
@@ -28,10 +28,9 @@ std::optional<std::uint64_t> parse_bytes(std::string_view text) {
 // Adds the samples of one file to `pools`, in seconds.
 void read_samples(const std::string& path, LatencyColumn column,
                   std::map<std::uint64_t, std::vector<double>>& pools) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("latency samples '{}' cannot be read", path));
+  TextLines in(path, fmt::format("latency samples '{}'", path));
   std::string line;
-  for (int line_no = 1; std::getline(in, line); ++line_no) {
+  for (int line_no = 1; in.next(line); ++line_no) {
     if ((line_no & 0xffff) == 0) throw_if_stop_requested();  // latency files can be large
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);

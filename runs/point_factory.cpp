@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 
 #include "core/errors.hpp"
@@ -80,8 +79,7 @@ std::vector<std::string> collective_kinds() {
 
 PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   // Data files named relative to the run file (traces, delay files, GOAL schedules).
-  const std::string base = std::filesystem::path(run.path).parent_path().string();
-  ParamReader reader(spec.params, base);
+  ParamReader reader(spec.params, run.data_base);
   const RunContext context = context_of(run);
   PreparedPoint point;
   const ModelKind& model = model_taking(reader, context);

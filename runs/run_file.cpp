@@ -1,13 +1,15 @@
 #include "runs/run_file.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <toml++/toml.h>
 #include <algorithm>
-#include <fstream>
+#include <filesystem>
 #include <set>
-#include <sstream>
+#include <string_view>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/rng.hpp"
 #include "core/stop_request.hpp"
 #include "engine/study.hpp"
@@ -285,8 +287,28 @@ std::string to_string(RunKind kind) {
   }
 }
 
-RunSpec parse_run_text(const std::string& content, const std::string& origin,
+namespace {
+
+// The folder relative data-file paths are taken from: the run file's. A run file from a pipe
+// (/dev/fd/63 of a shell's `<(gen)`, a named FIFO) has none that means anything: the current
+// directory. A descriptor's path decides by its name, so that `collnoise merge`, which parses the
+// recorded path again long after the pipe is gone, decides alike.
+std::string data_file_base(const std::string& origin) {
+  const std::string_view path(origin);
+  if (path.starts_with("/dev/fd/") || path == "/dev/stdin" ||
+      (path.starts_with("/proc/") && path.find("/fd/") != std::string_view::npos))
+    return "";
+  struct stat st {};
+  if (::stat(origin.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) return "";
+  return std::filesystem::path(origin).parent_path().string();
+}
+
+}  // namespace
+
+RunSpec parse_run_text(const std::string& given, const std::string& origin,
                        std::optional<std::uint64_t> seed_override) {
+  // A byte-order mark (some editors write one) is no part of the run.
+  const std::string content(without_byte_order_mark(given));
   toml::table root;
   try {
     root = toml::parse(content, origin);
@@ -297,6 +319,7 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
   RunSpec run;
   run.path = origin;
   run.text = content;
+  run.data_base = data_file_base(origin);
 
   NodeMap all;
   std::vector<NodeMap> cases;
@@ -411,11 +434,15 @@ RunSpec parse_run_text(const std::string& content, const std::string& origin,
 }
 
 RunSpec load_run_file(const std::string& path, std::optional<std::uint64_t> seed_override) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("run file '{}' cannot be read", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_run_text(buffer.str(), path, seed_override);
+  // Read whole before anything else: a run file from a pipe can be read only once, so its text
+  // is what every later step uses.
+  const WholeText whole = read_text_or_pipe(path, fmt::format("run file '{}'", path));
+  RunSpec run = parse_run_text(whole.text, path, seed_override);
+  if (whole.pipe) {
+    run.from_pipe = true;
+    run.data_base.clear();
+  }
+  return run;
 }
 
 RunIdentity run_identity(const RunSpec& run, const std::string& part) {

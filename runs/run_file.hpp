@@ -54,7 +54,12 @@ inline constexpr std::size_t kMaxPoints = 1'000'000;
 struct RunSpec {
   std::string name;
   std::string path;  ///< the run file, as given
-  std::string text;  ///< the run file's full text
+  std::string text;  ///< the run file's full text (without a byte-order mark)
+  /// Read from a pipe (`collnoise run <(gen)`, a FIFO): it cannot be read a second time.
+  bool from_pipe = false;
+  /// The folder relative data-file paths are taken from: the run file's; empty (the current
+  /// directory) for a run file from a pipe.
+  std::string data_base;
   RunKind kind = RunKind::kSample;
   std::uint64_t seed = 0;
   std::uint64_t samples = 0;  ///< samples per point (phases, replications, mappings); 0: not given
@@ -67,7 +72,8 @@ struct RunSpec {
   std::vector<PointSpec> points;
 };
 
-/// Reads a run file's text. InputError naming the file, key or value at fault.
+/// Reads a run file: a regular file, or a pipe read whole at once (core/input_file.hpp).
+/// InputError naming the file, key or value at fault.
 RunSpec load_run_file(const std::string& path,
                       std::optional<std::uint64_t> seed_override = std::nullopt);
 /// Same, from text (`origin` names it in messages). `seed_override` replaces the file's seed.

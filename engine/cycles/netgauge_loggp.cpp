@@ -7,12 +7,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string_view>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/text_fields.hpp"
 
 namespace collnoise {
@@ -73,12 +73,11 @@ std::string first_unusable(const std::map<std::uint64_t, NetgaugeLogGPRow>& rows
 }  // namespace
 
 NetgaugeLogGPTable NetgaugeLogGPTable::from_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("Netgauge LogGP file '{}' cannot be read", path));
+  TextLines in(path, fmt::format("Netgauge LogGP file '{}'", path));
   std::array<std::size_t, 6> columns = kDefaultColumns;
   std::map<std::uint64_t, NetgaugeLogGPRow> by_size;
   std::string line;
-  for (int line_no = 1; std::getline(in, line); ++line_no) {
+  for (int line_no = 1; in.next(line); ++line_no) {
     const auto hash = line.find('#');
     if (hash != std::string::npos) {
       // A column header: "# size n ... L o_s o_r g G ...".

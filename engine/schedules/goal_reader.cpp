@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/stop_request.hpp"
 #include "engine/schedules/rank_classes.hpp"
 
@@ -533,19 +534,17 @@ class GoalParser {
 namespace {
 
 AnySchedule read_goal(const std::string& path, bool as_classes) {
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file)
-    throw InputError(fmt::format("GOAL file '{}' cannot be read: {}", path, std::strerror(errno)));
+  // A regular file only (a FIFO would block, a device never end), past a byte-order mark.
+  InputFile input = InputFile::open_regular(path, fmt::format("GOAL file '{}'", path));
+  input.skip_byte_order_mark();
+  const std::uint64_t bytes = input.size();
+  std::unique_ptr<std::FILE, FileCloser> file(input.release_to_stdio());
   LineSource source(file.get());
   try {
     GoalParser parser(path, as_classes);
     // Schedgen's lines average about 25 bytes: reserving for the file's size spares the
     // schedule's arrays their regrowth (each a copy of everything read so far).
-    if (std::fseek(file.get(), 0, SEEK_END) == 0) {
-      const long bytes = std::ftell(file.get());
-      if (bytes > 0) parser.reserve_operations(static_cast<std::uint64_t>(bytes) / 25);
-      std::rewind(file.get());
-    }
+    if (bytes > 0) parser.reserve_operations(bytes / 25);
     return parser.parse(source);
   } catch (const std::bad_alloc&) {
     throw InputError(fmt::format("GOAL file '{}' holds more than memory can: out of memory", path));
