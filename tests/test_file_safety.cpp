@@ -344,7 +344,7 @@ TEST_CASE("a result records each data file's path and hash", "[file_safety]") {
 }
 
 TEST_CASE("--out naming a directory is refused before sampling", "[file_safety]") {
-  // Several seconds of sampling if it ran (2^20 ranks per sample).
+  // Many seconds of sampling if it ran (2^20 ranks per sample).
   write_text("fs10.toml", R"(name = "fs10"
 seed = 5
 samples = 20000
@@ -365,7 +365,7 @@ f = 0.01
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     expect_refused(r, {"--out 'fs10-dir' is a directory"});
-    CHECK(seconds < 1.0);
+    CHECK(seconds < 2.0);  // the run itself takes tens of seconds on two busy cores
     CHECK(fs::is_empty("fs10-dir"));
   }
   // merge --out too.
