@@ -3,6 +3,7 @@
 // never silently replaces or deletes a checkpoint, and every data file a point reads is bound to
 // its samples by content, so that a resume or a merge on changed data is refused naming the file.
 // Each case runs the collnoise command as a user would, on small files.
+#include <hdf5.h>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
@@ -287,6 +288,34 @@ TEST_CASE("parts sampled on different traces are never merged", "[file_safety]")
   expect_refused(run_command_line("merge fs7.p1.h5 fs7.p2.h5 --out fs7.h5 --quiet"),
                  {"noise.file = 'fs7-trace.txt'", "other data"});
   CHECK_FALSE(fs::exists("fs7.h5"));
+}
+
+TEST_CASE("parts written before data records existed merge with a note", "[file_safety]") {
+  write_text("fs11-trace.txt", kTrace);
+  traced_run("fs11.toml", "fs11-trace.txt");
+  REQUIRE(run_command_line("run fs11.toml --out fs11.p1.h5 --part 1/2 --force --quiet").code == 0);
+  REQUIRE(run_command_line("run fs11.toml --out fs11.p2.h5 --part 2/2 --force --quiet").code == 0);
+  // Part 1 as an older collnoise wrote it: no stream identity, no inputs (its seal no longer
+  // matches, hence --no-verify).
+  {
+    const hid_t file = H5Fopen("fs11.p1.h5", H5F_ACC_RDWR, H5P_DEFAULT);
+    REQUIRE(file >= 0);
+    for (const char* point : {"points/0000", "points/0001"}) {
+      const hid_t group = H5Gopen2(file, point, H5P_DEFAULT);
+      REQUIRE(group >= 0);
+      CHECK(H5Adelete(group, "stream_identity") >= 0);
+      CHECK(H5Ldelete(group, "inputs", H5P_DEFAULT) >= 0);
+      H5Gclose(group);
+    }
+    H5Fclose(file);
+  }
+  fs::remove("fs11.h5");
+  const auto merged =
+      run_command_line("merge fs11.p1.h5 fs11.p2.h5 --out fs11.h5 --no-verify --quiet");
+  INFO(merged.output);
+  CHECK(merged.code == 0);
+  CHECK(merged.output.find("note: 'fs11.p1.h5' records no hashes of its data files") !=
+        std::string::npos);
 }
 
 TEST_CASE("a job directory moved elsewhere resumes to the same bits", "[file_safety]") {
