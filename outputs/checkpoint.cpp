@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/point_identity.hpp"
+#include "outputs/result_file.hpp"
 #include "outputs/tally_io.hpp"
 
 namespace collnoise {
@@ -205,7 +206,7 @@ CheckpointAtPath inspect(const std::string& path, const RunIdentity& run,
   const Field* type = root.find("filetype");
   const std::string filetype =
       type && std::holds_alternative<std::string>(*type) ? std::get<std::string>(*type) : "";
-  if (filetype == "collnoise-result") return {Kind::kOtherFile, {}, "a collnoise result"};
+  if (filetype == kFileType) return {Kind::kOtherFile, {}, "a collnoise result"};
   if (filetype != kCheckpointType) return {Kind::kOtherFile, {}, "an HDF5 file of another kind"};
   const h5::Group all = file.root().open_group("points");
   CheckpointAtPath found;
