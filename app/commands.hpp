@@ -18,6 +18,7 @@ struct RunOptions {
   bool force = false;
   std::string part;        ///< "i/n": part i of a job array of n; empty: the whole run
   std::string resume;      ///< checkpoint to resume from
+  bool restart = false;    ///< discard a checkpoint of this run at the checkpoint path
   std::string checkpoint;  ///< empty: <out>.ckpt
   bool no_checkpoint = false;
   double checkpoint_every_s = 600.0;

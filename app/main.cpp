@@ -71,6 +71,8 @@ void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
   cmd.add_option("--part", run.part, "i/n: sample only part i of n (job arrays; merge after)");
   cmd.add_option("--resume", run.resume, "continue from this checkpoint (same run file and seed)");
   cmd.add_option("--checkpoint", run.checkpoint, "checkpoint file (default: <out>.ckpt)");
+  cmd.add_flag("--restart", run.restart,
+               "discard a checkpoint of this run found at the checkpoint path and start again");
   cmd.add_option("--checkpoint-every", run.checkpoint_every_s,
                  "seconds between checkpoints (default 600; also on SIGINT, SIGTERM, SIGUSR1)")
       ->check(number_in(0.0, 1.0e7));

@@ -1,6 +1,7 @@
 // collnoise merge: the parts of a job array (collnoise run --part i/n) into the result an unsplit
-// run would have written. Parts are checked to come from one run file and seed and to hold
-// disjoint chunks that together make every point whole.
+// run would have written. Parts are checked to come from one run file and seed, to have been
+// sampled on the same data (by content), and to hold disjoint chunks that together make every
+// point whole.
 #include <fmt/format.h>
 #include <filesystem>
 #include <map>
@@ -13,6 +14,7 @@
 #include "app/output_guard.hpp"
 #include "core/errors.hpp"
 #include "core/rng.hpp"
+#include "outputs/point_identity.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
@@ -37,7 +39,8 @@ struct PartFile {
   std::string path;
   Record root;
   PartSpec part;
-  std::vector<std::optional<double>> wall_times_s;  // per point
+  std::vector<std::optional<double>> wall_times_s;       // per point
+  std::vector<std::optional<PointIdentity>> identities;  // per point; none in older files
 };
 
 std::vector<PartFile> read_parts(const std::vector<std::string>& paths,
@@ -45,7 +48,8 @@ std::vector<PartFile> read_parts(const std::vector<std::string>& paths,
   std::vector<PartFile> parts;
   for (const auto& path : paths) {
     ResultFile file = read_result_file(path, read);
-    PartFile p{path, std::move(file.root), {}, std::move(file.wall_times_s)};
+    PartFile p{
+        path, std::move(file.root), {}, std::move(file.wall_times_s), std::move(file.identities)};
     p.part = parse_part(root_value<std::string>(p.root, "part", path));
     parts.push_back(std::move(p));
   }
@@ -104,6 +108,64 @@ void check_parts_belong_together(const std::vector<PartFile>& parts) {
                                    first.part.count, first.part.count));
 }
 
+// Every point's identity a part records; nullopt when it records none (an older file).
+std::optional<std::vector<PointIdentity>> identities_of(const PartFile& part) {
+  std::vector<PointIdentity> all;
+  for (const auto& identity : part.identities) {
+    if (!identity) return std::nullopt;
+    all.push_back(*identity);
+  }
+  return all;
+}
+
+// The parts were sampled on the same data, and merge reads that data now: samples of two
+// contents of one file never make one result. Parts written before identities were recorded
+// are merged with a note.
+void check_same_data(const std::vector<PartFile>& parts, const std::vector<PointIdentity>& now) {
+  std::optional<std::vector<PointIdentity>> reference;
+  const PartFile* reference_part = nullptr;
+  for (const auto& p : parts) {
+    const auto identities = identities_of(p);
+    if (!identities) {
+      print_note(fmt::format(
+          "'{}' records no hashes of its data files (written by an older collnoise): that it was "
+          "sampled on the data the other parts read is not checked",
+          p.path));
+      continue;
+    }
+    if (!reference) {
+      reference = identities;
+      reference_part = &p;
+      continue;
+    }
+    if (const auto difference =
+            identity_difference(*reference, fmt::format("in '{}'", reference_part->path),
+                                *identities, fmt::format("in '{}'", p.path)))
+      throw InputError(fmt::format(
+          "'{}' and '{}' were sampled on other data: {}: their samples are not shares of one run",
+          reference_part->path, p.path, *difference));
+  }
+  if (!reference) return;
+  if (const auto difference =
+          identity_difference(*reference, "when the parts were sampled", now, "now"))
+    throw InputError(fmt::format(
+        "the parts were sampled on other data than merge reads: {}; restore the file the parts "
+        "read",
+        *difference));
+}
+
+// The files merge reads (its output may be none of them): the parts, the run file they name and
+// every data file of its points (the parts alone before these are known).
+std::vector<RolePath> merge_inputs(const MergeOptions& options, const RunSpec& run,
+                                   const std::vector<PreparedPoint>& points) {
+  std::vector<RolePath> inputs;
+  for (const auto& p : options.parts) inputs.push_back({"the part", p});
+  if (!run.path.empty()) inputs.push_back({"the parts' run file", run.path});
+  for (const auto& p : points)
+    for (const auto& f : p.input_files) inputs.push_back({"the data file", f.path});
+  return inputs;
+}
+
 // The time the parts spent on point i together, when every part recorded it.
 std::optional<double> point_wall_time(const std::vector<PartFile>& parts, std::size_t i) {
   double total = 0.0;
@@ -148,10 +210,10 @@ std::vector<Tally> merge_tallies(const RunSpec& run, const std::vector<PreparedP
 }  // namespace
 
 int merge_command(const MergeOptions& options) {
-  std::vector<RolePath> inputs;
-  for (const auto& p : options.parts) inputs.push_back({"the part", p});
+  // --out may not be a part, the run file or a data file: those are known once the parts are
+  // read and their points prepared, which writes nothing.
   const RolePath outputs[] = {{"--out", options.out}};
-  const OutputGuard guard(inputs, outputs, options.force, print_note);
+  refuse_path_conflicts(merge_inputs(options, {}, {}), outputs);
   const h5::ReadOptions read = read_options(!options.no_verify);
   const std::vector<PartFile> parts = read_parts(options.parts, read);
   check_parts_belong_together(parts);
@@ -163,6 +225,9 @@ int merge_command(const MergeOptions& options) {
   const std::vector<PreparedPoint> points = prepare_points(run);
   for (const auto& p : points)
     if (!p.sampled) throw InputError("only sampled runs come in parts");
+  const OutputGuard guard(merge_inputs(options, run, points), outputs, options.force, print_note);
+  const RunIdentity identity = run_identity(run, to_string(PartSpec{}), points);
+  check_same_data(parts, identity.points);
   std::vector<Tally> tallies = merge_tallies(run, points, parts, read);
 
   RunInfo info;
@@ -184,7 +249,7 @@ int merge_command(const MergeOptions& options) {
                                    &tallies[i], chunk_plan(run, *points[i].sampled).chunk_size));
     results.back().wall_time_s = point_wall_time(parts, i);
   }
-  write_result_file(options.out, run_identity(run, info.part), info, results);
+  write_result_file(options.out, identity, info, results);
   if (!options.quiet) {
     fmt::print("{}", summary_table(results));
     fmt::print("merged {} parts into {} ({} points)\n", parts.size(), options.out, points.size());

@@ -10,6 +10,10 @@ namespace collnoise {
 
 OutputGuard::OutputGuard(std::span<const RolePath> inputs, std::span<const RolePath> outputs,
                          bool force, const Note& note, bool lock) {
+  // A directory is never an output (its lock and temporaries would land inside it).
+  for (const auto& o : outputs)
+    if (std::filesystem::is_directory(o.path))
+      throw InputError(fmt::format("{} '{}' is a directory: name a file", o.role, o.path));
   std::vector<RolePath> written;
   for (const auto& o : outputs) {
     written.push_back(o);

@@ -1,7 +1,8 @@
 #pragma once
-// Before a command writes anything: its outputs may not destroy its inputs or each other, no
-// other run may be writing them (locks), the temporaries of killed runs of this host are
-// removed, an existing result is kept unless --force, and every output's directory is writable.
+// Before a command writes anything: no output is a directory, its outputs may not destroy its
+// inputs or each other, no other run may be writing them (locks), the temporaries of killed runs
+// of this host are removed, an existing result is kept unless --force, and every output's
+// directory is writable.
 // Held for the whole command; the locks are released when the guard is destroyed.
 #include <functional>
 #include <span>

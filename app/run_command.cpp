@@ -2,10 +2,12 @@
 #include <omp.h>
 #include <unistd.h>
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -22,6 +24,7 @@
 #include "core/process_group.hpp"
 #include "core/stop_request.hpp"
 #include "outputs/atomic_file.hpp"
+#include "outputs/checkpoint.hpp"
 #include "outputs/file_seal.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
@@ -81,16 +84,107 @@ std::vector<RolePath> run_inputs(const RunOptions& options,
                                  const std::vector<PreparedPoint>& points) {
   std::vector<RolePath> inputs = {{"the run file", options.run_file}};
   for (const auto& p : points)
-    for (const auto& f : p.input_files) inputs.push_back({"the data file", f});
+    for (const auto& f : p.input_files) inputs.push_back({"the data file", f.path});
   return inputs;
+}
+
+// A path as a shell word: as it is when it holds only characters the shell takes literally.
+std::string shell_word(const std::string& path) {
+  const bool plain = !path.empty() && std::all_of(path.begin(), path.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./:=@%+-,", c);
+  });
+  if (plain) return path;
+  std::string quoted = "'";
+  for (const char c : path) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The command line that runs this run again: the run file, --out, the checkpoint when not the
+// default, the part and the seed when given.
+// A run file from a pipe cannot be named again: the command says RUN_FILE, and pipe_note() asks
+// for the same text once more.
+std::string rerun_command(const RunOptions& options, const RunSpec& run, const std::string& out,
+                          const std::string& ckpt, const PartSpec& part) {
+  std::string command = fmt::format(
+      "collnoise run {} --out {}",
+      run.from_pipe ? std::string("RUN_FILE") : shell_word(options.run_file), shell_word(out));
+  if (!ckpt.empty() && ckpt != out + ".ckpt") command += " --checkpoint " + shell_word(ckpt);
+  if (!part.whole()) command += " --part " + to_string(part);
+  if (options.seed) command += fmt::format(" --seed {}", *options.seed);
+  return command;
+}
+
+std::string pipe_note(const RunOptions& options, const RunSpec& run) {
+  if (!run.from_pipe) return "";
+  return fmt::format(
+      " (RUN_FILE: the run file came from the pipe '{}': give its same text again, from a file or "
+      "a pipe)",
+      options.run_file);
+}
+
+std::string resume_hint(const RunOptions& options, const RunSpec& run, const std::string& out,
+                        const std::string& ckpt, const PartSpec& part) {
+  return rerun_command(options, run, out, ckpt, part) + " --resume " + shell_word(ckpt) +
+         pipe_note(options, run);
+}
+
+// A run writes its checkpoint only where nothing is or a checkpoint of itself that it may
+// replace: the one it resumes, or one --restart discards. Anything else there is kept, --force
+// or not (--force overwrites a finished result, never a checkpoint).
+void check_checkpoint_path(const RunOptions& options, const RunSpec& run,
+                           const RunIdentity& identity, const std::string& out,
+                           const std::string& ckpt, const PartSpec& part) {
+  if (!options.resume.empty() && same_file(options.resume, ckpt)) {
+    if (options.restart)
+      throw InputError(fmt::format(
+          "--restart discards the checkpoint '{}' that --resume resumes: give one of them", ckpt));
+    return;  // reading it refuses a checkpoint of another run or of other data
+  }
+  using Kind = CheckpointAtPath::Kind;
+  const CheckpointAtPath found =
+      inspect_checkpoint_path(ckpt, identity, read_options(!options.no_verify));
+  const std::string held =
+      found.chunks ? fmt::format("{} chunks", *found.chunks) : std::string("the samples");
+  switch (found.kind) {
+    case Kind::kNothing:
+      return;
+    case Kind::kOtherFile:
+      throw InputError(fmt::format(
+          "the checkpoint '{}' is {}: a run writes its checkpoint only where nothing is or a "
+          "checkpoint of its own, so it is kept{}; name another --checkpoint, or move it away",
+          ckpt, found.description,
+          options.force ? " (--force overwrites a finished result, never this)" : ""));
+    case Kind::kOtherRun:
+      throw InputError(fmt::format(
+          "the checkpoint '{}' holds {} of another run ({}), not of this one ({}): it is kept; "
+          "give this run another --checkpoint or --out, or move that checkpoint away",
+          ckpt, held, found.description, describe_run(identity)));
+    case Kind::kThisRun:
+      break;
+  }
+  const std::string resumed =
+      options.resume.empty() ? std::string() : " --resume " + shell_word(options.resume);
+  if (!options.restart)
+    throw InputError(fmt::format(
+        "the checkpoint '{}' holds {} of this run{}; resume it with: {}; or discard it and start "
+        "again with: {}",
+        ckpt, held,
+        options.resume.empty() ? ""
+                               : fmt::format(", which resuming '{}' would replace", options.resume),
+        resume_hint(options, run, out, ckpt, part),
+        rerun_command(options, run, out, ckpt, part) + resumed + " --restart" +
+            pipe_note(options, run)));
+  std::error_code ignored;
+  std::filesystem::remove(ckpt, ignored);
+  print_note(fmt::format("discarded the checkpoint '{}' of this run ({}): --restart", ckpt, held));
 }
 
 // Rank 0 guards the outputs (its file system view decides); the verdict is shared so that every
 // process agrees. Returns rank 0's guard (empty elsewhere).
-std::optional<OutputGuard> guard_run_outputs(const RunOptions& options,
+std::optional<OutputGuard> guard_run_outputs(const RunOptions& options, const RunSpec& run,
                                              const std::vector<PreparedPoint>& points,
                                              const std::string& out, const std::string& ckpt,
-                                             const ProcessGroup& group) {
+                                             const PartSpec& part, const ProcessGroup& group) {
   std::optional<OutputGuard> guard;
   std::string error;
   if (group.is_root()) {
@@ -106,6 +200,10 @@ std::optional<OutputGuard> guard_run_outputs(const RunOptions& options,
         refuse_path_conflicts(resumed, std::span(outputs).first(1));
       }
       guard.emplace(inputs, outputs, options.force, print_note, !options.without_integrity);
+      // Under the locks: no other run writes the checkpoint while it is looked at.
+      if (!ckpt.empty())
+        check_checkpoint_path(options, run, run_identity(run, to_string(part), points), out, ckpt,
+                              part);
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -116,21 +214,6 @@ std::optional<OutputGuard> guard_run_outputs(const RunOptions& options,
   if (!message.empty())
     throw InputError(std::string(reinterpret_cast<const char*>(message.data()), message.size()));
   return guard;
-}
-
-// A run file from a pipe cannot be named again: the hint asks for the same text once more.
-std::string resume_hint(const RunOptions& options, const RunSpec& run, const std::string& out,
-                        const std::string& ckpt, const PartSpec& part) {
-  std::string hint = fmt::format("collnoise run {} --out {} --resume {}",
-                                 run.from_pipe ? "RUN_FILE" : options.run_file, out, ckpt);
-  if (!options.checkpoint.empty()) hint += " --checkpoint " + ckpt;
-  if (!part.whole()) hint += " --part " + to_string(part);
-  if (run.from_pipe)
-    hint += fmt::format(
-        " (RUN_FILE: the run file came from the pipe '{}': give its same text again, from a file "
-        "or a pipe)",
-        options.run_file);
-  return hint;
 }
 
 // ", 30000 samples" (", up to ..." with precision targets, which may stop earlier); nothing for a
@@ -194,8 +277,9 @@ int report_interruption(const Execution& execution, const RunOptions& options, c
 // the run's own, or else one in the temporary directory; resuming from it writes the result
 // without sampling again. If neither can be written, the message says what is lost.
 [[noreturn]] void keep_finished_run(const RuntimeFailure& failure, const RunOptions& options,
-                                    const RunSpec& run, const PartSpec& part,
-                                    const std::string& out, const std::string& ckpt,
+                                    const RunSpec& run, const std::vector<PreparedPoint>& points,
+                                    const PartSpec& part, const std::string& out,
+                                    const std::string& ckpt,
                                     const std::vector<PointOutcome>& outcomes) {
   std::vector<std::string> candidates;
   std::vector<std::string> tried;
@@ -205,7 +289,7 @@ int report_interruption(const Execution& execution, const RunOptions& options, c
                                    run.name, host_name(), static_cast<long>(::getpid())));
   for (const auto& where : candidates) {
     try {
-      checkpoint_outcomes(where, run, part, outcomes);
+      checkpoint_outcomes(where, run, points, part, outcomes);
     } catch (const RuntimeFailure& second) {
       tried.push_back(fmt::format("'{}': {}", where, second.what()));
       continue;
@@ -263,7 +347,8 @@ int run_command(const RunOptions& given) {
   const std::string ckpt = options.no_checkpoint
                                ? std::string()
                                : (options.checkpoint.empty() ? out + ".ckpt" : options.checkpoint);
-  const std::optional<OutputGuard> guard = guard_run_outputs(options, points, out, ckpt, group);
+  const std::optional<OutputGuard> guard =
+      guard_run_outputs(options, run, points, out, ckpt, part, group);
 
   // Rank 0 shows the progress of every process.
   const ProgressMode mode =
@@ -324,9 +409,9 @@ int run_command(const RunOptions& given) {
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   try {
-    write_result_file(out, run_identity(run, info.part), info, results);
+    write_result_file(out, run_identity(run, info.part, points), info, results);
   } catch (const RuntimeFailure& failure) {
-    keep_finished_run(failure, options, run, part, out, ckpt, execution.points);
+    keep_finished_run(failure, options, run, points, part, out, ckpt, execution.points);
   }
   if (!ckpt.empty()) std::remove(ckpt.c_str());
   if (!options.quiet) {

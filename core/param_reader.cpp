@@ -244,10 +244,12 @@ std::string ParamReader::text(const KeySpec& spec, const std::string& prefix) {
                                  fmt::join(spec.choices, ", ")));
   record(spec, key, value, v != nullptr);
   if (spec.type == KeyType::kFile) {
+    const std::string given = value;
     if (!file_base_.empty() && !value.empty() && value.front() != '/')
       value = file_base_ + "/" + value;
-    files_.push_back(value);
-    if (identity_.contains(key)) identity_[key] = file_content_hash(key, value);
+    const std::string hash = file_content_hash(key, value);
+    if (identity_.contains(key)) identity_[key] = hash;
+    files_.push_back({key, given, value, hash});
   }
   return value;
 }
@@ -355,8 +357,8 @@ void ParamReader::adopt(const ParamReader& sub) {
 }
 
 void ParamReader::add_input_file(const std::string& key, const std::string& path) {
-  files_.push_back(path);
   identity_[key] = file_content_hash(key, path);
+  files_.push_back({key, path, path, identity_[key]});
 }
 
 void ParamReader::reject_unread(const std::string& context) const {

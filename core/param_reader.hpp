@@ -21,6 +21,14 @@
 
 namespace collnoise {
 
+/// A data file a point reads, bound to the point by its content.
+struct DataFileRead {
+  std::string key;         ///< the dotted key that names it ("noise.file")
+  std::string given_path;  ///< as the run file gives it
+  std::string path;        ///< where it was read (relative paths taken from the run file's folder)
+  std::string hash;        ///< "xxh3:<32 hex digits>" of its content when read
+};
+
 class ParamReader {
  public:
   /// `file_base`: the folder relative data-file paths are taken from (the run file's); empty:
@@ -72,8 +80,8 @@ class ParamReader {
 
   /// Records a data file read through another route (whose content joins the identity).
   void add_input_file(const std::string& key, const std::string& path);
-  /// Every data file recorded.
-  const std::vector<std::string>& input_files() const { return files_; }
+  /// Every data file recorded, in the order read.
+  const std::vector<DataFileRead>& input_files() const { return files_; }
 
   /// Throws InputError naming the first given key that no accessor read, with `context` (for
   /// example "a butterfly run") and the keys that were read.
@@ -97,7 +105,7 @@ class ParamReader {
   ParamMap resolved_;
   std::map<std::string, std::string> units_;
   std::set<std::string> read_;
-  std::vector<std::string> files_;
+  std::vector<DataFileRead> files_;
   std::map<std::string, std::string> identity_;
   std::string file_base_;
 };

@@ -129,7 +129,10 @@ struct PreparedPoint {
   std::string kind;  ///< collective kind or analysis ("tree_barrier", "butterfly", "nhalf", ...)
   std::unique_ptr<SampledStudy> sampled;
   std::unique_ptr<AnalysisStudy> analysis;
-  std::vector<std::string> input_files;  ///< data files the model reads (traces, delays)
+  std::vector<DataFileRead> input_files;  ///< data files the model reads (traces, delays), hashed
+  /// What the point's streams are keyed by besides the seed: its model and the keys that define
+  /// it, data files by content ("model=<name>" then ParamReader::stream_identity()).
+  std::string stream_identity;
   std::vector<TableColumn> columns() const {
     return sampled ? sampled->columns() : analysis->columns();
   }

@@ -1,11 +1,14 @@
 #include "outputs/checkpoint.hpp"
 
 #include <fmt/format.h>
+#include <filesystem>
 
 #include "collnoise_version.hpp"
 #include "core/cpu_features.hpp"
 #include "core/errors.hpp"
 #include "outputs/hdf5.hpp"
+#include "outputs/point_identity.hpp"
+#include "outputs/result_file.hpp"
 #include "outputs/tally_io.hpp"
 
 namespace collnoise {
@@ -27,6 +30,35 @@ void expect_same(const std::string& path, const char* what, const std::string& s
         "checkpoint '{}' belongs to another run: its {} is '{}', this run's is '{}'; resume with "
         "the run file, seed, part and collnoise build that wrote it",
         path, what, stored, current));
+}
+
+// The identities the checkpoint records of its points; empty when it records none.
+std::vector<PointIdentity> recorded_identities(const h5::Group& all, std::size_t count,
+                                               const std::string& path) {
+  std::vector<PointIdentity> recorded;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string name = fmt::format("{:04d}", i);
+    if (!all.has_child(name)) return {};
+    auto identity = read_point_identity(all.open_group(name),
+                                        fmt::format("checkpoint '{}', point {}", path, i));
+    if (!identity) return {};
+    recorded.push_back(std::move(*identity));
+  }
+  return recorded;
+}
+
+// Samples of one content of a data file are never resumed with another: the file that changed
+// is named with both hashes.
+void refuse_other_data(const h5::Group& all, const std::string& path, const RunIdentity& run) {
+  if (run.points.empty()) return;
+  const std::vector<PointIdentity> recorded = recorded_identities(all, run.points.size(), path);
+  if (recorded.empty()) return;  // not recorded: the engine build check has already refused it
+  if (const auto difference =
+          identity_difference(recorded, "when it was written", run.points, "now"))
+    throw InputError(fmt::format(
+        "checkpoint '{}' was sampled on other data: {}; resuming would mix samples of both "
+        "contents: restore the file it was sampled on, or move the checkpoint away and start again",
+        path, *difference));
 }
 
 std::vector<LoadedPoint> read_points(const h5::File& file, const std::string& path,
@@ -62,8 +94,9 @@ std::vector<LoadedPoint> read_points(const h5::File& file, const std::string& pa
   if (count != layouts.size())
     throw InputError(fmt::format("checkpoint '{}' is corrupt: {} points, the run has {}", path,
                                  count, layouts.size()));
-  std::vector<LoadedPoint> points(layouts.size());
   const h5::Group all = file.root().open_group("points");
+  refuse_other_data(all, path, run);
+  std::vector<LoadedPoint> points(layouts.size());
   for (std::size_t i = 0; i < layouts.size(); ++i) {
     if (!layouts[i]) continue;
     const h5::Group g = all.open_group(fmt::format("{:04d}", i));
@@ -99,15 +132,21 @@ void write_checkpoint(const std::string& path, const RunIdentity& run,
     r.set("engine_version", Field(std::string(kEngineVersion)));
     r.set("git_sha", Field(std::string(kGitSha)));
     r.set("name", Field(run.name));
+    r.set("run_file_path", Field(run.path));
     r.set("run_file_text", Field(run.text));
     r.set("seed", Field(run.seed));
     r.set("part", Field(run.part));
     r.set("libm_variant", Field(std::string(libm_variant())));
     r.set("points", Field(static_cast<std::uint64_t>(points.size())));
+    std::uint64_t chunks = 0;
+    for (const auto& p : points)
+      if (p.tally) chunks += p.tally->chunks().size();
+    r.set("chunks", Field(chunks));
     file.root().write_record(r);
     const h5::Group all = file.root().create_group("points");
     for (std::size_t i = 0; i < points.size(); ++i) {
       const h5::Group g = all.create_group(fmt::format("{:04d}", i));
+      if (i < run.points.size()) write_point_identity(g, run.points[i]);
       if (!points[i].tally) continue;
       Record state;
       state.set("batch_end", Field(points[i].state.batch_end));
@@ -133,6 +172,87 @@ std::vector<LoadedPoint> read_checkpoint(const std::string& path, const RunIdent
     throw;
   } catch (const std::exception& e) {
     throw InputError(fmt::format("checkpoint '{}' is corrupt: {}", path, e.what()));
+  }
+}
+
+namespace {
+
+std::string describe_run(const std::string& name, const std::string& path, std::uint64_t seed,
+                         const std::string& part) {
+  return fmt::format("run '{}'{}, seed {}, part {}", name,
+                     path.empty() ? std::string() : fmt::format(" of '{}'", path), seed, part);
+}
+
+// How a checkpoint's run differs from `run`: empty when it is the same run (the same run file
+// text, seed, part and data).
+std::string run_difference(const Record& root, const h5::Group& all, const std::string& path,
+                           const RunIdentity& run) {
+  if (attribute_of<std::string>(root, "run_file_text", path) != run.text)
+    return "another run file text";
+  if (const auto seed = attribute_of<std::uint64_t>(root, "seed", path); seed != run.seed)
+    return fmt::format("seed {}, not {}", seed, run.seed);
+  if (const auto part = attribute_of<std::string>(root, "part", path); part != run.part)
+    return fmt::format("part {}, not {}", part, run.part);
+  const std::vector<PointIdentity> recorded = recorded_identities(all, run.points.size(), path);
+  if (recorded.empty() || run.points.empty()) return "";
+  return identity_difference(recorded, "there", run.points, "in this run").value_or("");
+}
+
+CheckpointAtPath inspect(const std::string& path, const RunIdentity& run,
+                         const h5::ReadOptions& options) {
+  using Kind = CheckpointAtPath::Kind;
+  const h5::File file = h5::File::open(path, options);
+  const Record root = file.root().read_record();
+  const Field* type = root.find("filetype");
+  const std::string filetype =
+      type && std::holds_alternative<std::string>(*type) ? std::get<std::string>(*type) : "";
+  if (filetype == kFileType) return {Kind::kOtherFile, {}, "a collnoise result"};
+  if (filetype != kCheckpointType) return {Kind::kOtherFile, {}, "an HDF5 file of another kind"};
+  const h5::Group all = file.root().open_group("points");
+  CheckpointAtPath found;
+  const std::string difference = run_difference(root, all, path, run);
+  const Field* chunks = root.find("chunks");
+  if (chunks && std::holds_alternative<std::uint64_t>(*chunks))
+    found.chunks = std::get<std::uint64_t>(*chunks);
+  if (difference.empty()) {
+    found.kind = Kind::kThisRun;
+    return found;
+  }
+  const Field* run_path = root.find("run_file_path");
+  found.kind = Kind::kOtherRun;
+  found.description =
+      fmt::format("{}: {}",
+                  describe_run(attribute_of<std::string>(root, "name", path),
+                               run_path && std::holds_alternative<std::string>(*run_path)
+                                   ? std::get<std::string>(*run_path)
+                                   : std::string(),
+                               attribute_of<std::uint64_t>(root, "seed", path),
+                               attribute_of<std::string>(root, "part", path)),
+                  difference);
+  return found;
+}
+
+}  // namespace
+
+std::string describe_run(const RunIdentity& run) {
+  return describe_run(run.name, run.path, run.seed, run.part);
+}
+
+CheckpointAtPath inspect_checkpoint_path(const std::string& path, const RunIdentity& run,
+                                         const h5::ReadOptions& options) {
+  using Kind = CheckpointAtPath::Kind;
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (!fs::exists(status)) return {};
+  if (fs::is_directory(status)) return {Kind::kOtherFile, {}, "a directory"};
+  if (!fs::is_regular_file(status)) return {Kind::kOtherFile, {}, "not a regular file"};
+  try {
+    return inspect(path, run, options);
+  } catch (const std::exception& e) {
+    return {Kind::kOtherFile,
+            {},
+            fmt::format("a file that is not a readable checkpoint ({})", e.what())};
   }
 }
 

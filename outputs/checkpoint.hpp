@@ -53,4 +53,27 @@ std::vector<LoadedPoint> read_checkpoint(const std::string& path, const RunIdent
                                          std::span<const std::uint64_t> chunk_sizes,
                                          const h5::ReadOptions& options = {});
 
+/// What a file at a run's checkpoint path is to that run, looked at before the run writes there:
+/// a run writes its checkpoint only where nothing is or a checkpoint of itself.
+struct CheckpointAtPath {
+  enum class Kind {
+    kNothing,   ///< no file
+    kThisRun,   ///< a checkpoint of the same run file text, seed, part and data
+    kOtherRun,  ///< a checkpoint of another run
+    kOtherFile  ///< a result, a directory, or any other file (a damaged checkpoint too)
+  };
+  Kind kind = Kind::kNothing;
+  std::optional<std::uint64_t> chunks;  ///< kThisRun, kOtherRun: chunks it holds, if recorded
+  /// kOtherRun: its run and how it differs from this one ("run 'x' of 'x.toml', seed 5, part
+  /// 1/1: seed 5, not 6"); kOtherFile: what the file is ("a collnoise result").
+  std::string description;
+};
+
+/// Never throws for what it finds at `path`; RuntimeFailure only on an internal failure.
+CheckpointAtPath inspect_checkpoint_path(const std::string& path, const RunIdentity& run,
+                                         const h5::ReadOptions& options = {});
+
+/// "run 'x' of 'x.toml', seed 5, part 1/1": a run in messages about checkpoints.
+std::string describe_run(const RunIdentity& run);
+
 }  // namespace collnoise

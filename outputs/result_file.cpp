@@ -10,6 +10,7 @@
 #include "collnoise_version.hpp"
 #include "core/errors.hpp"
 #include "outputs/hdf5.hpp"
+#include "outputs/point_identity.hpp"
 #include "outputs/points_table.hpp"
 #include "outputs/tally_io.hpp"
 #include "outputs/timestamp.hpp"
@@ -17,7 +18,7 @@
 namespace collnoise {
 namespace {
 
-void write_point(const h5::Group& group, const PointResult& p) {
+void write_point(const h5::Group& group, const PointResult& p, const PointIdentity* identity) {
   Record kind;
   kind.set("kind", Field(p.kind));
   if (!p.table_columns.empty()) kind.set("table_columns", Field(p.table_columns));
@@ -26,6 +27,7 @@ void write_point(const h5::Group& group, const PointResult& p) {
     kind.set_unit("wall_time_s", "seconds");
   }
   group.write_record(kind);
+  if (identity) write_point_identity(group, *identity);
   if (!p.plot.fields().empty()) group.create_group("plot").write_record(p.plot);
   group.create_group("params").write_record(p.params);
   group.create_group("summary").write_record(p.summary);
@@ -71,7 +73,8 @@ void write_result_file(const std::string& path, const RunIdentity& run, const Ru
     const h5::Group all = root.create_group("points");
     std::vector<PointRecords> rows;
     for (std::size_t i = 0; i < points.size(); ++i) {
-      write_point(all.create_group(fmt::format("{:04d}", i)), points[i]);
+      write_point(all.create_group(fmt::format("{:04d}", i)), points[i],
+                  i < run.points.size() ? &run.points[i] : nullptr);
       rows.push_back({points[i].kind, &points[i].params, &points[i].summary});
     }
     // The same values again as one table, for loading in one call; the groups stay the record
@@ -156,6 +159,7 @@ ResultFile read_result(const std::string& path, const h5::ReadOptions& options) 
     out.wall_times_s.push_back(wall && std::holds_alternative<double>(*wall)
                                    ? std::optional(std::get<double>(*wall))
                                    : std::nullopt);
+    out.identities.push_back(read_point_identity(g, fmt::format("'{}', point {}", path, name)));
   }
   return out;
 }

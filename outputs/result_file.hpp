@@ -45,7 +45,8 @@ struct PointResult {
   std::optional<double> wall_time_s;
 };
 
-/// Writes the whole file atomically. RuntimeFailure on any I/O error (nothing left behind).
+/// Writes the whole file atomically, with each point's identity from `run.points` (when given).
+/// RuntimeFailure on any I/O error (nothing left behind).
 void write_result_file(const std::string& path, const RunIdentity& run, const RunInfo& info,
                        const std::vector<PointResult>& points);
 
@@ -57,6 +58,9 @@ struct ResultFile {
   std::vector<Record> summaries;
   std::vector<std::string> table_columns;
   std::vector<std::optional<double>> wall_times_s;  ///< per point; none in older files
+  /// Per point: its stream identity and data files (outputs/point_identity.hpp); none in files
+  /// written before they were recorded.
+  std::vector<std::optional<PointIdentity>> identities;
 };
 
 /// Reads a result file; InputError if it is damaged, not one, or of another format version.

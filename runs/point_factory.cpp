@@ -15,11 +15,9 @@ namespace {
 // A point's stream key (stream format 2, docs/models/streams.md): the seed, the format, the
 // model and the point's stream identity (the keys that define the sampled model, given other
 // than their defaults; data files by their content), folded byte by byte.
-std::uint64_t point_stream_key(std::uint64_t seed, const std::string& model,
-                               const std::string& identity) {
+std::uint64_t point_stream_key(std::uint64_t seed, const std::string& identity) {
   std::uint64_t key = hash_combine(seed, 0x636f6c6c6e6f6973ULL);  // "collnois"
-  const std::string text =
-      fmt::format("stream format {}\nmodel={}\n{}", kStreamFormat, model, identity);
+  const std::string text = fmt::format("stream format {}\n{}", kStreamFormat, identity);
   for (const char c : text) key = hash_combine(key, static_cast<unsigned char>(c));
   return key;
 }
@@ -94,7 +92,8 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
                                  run.path, run.samples));
   point.input_files = reader.input_files();
   point.params = params_record(reader.resolved(), reader.units());
-  point.stream_key = point_stream_key(run.seed, model.name, reader.stream_identity());
+  point.stream_identity = fmt::format("model={}\n{}", model.name, reader.stream_identity());
+  point.stream_key = point_stream_key(run.seed, point.stream_identity);
   if (point.sampled) point.sampled->set_stream_key(point.stream_key);
   if (point.analysis) point.analysis->set_stream_key(point.stream_key);
   return point;
@@ -107,6 +106,17 @@ std::vector<PreparedPoint> prepare_points(const RunSpec& run) {
     points.push_back(prepare_point(run, spec));
   }
   return points;
+}
+
+RunIdentity run_identity(const RunSpec& run, const std::string& part,
+                         const std::vector<PreparedPoint>& points) {
+  RunIdentity identity = run_identity(run, part);
+  for (const auto& p : points) {
+    PointIdentity& point = identity.points.emplace_back();
+    point.stream = p.stream_identity;
+    for (const auto& f : p.input_files) point.inputs.push_back({f.key, f.given_path, f.hash});
+  }
+  return identity;
 }
 
 }  // namespace collnoise

@@ -16,6 +16,11 @@ namespace collnoise {
 PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec);
 std::vector<PreparedPoint> prepare_points(const RunSpec& run);
 
+/// What result and checkpoint files record of the run (runs/run_file.hpp) and of each point:
+/// its stream identity and data files with the hashes of their content.
+RunIdentity run_identity(const RunSpec& run, const std::string& part,
+                         const std::vector<PreparedPoint>& points);
+
 /// The collective kinds a run file may name (every model's, sorted).
 std::vector<std::string> collective_kinds();
 

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/stop_request.hpp"
 #include "estimators/tally_codec.hpp"
+#include "runs/point_factory.hpp"
 #include "runs/precision_target.hpp"
 #include "runs/sampling_driver.hpp"
 
@@ -57,6 +58,7 @@ class Executor {
         points_(points),
         options_(options),
         group_(group),
+        identity_(run_identity(run, to_string(options.part), points)),
         last_checkpoint_(Clock::now()) {
     for (const auto& p : points_) {
       PointWork w;
@@ -159,8 +161,7 @@ class Executor {
           chunk_sizes.push_back(w.study ? w.plan.chunk_size : 0);
         }
         auto loaded =
-            read_checkpoint(options_.resume_path, run_identity(run_, to_string(options_.part)),
-                            layouts, chunk_sizes, options_.read);
+            read_checkpoint(options_.resume_path, identity_, layouts, chunk_sizes, options_.read);
         for (std::size_t i = 0; i < work_.size(); ++i)
           if (work_[i].study) {
             for (const auto& entry : loaded[i].tally->chunks())
@@ -355,8 +356,7 @@ class Executor {
       if (w.study) chunks += w.owned.chunks().size();
     }
     try {
-      write_checkpoint(options_.checkpoint_path, run_identity(run_, to_string(options_.part)),
-                       points);
+      write_checkpoint(options_.checkpoint_path, identity_, points);
     } catch (const RuntimeFailure& failure) {
       checkpoint_error_ = failure.what();
       if (!checkpoint_warned_ && options_.warn)
@@ -450,6 +450,7 @@ class Executor {
   const std::vector<PreparedPoint>& points_;
   const ExecutionOptions& options_;
   const ProcessGroup& group_;
+  const RunIdentity identity_;  // what checkpoints record, and resumed ones must match
   std::vector<PointWork> work_;
   std::map<std::size_t, Record> analysis_;
   std::map<std::size_t, double> analysis_wall_;  // seconds each analysis took
@@ -469,13 +470,14 @@ Execution execute_run(const RunSpec& run, const std::vector<PreparedPoint>& poin
   return Executor(run, points, options, group).run();
 }
 
-void checkpoint_outcomes(const std::string& path, const RunSpec& run, const PartSpec& part,
+void checkpoint_outcomes(const std::string& path, const RunSpec& run,
+                         const std::vector<PreparedPoint>& prepared, const PartSpec& part,
                          const std::vector<PointOutcome>& outcomes) {
   std::vector<CheckpointPoint> points;
   for (const auto& o : outcomes)
     points.push_back(o.tally ? CheckpointPoint{o.state, &*o.tally, o.chunk_size}
                              : CheckpointPoint{});
-  write_checkpoint(path, run_identity(run, to_string(part)), points);
+  write_checkpoint(path, run_identity(run, to_string(part), prepared), points);
 }
 
 }  // namespace collnoise

@@ -75,7 +75,8 @@ Execution execute_run(const RunSpec& run, const std::vector<PreparedPoint>& poin
 
 /// Writes a checkpoint of finished outcomes (every point done), so that nothing is lost when the
 /// result file cannot be written; resuming from it writes the result at once.
-void checkpoint_outcomes(const std::string& path, const RunSpec& run, const PartSpec& part,
+void checkpoint_outcomes(const std::string& path, const RunSpec& run,
+                         const std::vector<PreparedPoint>& prepared, const PartSpec& part,
                          const std::vector<PointOutcome>& outcomes);
 
 }  // namespace collnoise

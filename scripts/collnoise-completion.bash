@@ -56,7 +56,7 @@ _collnoise() {
       ;;
     run)
       options="--out --threads --seed --part --resume --checkpoint --checkpoint-every
-               --no-checkpoint --no-verify --validate-only --max-core-hours --max-memory-gib
+               --no-checkpoint --restart --no-verify --validate-only --max-core-hours --max-memory-gib
                --quiet --progress --progress-every --force --help"
       case $prev in
         --out | --resume | --checkpoint)

@@ -163,7 +163,10 @@ TEST_CASE("corrupt or foreign checkpoints are refused, and nothing is lost") {
   REQUIRE(cli("run long.toml --out c.h5 --quiet --interrupt-after-chunks 3").code == 3);
   const auto size = fs::file_size("c.h5.ckpt");
   write_text("garbage.ckpt", "not a checkpoint\n");
-  expect_refused(cli("run long.toml --out c.h5 --resume garbage.ckpt"), "garbage.ckpt");
+  // (Another checkpoint path: c.h5.ckpt holds this run's own, which resuming another would
+  // replace, and that alone is refused.)
+  expect_refused(cli("run long.toml --out c.h5 --resume garbage.ckpt --checkpoint g.ckpt"),
+                 "'garbage.ckpt' is neither");
   expect_refused(cli("run long.toml --out c.h5 --resume missing.ckpt"), "does not exist");
   expect_refused(cli("run long.toml --out c.h5 --resume c.h5.ckpt --seed 99"), "seed");
   write_text("other.toml", replace_text(kTree, "a = 2.5", "a = 3.0"));
@@ -172,7 +175,11 @@ TEST_CASE("corrupt or foreign checkpoints are refused, and nothing is lost") {
   // A checkpoint truncated half-way (a crash while copying it, say).
   fs::copy_file("c.h5.ckpt", "truncated.ckpt", fs::copy_options::overwrite_existing);
   fs::resize_file("truncated.ckpt", size / 2);
-  expect_refused(cli("run long.toml --out c.h5 --resume truncated.ckpt"), "truncated.ckpt");
+  expect_refused(cli("run long.toml --out c.h5 --resume truncated.ckpt --checkpoint t.ckpt"),
+                 "'truncated.ckpt'");
+  // Without another path, resuming another checkpoint over this run's own is refused first.
+  expect_refused(cli("run long.toml --out c.h5 --resume truncated.ckpt"),
+                 "which resuming 'truncated.ckpt' would replace");
   // The refusals left the real checkpoint as it was: it still resumes.
   CHECK(fs::file_size("c.h5.ckpt") == size);
   REQUIRE(cli("run long.toml --out c.h5 --quiet --resume c.h5.ckpt").code == 0);
