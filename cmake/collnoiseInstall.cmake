@@ -2,7 +2,8 @@
 #   bin/collnoise                                   the command
 #   share/collnoise/runs/ (with data/)              the shipped run files: `collnoise run NAME`
 #   share/collnoise/docs/, README.md, CHANGELOG.md  the documentation
-#   share/collnoise/*.py                            the reader and plotting scripts (outputs/)
+#   share/collnoise/*.py                            the deprecated reader and plotting scripts
+#                                                   (python/legacy/, until the next format version)
 #   share/man/man1/collnoise.1                      the man page (help2man, from --help)
 #   share/bash-completion/completions/collnoise     bash completion
 #   lib/libcollnoise.a, include/collnoise/          the C++ library and its headers
@@ -34,8 +35,10 @@ install(FILES ${COLLNOISE_RUN_FILES} DESTINATION ${COLLNOISE_DATA_DIR}/runs)
 install(DIRECTORY runs/data DESTINATION ${COLLNOISE_DATA_DIR}/runs)  # read relative to run files
 install(DIRECTORY docs/ DESTINATION ${COLLNOISE_DATA_DIR}/docs)
 install(FILES README.md CHANGELOG.md DESTINATION ${COLLNOISE_DATA_DIR})
-file(GLOB COLLNOISE_SCRIPTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/outputs/*.py)
-install(PROGRAMS ${COLLNOISE_SCRIPTS} DESTINATION ${COLLNOISE_DATA_DIR})
+# The deprecated reader and plotting script stay where scripts find them (share/collnoise/).
+install(FILES python/legacy/collnoise_reader.py python/legacy/_collnoise_legacy.py
+        DESTINATION ${COLLNOISE_DATA_DIR})
+install(PROGRAMS python/legacy/plot_result.py DESTINATION ${COLLNOISE_DATA_DIR})
 install(FILES scripts/collnoise-completion.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME collnoise)
 install(PROGRAMS scripts/slurm-array.sh scripts/mpirun.sh DESTINATION ${COLLNOISE_DATA_DIR}/scripts)

@@ -26,8 +26,8 @@ else()
     string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libopenmpi3")
   endif()
 endif()
-# The reader, the plotting script and the Python package; and what building against the static
-# library needs.
+# The Python package (and the deprecated reader and plotting script); and what building against
+# the static library needs.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
     "python3, python3-h5py, python3-numpy, python3-matplotlib, python3-xxhash")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS

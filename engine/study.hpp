@@ -37,11 +37,11 @@ struct TableColumn {
   std::string format;
 };
 
-/// What the plotting script needs to draw a point's figure without knowing the model
-/// (outputs/plot_result.py): the figure ("curve": y against x with its interval band and
-/// reference curves; "cycles", "network", "isoefficiency", "nhalf": the figures of those
-/// models), the
-/// x parameter and its scale, the y field and its interval, and reference fields.
+/// What `collnoise plot` needs to draw a point's figure without knowing the model: the figure,
+/// drawn by the Python module python/collnoise/figures/<figure>.py ("curve": y against x with its
+/// interval band and reference curves; "cycles", "network", "isoefficiency", "nhalf": the figures
+/// of those models), the x parameter and its scale, the y field and its interval, and reference
+/// fields.
 struct PlotHints {
   std::string figure = "curve";
   std::string x = "collective.N";

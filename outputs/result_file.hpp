@@ -39,7 +39,7 @@ struct PointResult {
   const Tally* tally = nullptr;
   std::uint64_t chunk_size = 0;
   std::string table_columns;  ///< lines "header<TAB>field<TAB>format" (outputs/summary_report.hpp)
-  Record plot;                ///< plot hints for outputs/plot_result.py
+  Record plot;                ///< plot hints for `collnoise plot` (python/collnoise/figures/)
   /// Seconds the point took (summed over sittings and the parts of a merge); written beside
   /// `kind`, outside the summary: timing differs from run to run, the results do not.
   std::optional<double> wall_time_s;

@@ -48,7 +48,7 @@ const std::set<std::string> kSettingKeys = {
     "precision.max_samples",
     "limits.max_core_hours",
     "limits.max_memory_gib",
-    // Hints for outputs/plot_result.py, read back from the run file text stored in the result.
+    // Hints for `collnoise plot`, read back from the run file text stored in the result.
     "plot.title",
     "plot.panels",
     "plot.x",

@@ -9,12 +9,18 @@ collnoise.figures.draw, whose figures are checked: every line marked as data (fi
 the points table's values (or the point's lists) at its rows, every point is drawn, the axes are
 logarithmic where the paper's are, titles, labels and legends lie inside the figure, and no
 legend repeats a label. A time-based tree barrier and a run mixing kinds of points are drawn too.
+The lookup: every figure a C++ model names (PlotHints::figure) is the module of that name in
+collnoise.figures, a name without one is refused, and results without a figure in their hints
+(older files) are drawn by their kind.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import glob
+import importlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -372,6 +378,73 @@ def check_result(name: str, h5: str) -> None:
     check(not missing, f"{name}: points {sorted(missing)[:5]} not drawn")
 
 
+# --- finding a figure by its name ---------------------------------------------------------------
+
+
+def figures_named_by_models() -> set[str]:
+    """The figures the C++ models name in their plot hints (`figure = "..."`, engine/)."""
+    names = set()
+    for path in glob.glob(os.path.join(SOURCE, "engine", "**", "*.[ch]pp"), recursive=True):
+        with open(path) as f:
+            names |= set(re.findall(r'\bfigure = "([^"]*)"', f.read()))
+    return names
+
+
+def check_lookup(results: dict) -> None:
+    """Each model's figure is the `draw` of the module collnoise.figures.<figure>, and there is
+    no other; unknown names are refused naming the known ones; a registered function comes first;
+    a result without a figure in its hints is drawn by its kind."""
+    named = figures_named_by_models()
+    check({"curve", "cycles", "network", "isoefficiency", "nhalf"} <= named,
+          f"figures named in engine/: {sorted(named)}")
+    for name in sorted(named):
+        try:
+            module = importlib.import_module(f"collnoise.figures.{name}")
+        except ModuleNotFoundError:
+            failures.append(f"figure '{name}' (engine/) has no module collnoise/figures/{name}.py")
+            continue
+        check(figures.draw_function(name) is module.draw,
+              f"figure '{name}': not drawn by collnoise.figures.{name}.draw")
+    check(figures.registered() == sorted(named),
+          f"figures {figures.registered()}, the models name {sorted(named)}")
+    for name in ("no_such_figure", "common", "_private", "curve.draw", "../curve", ""):
+        check(figures.draw_function(name) is None, f"'{name}' is taken for a figure")
+
+    if "default" not in results or not os.path.exists(results["default"]):
+        return
+    result = collnoise.load(results["default"])
+    hints = result.plot_hints
+    result.plot_hints = lambda row: {**hints(row), "figure": "no_such_figure"}
+    try:
+        figures.draw(result)
+        failures.append("a figure without a module drawn")
+    except figures.NoFigure as e:
+        check("no figure 'no_such_figure'" in str(e) and
+              "(known: curve, cycles, isoefficiency, network, nhalf)" in str(e),
+              f"an unknown figure: {e}")
+    figures.figure("no_such_figure")(lambda result, rows: [("registered", None)])
+    try:
+        check(figures.draw(result) == [("registered", None)],
+              "a function registered with @figure draws its figure")
+    finally:
+        del figures._REGISTRY["no_such_figure"]
+    # Files written before plot hints named a figure: their kind decides.
+    for name, kind, figure in (("default", "tree_barrier", "curve"),
+                               ("schedules-barriers", "schedule", "curve"),
+                               ("chen-suda-fig8", "butterfly", "cycles"),
+                               ("agarwal-nhalf", "nhalf", "nhalf"),
+                               ("bosque-fig2", "isoefficiency", "isoefficiency"),
+                               ("hoefler-fig13", "network", "network")):
+        if name not in results or not os.path.exists(results[name]):
+            continue
+        result = collnoise.load(results[name])
+        hints = result.plot_hints
+        result.plot_hints = lambda row, hints=hints: {k: v for k, v in hints(row).items()
+                                                      if k != "figure"}
+        got = {figures.figure_name(result, row) for row in range(len(result))}
+        check(got == {figure}, f"{name}: points of kind {kind} without a figure: {got}")
+
+
 # --- running ----------------------------------------------------------------------------------------
 
 
@@ -440,6 +513,7 @@ def main() -> int:
                 failures.append(f"{name}: drawing raised {type(e).__name__}: {e}")
         failures.extend(plotted.result())
     check_command_errors(binary, work)
+    check_lookup(results)
     if failures:
         print("\n".join(failures))
         return 1

@@ -4,7 +4,8 @@
 
 load(), the points table as a DataFrame, params, summary, exact, units, series, reasons,
 histograms and their UHI view, files without a points table, refused files, the former reader
-(outputs/collnoise_reader.py) giving what it gave, and a missing module reported in one line.
+(python/legacy/collnoise_reader.py, deprecated) giving what it gave, and a missing module
+reported in one line.
 Checksums: a damaged file (a flipped bit, a truncated copy, a malformed seal, a file h5py
 changed) is refused before h5py opens it, as `collnoise verify` refuses it; verify=False reads it;
 an unsealed file is read with a warning; `collnoise plot` says in one line that a file is damaged.
@@ -23,7 +24,7 @@ import warnings
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(SOURCE, "python"))
-sys.path.insert(0, os.path.join(SOURCE, "outputs"))
+sys.path.insert(0, os.path.join(SOURCE, "python", "legacy"))
 
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402

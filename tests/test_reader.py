@@ -1,5 +1,6 @@
-"""The Python reader and the plotting script against real result files (run by ctest); both
-check a file's checksum before reading it.
+"""The deprecated Python reader and plotting script (python/legacy/) against real result files
+(run by ctest): both check a file's checksum before reading it, and both say in one line on
+stderr that they are deprecated. They go with the next result format version.
 
     test_reader.py COLLNOISE_BINARY WORKDIR
 """
@@ -9,7 +10,11 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "outputs"))
+LEGACY = os.path.join(HERE, "..", "python", "legacy")
+PLOT_RESULT = os.path.join(LEGACY, "plot_result.py")
+READER_NOTE = "collnoise_reader is deprecated: use the collnoise package (docs/python.md)"
+PLOT_NOTE = "plot_result.py is deprecated: use collnoise plot (docs/python.md)"
+sys.path.insert(0, LEGACY)
 import collnoise_reader as cr  # noqa: E402
 
 binary, work = sys.argv[1], sys.argv[2]
@@ -85,10 +90,11 @@ for name, text in [("reader-tree", TREE), ("reader-cycles", CYCLES)]:
             check(len(h.edges) == len(h.counts) + 1, f"{name}: {h.name} edges")
             uhi = h.to_uhi()
             check(len(uhi["storage"]["values"]) == len(h.counts) + 2, f"{name}: UHI flow bins")
-    out = subprocess.run([sys.executable, os.path.join(HERE, "..", "outputs", "plot_result.py"),
-                          f"{name}.h5", "--out", "figures"], check=True, capture_output=True,
-                         text=True).stdout.split()
+    done = subprocess.run([sys.executable, PLOT_RESULT, f"{name}.h5", "--out", "figures"],
+                          check=True, capture_output=True, text=True)
+    out = done.stdout.split()
     check(len(out) >= 1 and all(os.path.getsize(f) > 10000 for f in out), f"{name}: figures")
+    check(done.stderr.splitlines() == [PLOT_NOTE], f"plot_result.py's note: {done.stderr!r}")
 
 tree = cr.load("reader-tree.h5")
 p = tree.points[1]
@@ -116,16 +122,27 @@ try:
 except cr.DamagedFileError as e:
     check("'reader-tree.h5' is damaged: " in str(e) and "verify=False" in str(e),
           f"a changed file: the error names it and says it is damaged: {e}")
-done = subprocess.run([sys.executable, os.path.join(HERE, "..", "outputs", "plot_result.py"),
-                       "reader-tree.h5", "--out", "figures"], capture_output=True, text=True)
+done = subprocess.run([sys.executable, PLOT_RESULT, "reader-tree.h5", "--out", "figures"],
+                      capture_output=True, text=True)
 lines = done.stderr.strip().splitlines()
-check(done.returncode == 2 and len(lines) == 1 and "'reader-tree.h5' is damaged" in lines[0] and
-      "Traceback" not in done.stderr, f"plot_result.py on a changed file: {done.stderr!r}")
+check(done.returncode == 2 and len(lines) == 2 and lines[0] == PLOT_NOTE and
+      "'reader-tree.h5' is damaged" in lines[1] and "Traceback" not in done.stderr,
+      f"plot_result.py on a changed file: {done.stderr!r}")
 try:
     cr.load("reader-tree.h5", verify=False)
     failures.append("format version 99 accepted")
 except cr.FormatError as e:
     check("format_version" in str(e), "format error names the attribute")
+
+# Importing the reader says once, in one line, that it is deprecated (from any folder, finding
+# the package beside it).
+done = subprocess.run([sys.executable, "-c", "import collnoise_reader, collnoise_reader"],
+                      capture_output=True, text=True, env={**os.environ, "PYTHONPATH": LEGACY})
+check(done.returncode == 0 and done.stderr.splitlines() == [READER_NOTE],
+      f"importing collnoise_reader: {done.stderr!r}")
+# The deprecated scripts are kept until the next format version, then removed.
+check(cr.FORMAT_VERSION == 2, "a new result format version: remove python/legacy/ (the "
+      "deprecated collnoise_reader and plot_result.py), their install rules and this test")
 
 if failures:
     print("\n".join(failures))

@@ -1,5 +1,6 @@
-"""The first Python reader of collnoise result files, kept for scripts that use it: a thin layer
-over the collnoise package (python/collnoise; docs/python.md says what replaces each name).
+"""The first Python reader of collnoise result files, deprecated: a thin layer over the collnoise
+package (python/collnoise; docs/python.md says what replaces each name), kept for the scripts that
+use it until the next result format version. Importing it prints a one-line note on stderr.
 
     import collnoise_reader as cr
     result = cr.load("run.h5")
@@ -20,37 +21,16 @@ dictionary). Needs numpy, h5py and pandas (Debian: python3-numpy, python3-h5py, 
 from __future__ import annotations
 
 import dataclasses
-import glob
 import os
 import sys
 from typing import Any
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _collnoise_legacy  # noqa: E402
 
-def _import_package():
-    """The collnoise package: from sys.path, else from the source tree (outputs/../python) or
-    an install prefix (share/collnoise/../../lib/python3*/...-packages)."""
-    try:
-        import collnoise
-        return collnoise
-    except ImportError:
-        pass
-    here = os.path.dirname(os.path.abspath(__file__))
-    candidates = [os.path.join(here, "..", "python")]
-    prefix = os.path.join(here, "..", "..")
-    for pattern in ("lib/python3/dist-packages", "lib/python3*/dist-packages",
-                    "lib/python3*/site-packages"):
-        candidates += sorted(glob.glob(os.path.join(prefix, pattern)))
-    for path in candidates:
-        if os.path.isfile(os.path.join(path, "collnoise", "__init__.py")):
-            sys.path.insert(0, os.path.abspath(path))
-            import collnoise
-            return collnoise
-    raise ImportError("collnoise_reader needs the collnoise Python package (python/collnoise in "
-                      "the source tree, or lib/python3.X/site-packages of the install prefix): "
-                      "add its folder to PYTHONPATH")
+_collnoise_legacy.deprecated("collnoise_reader", "the collnoise package")
 
-
-_collnoise = _import_package()
+_collnoise = _collnoise_legacy.import_package()
 from collnoise.result import FORMAT_VERSION, FILETYPE, FormatError, Point  # noqa: E402,F401
 from collnoise.errors import DamagedFileError, UnsealedFileWarning  # noqa: E402,F401
 from collnoise.histogram import Histogram as _Histogram  # noqa: E402
