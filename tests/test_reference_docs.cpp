@@ -2,7 +2,9 @@
 // registries that define them, the counts and lists written by hand in the README and the docs
 // against the same registries, and every source or documentation path the docs name against
 // the tree.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -11,9 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "core/key_spec.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise_kind.hpp"
 #include "engine/schedules/algorithms.hpp"
+#include "engine/study.hpp"
 #include "runs/reference_docs.hpp"
 
 using namespace collnoise;
@@ -155,6 +159,61 @@ std::vector<std::string> named_paths(const std::string& text) {
   return paths;
 }
 
+// A bound as the docs write it: "10^6", "2^40", "2^31 - 1", "1.001", "10^-9".
+double bound_value(std::string text) {
+  while (!text.empty() && text.front() == ' ') text.erase(0, 1);
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  if (const auto minus = text.find(" - "); minus != std::string::npos)
+    return bound_value(text.substr(0, minus)) - bound_value(text.substr(minus + 3));
+  if (const auto power = text.find('^'); power != std::string::npos)
+    return std::pow(std::stod(text.substr(0, power)), std::stod(text.substr(power + 1)));
+  return text == "inf" ? HUGE_VAL : std::stod(text);
+}
+
+// Every interval "[a, b]", "(a, b]", ... of a cell.
+std::vector<Bounds> intervals(const std::string& cell) {
+  std::vector<Bounds> out;
+  for (std::size_t at = cell.find_first_of("[("); at != std::string::npos;
+       at = cell.find_first_of("[(", at + 1)) {
+    const auto comma = cell.find(',', at);
+    const auto end = cell.find_first_of("])", at);
+    if (comma == std::string::npos || end == std::string::npos || comma > end) continue;
+    try {
+      out.push_back({bound_value(cell.substr(at + 1, comma - at - 1)),
+                     bound_value(cell.substr(comma + 1, end - comma - 1)), cell[at] == '(',
+                     cell[end] == ')'});
+    } catch (const std::exception&) {  // not an interval ("(0: no noise)")
+    }
+  }
+  return out;
+}
+
+bool same_interval(const Bounds& a, const Bounds& b) {
+  const auto close = [](double x, double y) {
+    return x == y || std::fabs(x - y) <= 1e-12 * std::max(std::fabs(x), std::fabs(y));
+  };
+  return close(a.lo, b.lo) && close(a.hi, b.hi) && a.lo_open == b.lo_open && a.hi_open == b.hi_open;
+}
+
+// Every key that declares a finite range, by its full name ("noise." before a law's keys).
+std::map<std::string, std::vector<Bounds>> declared_ranges() {
+  std::map<std::string, std::vector<Bounds>> out;
+  const auto add = [&](const std::string& prefix, const KeySpec& key) {
+    if (std::isfinite(key.bounds.lo) || std::isfinite(key.bounds.hi))
+      out[prefix + key.name].push_back(key.bounds);
+  };
+  for (const auto& model : model_kinds())
+    for (const auto& key : model.keys) add("", key);
+  add("noise.", overhead_fraction_key());
+  for (const auto& law : law_kinds()) {
+    for (const auto& key : law.shape_keys) add("noise.", key);
+    for (const auto& key : law.scale_keys) add("noise.", key);
+  }
+  for (const auto& kind : time_noise_kinds())
+    for (const auto& key : kind.keys) add("noise.", key);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("the tables of docs/reference/ are those the registries give", "[reference]") {
@@ -168,7 +227,8 @@ TEST_CASE("the tables of docs/reference/ are those the registries give", "[refer
     INFO("docs/reference/" << page.file << " differs from the registries, at "
                            << first_difference(committed, page.text) << "\n"
                            << regenerate);
-    CHECK(committed == page.text);
+    const bool same = committed == page.text;  // not the texts: the message says where
+    CHECK(same);
   }
   // A page the renderer no longer writes is stale.
   for (const auto& entry : fs::directory_iterator(kSource / "docs" / "reference")) {
@@ -278,4 +338,35 @@ TEST_CASE("the docs' path finder: placeholders, alternatives, addresses", "[refe
       "https://example.org/a/b.md and [link](models/streams.md).");
   CHECK(paths ==
         std::vector<std::string>{"runs/run_file.hpp", "runs/run_file.cpp", "models/streams.md"});
+}
+
+TEST_CASE("the \"Valid ranges\" of docs/run-files.md hold every range the keys declare",
+          "[reference]") {
+  const std::string run_files = read_text(kSource / "docs/run-files.md");
+  const auto section = run_files.find("## Valid ranges");
+  REQUIRE(section != std::string::npos);
+  const auto declared = declared_ranges();
+  std::size_t checked = 0;
+  for (const std::string& line : lines_of(run_files.substr(section))) {
+    if (!line.starts_with("| `")) continue;
+    const auto first_end = line.find(" | ");
+    const std::string keys = line.substr(0, first_end);
+    const std::string ranges =
+        line.substr(first_end + 3, line.find(" | ", first_end + 3) - first_end - 3);
+    const auto written = intervals(ranges);
+    for (std::size_t at = keys.find('`'); at != std::string::npos;) {
+      const auto end = keys.find('`', at + 1);
+      const std::string key = keys.substr(at + 1, end - at - 1);
+      at = keys.find('`', end + 1);
+      const auto it = declared.find(key);
+      if (it == declared.end()) continue;
+      for (const Bounds& range : it->second) {
+        INFO(key << " declares " << range.describe() << "; docs/run-files.md writes " << ranges);
+        CHECK(std::any_of(written.begin(), written.end(),
+                          [&](const Bounds& w) { return same_interval(w, range); }));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 40);
 }
