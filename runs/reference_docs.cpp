@@ -72,7 +72,7 @@ std::string number(double value) {
   if (magnitude >= 65536.0 && std::frexp(magnitude, &exponent) == 0.5)
     return fmt::format("{}2^{}", sign, exponent - 1);
   if (magnitude >= 65535.0 && magnitude < 0x1p53 && std::frexp(magnitude + 1.0, &exponent) == 0.5)
-    return fmt::format("{}(2^{} - 1)", sign, exponent - 1);
+    return fmt::format("{}2^{} - 1", sign, exponent - 1);
   const auto [mantissa, power] = shortest_scientific(magnitude);
   if (power > 4 || power < -3)
     return mantissa == "1" ? fmt::format("{}10^{}", sign, power)
