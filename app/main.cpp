@@ -15,6 +15,7 @@
 #include "core/process_group.hpp"
 #include "core/stop_request.hpp"
 #include "outputs/hdf5.hpp"
+#include "runs/reference_docs.hpp"
 
 namespace {
 
@@ -170,6 +171,12 @@ int main(int argc, char** argv) {
   PlotOptions plot;
   auto* plot_cmd = add_plot_command(app, plot);
 
+  // Hidden: for maintainers, writes docs/reference/ from the registries (runs/reference_docs.hpp).
+  std::string reference_dir;
+  auto* reference_cmd =
+      app.add_subcommand("reference", "write the reference tables of docs/reference/")->group("");
+  reference_cmd->add_option("DIR", reference_dir, "the directory to write")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -198,6 +205,10 @@ int main(int argc, char** argv) {
     if (*verify_cmd) return verify_command(verify_paths);
     if (*schedule_cmd) return schedule_command(schedule);
     if (*plot_cmd) return plot_command(plot);
+    if (*reference_cmd) {
+      write_reference_pages(reference_dir);
+      return exit_code::kSuccess;
+    }
     return summary_command(summary);
   } catch (const InputError& e) {
     // Every process meets the same bad input (each reads the run file; rank 0's own checks are

@@ -1,0 +1,303 @@
+#include "runs/reference_docs.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "core/errors.hpp"
+#include "core/key_spec.hpp"
+#include "distributions/law_kind.hpp"
+#include "distributions/time_noise_kind.hpp"
+#include "engine/schedules/algorithms.hpp"
+#include "engine/study.hpp"
+
+namespace collnoise {
+namespace {
+
+// Every page opens with where it comes from, so that nobody edits it by hand.
+std::string page_header(const std::string& title, const std::string& registry) {
+  return fmt::format(
+      "<!-- Generated from {} by `{}`; do not edit by hand.\n"
+      "     tests/test_reference_docs.cpp fails when this file differs from the registry. -->\n"
+      "# {}\n\n",
+      registry, kRegenerateReferenceCommand, title);
+}
+
+// Text inside a Markdown table cell: a '|' would end the cell.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += '\\';
+    if (c == '\n') {
+      out += ' ';
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string code(const std::string& text) {
+  return "`" + text + "`";
+}
+
+// The shortest decimal that reads back as `value`, as a mantissa and a power of ten: 2.5e-06 is
+// {"2.5", -6}.
+std::pair<std::string, int> shortest_scientific(double value) {
+  for (int digits = 0;; ++digits) {
+    const std::string text = fmt::format("{:.{}e}", value, digits);
+    if (digits == 16 || std::stod(text) == value) {
+      const auto e = text.find('e');
+      return {text.substr(0, e), std::stoi(text.substr(e + 1))};
+    }
+  }
+}
+
+// A number as the docs write it: infinities as "inf", large powers of two as "2^k" (and one
+// below them, the largest integers of a width, as "2^k - 1"), powers of ten beyond 10^4 or below
+// 10^-3 as "10^k", other such magnitudes as "2.5e-6", the rest in their shortest exact form.
+std::string number(double value) {
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (value == 0.0) return "0";
+  const double magnitude = std::fabs(value);
+  const std::string sign = value < 0 ? "-" : "";
+  int exponent = 0;
+  if (magnitude >= 65536.0 && std::frexp(magnitude, &exponent) == 0.5)
+    return fmt::format("{}2^{}", sign, exponent - 1);
+  if (magnitude >= 65535.0 && magnitude < 0x1p53 && std::frexp(magnitude + 1.0, &exponent) == 0.5)
+    return fmt::format("{}2^{} - 1", sign, exponent - 1);
+  const auto [mantissa, power] = shortest_scientific(magnitude);
+  if (power > 4 || power < -3)
+    return mantissa == "1" ? fmt::format("{}10^{}", sign, power)
+                           : fmt::format("{}{}e{}", sign, mantissa, power);
+  return fmt::format("{}", value);
+}
+
+std::string type_name(KeyType type) {
+  switch (type) {
+    case KeyType::kNumber:
+      return "number";
+    case KeyType::kInteger:
+      return "integer";
+    case KeyType::kText:
+      return "text";
+    case KeyType::kChoice:
+      return "choice";
+    case KeyType::kFile:
+      return "file";
+    case KeyType::kBoolean:
+      return "boolean";
+    case KeyType::kRankCount:
+      return "rank count";
+    case KeyType::kNumberList:
+      return "number list";
+    case KeyType::kTextList:
+      return "text list";
+  }
+  return "?";
+}
+
+std::string value_text(const ParamValue& value) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, double>)
+          return number(v);
+        else if constexpr (std::is_same_v<T, std::string>)
+          return v.empty() ? "\"\"" : "\"" + v + "\"";
+        else if constexpr (std::is_same_v<T, NumberList>) {
+          std::string out = "[";
+          for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + number(v[i]);
+          return out + "]";
+        } else
+          return to_text(v);
+      },
+      value);
+}
+
+std::string default_text(const KeySpec& key) {
+  if (key.fallback) return code(value_text(*key.fallback));
+  return key.optional ? "none (optional)" : "required";
+}
+
+bool has_bounds(KeyType type) {
+  return type == KeyType::kNumber || type == KeyType::kInteger || type == KeyType::kRankCount ||
+         type == KeyType::kNumberList;
+}
+
+// The values a key accepts: an interval with its open and closed ends ("[0, 1)"), the choices,
+// or nothing for text and files.
+std::string range_text(const KeySpec& key) {
+  if (key.type == KeyType::kChoice || !key.choices.empty()) {
+    std::string out;
+    for (const auto& choice : key.choices) out += (out.empty() ? "" : ", ") + code(choice);
+    return "one of " + out;
+  }
+  if (key.type == KeyType::kBoolean) return "true, false";
+  if (!has_bounds(key.type)) return "";
+  const Bounds& b = key.bounds;
+  // A rank count is an integer >= 1; each model checks its own limit (docs/run-files.md).
+  if (key.type == KeyType::kRankCount && std::isinf(b.lo) && std::isinf(b.hi))
+    return "[1, inf): the model's own limit is in docs/run-files.md";
+  // An infinite end is never reached: it is written open whatever the flag says.
+  const bool lo_open = b.lo_open || std::isinf(b.lo);
+  const bool hi_open = b.hi_open || std::isinf(b.hi);
+  const std::string interval = fmt::format("{}{}, {}{}", lo_open ? "(" : "[", number(b.lo),
+                                           number(b.hi), hi_open ? ")" : "]");
+  return key.type == KeyType::kNumberList ? "each in " + interval : interval;
+}
+
+// One table of keys; `prefix` is put before relative names ("noise.").
+std::string key_table(const std::vector<KeySpec>& keys, const std::string& prefix) {
+  std::string out =
+      "| key | type | unit | default | valid values | defines the streams | meaning |\n"
+      "|---|---|---|---|---|---|---|\n";
+  for (const KeySpec& key : keys)
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", code(prefix + key.name),
+                       type_name(key.type), cell(key.unit), cell(default_text(key)),
+                       cell(range_text(key)), key.identity ? "yes" : "no", cell(key.meaning));
+  return out;
+}
+
+std::string names_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + code(name);
+  return out;
+}
+
+std::string keys_page() {
+  std::string out = page_header("Keys of the models", "model_kinds() (engine/models.cpp)");
+  out +=
+      "Every key a model reads, as the model declares it (`KeySpec`, core/key_spec.hpp). The\n"
+      "models are listed in the order they are asked whether they take a point: the first that\n"
+      "takes it gets it. A key that *defines the streams* enters the point's stream identity\n"
+      "(docs/models/streams.md); the others change how, not what, is computed. Intervals are\n"
+      "closed at `[` `]` and open at `(` `)`. The keys of the noise laws and of time-based noise\n"
+      "are in [laws.md](laws.md) and [time-noise.md](time-noise.md); run settings (`seed`,\n"
+      "`samples`, `[output]`, `[precision]`, ...) in docs/run-files.md.\n";
+  for (const ModelKind& model : model_kinds()) {
+    out += fmt::format("\n## {}\n\n{}\n\n", code(model.name), model.meaning);
+    if (!model.collectives.empty())
+      out += fmt::format("`collective.kind`: {}.\n\n", names_list(model.collectives));
+    out += key_table(model.keys, "");
+  }
+  return out;
+}
+
+std::string law_scale_text(const LawKind& law) {
+  if (!law.scale_keys.empty()) {
+    std::vector<std::string> names;
+    for (const auto& key : law.scale_keys) names.push_back(key.name);
+    return names_list(names);
+  }
+  return law.stage ? "none" : code(overhead_fraction_key().name);
+}
+
+std::string laws_page() {
+  std::string out = page_header("Per-stage noise laws", "law_kinds() (distributions/laws.cpp)");
+  out += fmt::format(
+      "The {} laws `noise.law` names (docs/models/noise-laws.md has their definitions). A law's\n"
+      "keys are relative to where it is given: `noise.` for a point, `noise.components[i].` in a\n"
+      "mixture, `noise.base.` under a truncation, `noise.duration.` for Poisson detours; the\n"
+      "tables below write them under `noise.`. The shape keys define the unit-mean variable eta;\n"
+      "the scale keys turn it into seconds of delay (by default `f`: scale = w f/(1-f)). A law\n"
+      "that is not *nestable* may not be a mixture component or a Poisson duration law.\n\n",
+      law_kinds().size());
+  out +=
+      "| law | meaning | shape keys | scale keys | nestable |\n"
+      "|---|---|---|---|---|\n";
+  for (const LawKind& law : law_kinds()) {
+    std::vector<std::string> shape;
+    for (const auto& key : law.shape_keys) shape.push_back(key.name);
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", code(law.name), cell(law.meaning),
+                       names_list(shape), law_scale_text(law), law.nestable ? "yes" : "no");
+  }
+  for (const LawKind& law : law_kinds()) {
+    std::vector<KeySpec> keys = law.shape_keys;
+    if (!law.scale_keys.empty())
+      keys.insert(keys.end(), law.scale_keys.begin(), law.scale_keys.end());
+    else if (!law.stage)
+      keys.push_back(overhead_fraction_key());
+    out += fmt::format("\n## {}\n\n{}\n\n", code(law.name), law.meaning);
+    out += keys.empty() ? std::string("No keys.\n") : key_table(keys, "noise.");
+  }
+  return out;
+}
+
+std::string time_noise_page() {
+  std::string out = page_header("Kinds of time-based noise",
+                                "time_noise_kinds() (distributions/time_noises.cpp)");
+  out += fmt::format(
+      "The {} kinds of time-based noise `noise.law` names (docs/models/time-noise.md): CPU work\n"
+      "is suspended during detours at absolute times. They are looked up before the per-stage\n"
+      "laws ([laws.md](laws.md)).\n\n"
+      "| kind | meaning |\n"
+      "|---|---|\n",
+      time_noise_kinds().size());
+  for (const TimeNoiseKind& kind : time_noise_kinds())
+    out += fmt::format("| {} | {} |\n", code(kind.name), cell(kind.meaning));
+  for (const TimeNoiseKind& kind : time_noise_kinds()) {
+    out += fmt::format("\n## {}\n\n{}\n\n", code(kind.name), kind.meaning);
+    out += kind.keys.empty() ? std::string("No keys.\n") : key_table(kind.keys, "noise.");
+  }
+  return out;
+}
+
+std::string algorithms_page() {
+  std::string out =
+      page_header("Generated algorithms", "algorithm_kinds() (engine/schedules/algorithms.cpp)");
+  out += fmt::format(
+      "The {} algorithms `collective.algorithm` names and `collnoise schedule` writes as GOAL\n"
+      "(docs/models/schedules.md, \"Built-in algorithms\"), generated at any number of ranks,\n"
+      "root 0. The columns say which of `collective.k`, `collective.segments` and\n"
+      "`collective.receives` an algorithm uses, and whether it can be generated on the fly\n"
+      "(memory independent of N, for some parameters at least).\n\n"
+      "| algorithm | meaning | k | segments | receives | on the fly |\n"
+      "|---|---|---|---|---|---|\n",
+      algorithm_kinds().size());
+  const auto mark = [](bool used) { return used ? "yes" : ""; };
+  for (const AlgorithmKind& kind : algorithm_kinds())
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", code(kind.name), cell(kind.meaning),
+                       mark(kind.uses_k), mark(kind.uses_segments), mark(kind.uses_receive_order),
+                       mark(static_cast<bool>(kind.generate_on_the_fly)));
+  return out;
+}
+
+}  // namespace
+
+std::vector<ReferencePage> reference_pages() {
+  // Summary fields and run settings have no registry yet: when they get one, their pages are
+  // rendered here, beside these, and the test of the committed files covers them unchanged.
+  return {
+      {"keys.md", keys_page()},
+      {"laws.md", laws_page()},
+      {"time-noise.md", time_noise_page()},
+      {"algorithms.md", algorithms_page()},
+  };
+}
+
+void write_reference_pages(const std::string& directory) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error)
+    throw RuntimeFailure(
+        fmt::format("{}: the directory cannot be created: {}", directory, error.message()));
+  for (const ReferencePage& page : reference_pages()) {
+    const std::string path = (std::filesystem::path(directory) / page.file).string();
+    std::ofstream out(path, std::ios::binary);
+    out << page.text;
+    out.close();
+    if (!out)
+      throw RuntimeFailure(
+          fmt::format("{}: the file cannot be written: {}", path, std::strerror(errno)));
+  }
+}
+
+}  // namespace collnoise
