@@ -584,8 +584,9 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
       // Repeated: one cycle is built first, and each cycle's first operations wait for the
       // previous cycle's last ones ((N - 1)^2 dependencies a cycle at a linear scatter's root).
       if (repeated)
-        source.stored_bytes += kStoredBytesPerOperation * algorithm.operations(p) +
-                               4.0 * cycles * cycle_joins_of(algorithm, p, work_ns > 0);
+        source.stored_bytes +=
+            kStoredBytesPerOperation * algorithm.operations(p) +
+            4.0 * (work_ns > 0 ? cycles : cycles - 1.0) * cycle_joins_of(algorithm, p, work_ns > 0);
     }
     row_bytes = std::max<std::uint64_t>(p.message_bytes, 1);
   }
