@@ -10,7 +10,6 @@
 
 #include "core/errors.hpp"
 #include "core/stop_poll.hpp"
-#include "core/stop_request.hpp"
 
 namespace collnoise {
 namespace {
@@ -18,15 +17,18 @@ namespace {
 using Local = std::uint32_t;
 using MaybeOp = std::optional<Local>;
 
-// The operations of one rank, as an algorithm emits them.
+// The operations of one rank, as an algorithm emits them (polling `poll`, if any, for a stop:
+// one rank may emit millions, a linear scatter's root).
 class RankOps {
  public:
-  explicit RankOps(ScheduleBuilder& builder) : b_(builder) {}
+  explicit RankOps(ScheduleBuilder& builder, StopPoll* poll = nullptr) : b_(builder), poll_(poll) {}
 
   Local send(std::uint32_t to, std::uint64_t bytes, std::uint32_t tag) {
+    if (poll_) poll_->tick();
     return b_.add(Operation{OpKind::kSend, bytes, to, tag, 0, 0});
   }
   Local recv(std::uint32_t from, std::uint64_t bytes, std::uint32_t tag) {
+    if (poll_) poll_->tick();
     return b_.add(Operation{OpKind::kRecv, bytes, from, tag, 0, 0});
   }
   /// `later` starts once `earlier` (if any) has finished.
@@ -38,6 +40,7 @@ class RankOps {
 
  private:
   ScheduleBuilder& b_;
+  StopPoll* poll_;
 };
 
 // A pairwise exchange: the send waits for the previous round's receive; the receive is posted
@@ -57,9 +60,10 @@ Local exchange(RankOps& ops, std::uint32_t send_to, std::uint32_t recv_from,
 template <class EmitRank>
 Schedule build(std::uint32_t ranks, EmitRank&& emit) {
   ScheduleBuilder builder;
+  StopPoll poll;
   for (std::uint32_t r = 0; r < ranks; ++r) {
-    if ((r & 0xffff) == 0) throw_if_stop_requested();
-    RankOps ops(builder);
+    poll.tick();
+    RankOps ops(builder, &poll);
     emit(r, ops);
     builder.end_rank([r] { return fmt::format("rank {}", r); });
   }
