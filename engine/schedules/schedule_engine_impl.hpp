@@ -232,6 +232,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
   // A stop request is polled by elapsed time, counting events and the match-list entries they
   // search (one event may search a million: a root posting its receives in reverse order).
   StopPoll poll(std::uint64_t{1} << 12);
+  poll.check();                     // at the start, then by elapsed time
   std::uint64_t polled = 0;         // events and entries searched at the last tick
   std::uint64_t next_progress = 0;  // events processed at the next progress report
   while (!queue.empty()) {
