@@ -61,6 +61,7 @@ struct ScheduleOptions {
   std::string receives = "in_order";
   std::string goal;  ///< the GOAL file to write
   bool force = false;
+  double max_memory_gib = 0.0;  ///< 0: 80% of the machine's memory
 };
 
 /// Lists the built-in algorithms, or writes one as a GOAL file (docs/models/schedules.md).

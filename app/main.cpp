@@ -162,6 +162,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"in_order", "preposted"}));
   schedule_cmd->add_option("--goal", schedule.goal, "the GOAL file to write");
   schedule_cmd->add_flag("--force", schedule.force, "overwrite an existing GOAL file");
+  schedule_cmd
+      ->add_option("--max-memory-gib", schedule.max_memory_gib,
+                   "refuse a schedule estimated to need more (default: 80% of the machine's "
+                   "memory)")
+      ->check(CLI::Range(1e-6, 1e12));
 
   std::vector<std::string> verify_paths;
   auto* verify_cmd =

@@ -21,6 +21,7 @@
 #include "app/progress.hpp"
 #include "app/shipped_runs.hpp"
 #include "core/errors.hpp"
+#include "core/memory_limit.hpp"
 #include "core/process_group.hpp"
 #include "core/stop_request.hpp"
 #include "outputs/atomic_file.hpp"
@@ -320,6 +321,8 @@ int run_command(const RunOptions& given) {
   const InterruptHandlers handlers;
   const PartSpec part = options.part.empty() ? PartSpec{} : parse_part(options.part);
   const RunSpec run = load_run_file(options.run_file, options.seed);
+  // Reading and validating GOAL files comes before the estimate: it keeps to the limit itself.
+  set_memory_limit(work_limits(run, 0.0, options.max_memory_gib, 1).max_bytes);
   const std::vector<PreparedPoint> points = prepare_points(run);
   check_combination(run, points, part);
   // By default the processes on one machine share its cores.

@@ -6,9 +6,10 @@
 #include <bit>
 #include <cmath>
 #include <optional>
+#include <unordered_map>
 
 #include "core/errors.hpp"
-#include "core/stop_request.hpp"
+#include "core/stop_poll.hpp"
 
 namespace collnoise {
 namespace {
@@ -16,15 +17,18 @@ namespace {
 using Local = std::uint32_t;
 using MaybeOp = std::optional<Local>;
 
-// The operations of one rank, as an algorithm emits them.
+// The operations of one rank, as an algorithm emits them (polling `poll`, if any, for a stop:
+// one rank may emit millions, a linear scatter's root).
 class RankOps {
  public:
-  explicit RankOps(ScheduleBuilder& builder) : b_(builder) {}
+  explicit RankOps(ScheduleBuilder& builder, StopPoll* poll = nullptr) : b_(builder), poll_(poll) {}
 
   Local send(std::uint32_t to, std::uint64_t bytes, std::uint32_t tag) {
+    if (poll_) poll_->tick();
     return b_.add(Operation{OpKind::kSend, bytes, to, tag, 0, 0});
   }
   Local recv(std::uint32_t from, std::uint64_t bytes, std::uint32_t tag) {
+    if (poll_) poll_->tick();
     return b_.add(Operation{OpKind::kRecv, bytes, from, tag, 0, 0});
   }
   /// `later` starts once `earlier` (if any) has finished.
@@ -36,6 +40,7 @@ class RankOps {
 
  private:
   ScheduleBuilder& b_;
+  StopPoll* poll_;
 };
 
 // A pairwise exchange: the send waits for the previous round's receive; the receive is posted
@@ -55,9 +60,10 @@ Local exchange(RankOps& ops, std::uint32_t send_to, std::uint32_t recv_from,
 template <class EmitRank>
 Schedule build(std::uint32_t ranks, EmitRank&& emit) {
   ScheduleBuilder builder;
+  StopPoll poll;
   for (std::uint32_t r = 0; r < ranks; ++r) {
-    if ((r & 0xffff) == 0) throw_if_stop_requested();
-    RankOps ops(builder);
+    poll.tick();
+    RankOps ops(builder, &poll);
     emit(r, ops);
     builder.end_rank([r] { return fmt::format("rank {}", r); });
   }
@@ -538,7 +544,50 @@ double pairwise_operations(const AlgorithmParams& p) {
   return 2.0 * n_of(p) * (n_of(p) - 1.0);
 }
 
+// Joins of repeated cycles (cycle_join_dependencies, schedule.hpp): a rank's first operations
+// times its last ones (their sum with compute between cycles), summed over the ranks.
+double joins(double first, double last, bool with_compute) {
+  return with_compute ? first + last : first * last;
+}
+// A tree: a rank receives once and sends to at most (k - 1) children a round, or the reverse.
+double tree_joins(const AlgorithmParams& p, bool with_compute) {
+  const double children = std::max(1.0, p.k - 1.0) * (rounds_of(p) + 1.0);
+  return n_of(p) * joins(children, children, with_compute);
+}
+// In order, each segment's chain starts with a send and ends with a receive; preposted, every
+// receive starts one and every send ends one.
+double ring_joins(const AlgorithmParams& p, bool with_compute) {
+  const double per_rank = p.receives == ReceiveOrder::kPreposted
+                              ? (2.0 * n_of(p) - 1.0) * p.segments
+                              : static_cast<double>(p.segments);
+  return n_of(p) * joins(per_rank, per_rank, with_compute);
+}
+// The root starts and ends with its N - 1 messages, every other rank with its one.
+double linear_joins(const AlgorithmParams& p, bool with_compute) {
+  const double n = n_of(p) - 1.0;
+  return joins(n, n, with_compute) + n * joins(1.0, 1.0, with_compute);
+}
+
 }  // namespace
+
+double cycle_joins_of(const AlgorithmKind& algorithm, const AlgorithmParams& p, bool with_compute) {
+  if (algorithm.cycle_joins) return algorithm.cycle_joins(p, with_compute);
+  std::optional<GeneratedSchedule> fly;
+  if (algorithm.generate_on_the_fly) fly = algorithm.generate_on_the_fly(p);
+  if (!fly) return n_of(p) * joins(1.0, 1.0, with_compute);
+  // Exactly, from each rank's class (one program shared by many ranks, counted once).
+  StopPoll poll;
+  std::unordered_map<const Schedule*, double> of_class;
+  double total = 0.0;
+  for (std::uint32_t r = 0; r < fly->ranks(); ++r) {
+    poll.tick();
+    const auto v = fly->view(r);
+    const auto [at, fresh] = of_class.try_emplace(&v.program(), 0.0);
+    if (fresh) at->second = cycle_join_dependencies(v, with_compute);
+    total += at->second;
+  }
+  return total;
+}
 
 const std::vector<AlgorithmKind>& algorithm_kinds() {
   static const std::vector<AlgorithmKind> kinds = {
@@ -549,7 +598,9 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        false,
        binomial_broadcast,
        {},
-       messages_of_tree},
+       messages_of_tree,
+       {},
+       tree_joins},
       {"binomial_reduce",
        "binomial tree to rank 0 (MPICH reduce, short messages)",
        false,
@@ -557,7 +608,9 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        true,
        binomial_reduce,
        {},
-       messages_of_tree},
+       messages_of_tree,
+       {},
+       tree_joins},
       {"knomial_broadcast",
        "k-nomial tree from rank 0 (MPICH's default broadcast tree, k = 4)",
        true,
@@ -565,7 +618,9 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        false,
        knomial_broadcast,
        {},
-       messages_of_tree},
+       messages_of_tree,
+       {},
+       tree_joins},
       {"recursive_doubling_allreduce",
        "the butterfly with MPICH's fold for N not a power of two (short vectors)", false, false,
        true, recursive_doubling_allreduce, recursive_doubling_allreduce_on_the_fly,
@@ -581,7 +636,9 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        true,
        ring_allreduce,
        {},
-       ring_operations},
+       ring_operations,
+       {},
+       ring_joins},
       {"dissemination_barrier", "ceil(log2 N) rounds to r + 2^k (MPICH barrier)", false, false,
        true, dissemination_barrier, dissemination_barrier_on_the_fly, rounds_operations},
       {"tree_barrier", "up the heap-ordered binary tree and down again (Agarwal et al.)", false,
@@ -598,7 +655,8 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        linear_gather,
        {},
        messages_of_tree,
-       root_searches},
+       root_searches,
+       linear_joins},
       {"linear_scatter",
        "rank 0 sends to every rank (Open MPI's basic linear scatter)",
        false,
@@ -606,7 +664,9 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        false,
        linear_scatter,
        {},
-       messages_of_tree},
+       messages_of_tree,
+       {},
+       linear_joins},
   };
   return kinds;
 }

@@ -44,7 +44,14 @@ struct AlgorithmKind {
   /// receives in rank order and noise makes the messages arrive in any order, so each searches
   /// half of them, N^2 / 4 in all (docs/models/schedules.md, "Performance").
   std::function<double(const AlgorithmParams&)> searches = {};
+  /// The dependencies a cycle takes on the previous one when the schedule is repeated (about:
+  /// the sum over ranks of cycle_join_dependencies, schedule.hpp), for the estimate of repeated
+  /// cycles' memory before they are built (empty: computed from generate_on_the_fly).
+  std::function<double(const AlgorithmParams&, bool with_compute)> cycle_joins = {};
 };
+
+/// The dependencies between two cycles of `algorithm` repeated (see AlgorithmKind::cycle_joins).
+double cycle_joins_of(const AlgorithmKind& algorithm, const AlgorithmParams& p, bool with_compute);
 
 /// Every built-in algorithm, in documentation order.
 const std::vector<AlgorithmKind>& algorithm_kinds();

@@ -97,6 +97,8 @@ class GeneratedSchedule {
     void for_each_dependent(std::uint64_t op, Fn&& fn) const {
       c_->program.for_each_dependent(0, op - first_, fn);
     }
+    /// The program of the rank's class (shared by every rank of the class).
+    const Schedule& program() const { return c_->program; }
 
    private:
     friend class GeneratedSchedule;

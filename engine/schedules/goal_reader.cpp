@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,10 +10,13 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/memory_limit.hpp"
+#include "core/stop_poll.hpp"
 #include "core/stop_request.hpp"
 #include "engine/schedules/rank_classes.hpp"
 
@@ -62,6 +66,8 @@ class LineSource {
     if (at_ > 0 && rest > 0) std::memmove(buffer_.data(), buffer_.data() + at_, rest);
     filled_ = rest;
     at_ = 0;
+    // GOAL lines are short: one of 64 MiB is no GOAL file (and would grow this buffer at will).
+    if (rest >= kMaxLine) throw InputError("a line longer than 64 MiB: this is not GOAL text");
     if (buffer_.size() < filled_ + kBlock)
       buffer_.resize(std::max(buffer_.size() * 2, filled_ + kBlock));
     if (file_) {
@@ -83,6 +89,7 @@ class LineSource {
   }
 
   static constexpr std::size_t kBlock = std::size_t{4} << 20;
+  static constexpr std::size_t kMaxLine = std::size_t{64} << 20;
   std::FILE* file_ = nullptr;
   std::string_view text_;
   std::size_t text_at_ = 0;
@@ -140,15 +147,17 @@ class GoalParser {
   GoalParser(std::string origin, bool as_classes)
       : origin_(std::move(origin)), as_classes_(as_classes) {}
   void reserve_operations(std::uint64_t n) {
-    reserve_ = n;
-    if (!as_classes_) builder_.reserve(n);
+    // A hint from the file's size: never more than a third of the memory limit.
+    reserve_ = std::min(n, static_cast<std::uint64_t>(memory_limit() / 3.0 / kBytesPerOperation));
+    if (!as_classes_) builder_.reserve(reserve_);
   }
 
   AnySchedule parse(LineSource& source) {
     std::string_view line;
-    while (source.next(line)) {
+    while (next_line(source, line)) {
       ++line_no_;
-      if ((line_no_ & 0xffff) == 0) throw_if_stop_requested();
+      poll_.tick();
+      if ((line_no_ & 0x3fff) == 0) check_memory();
       parse_line(line);
     }
     ++line_no_;
@@ -170,6 +179,17 @@ class GoalParser {
  private:
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
     throw InputError(fmt::format("{}:{}:{}: {}", origin_, line_no_, column, what));
+  }
+
+  // The source's next line; its errors (a read error, a line beyond any GOAL line's length)
+  // name the file and the line.
+  bool next_line(LineSource& source, std::string_view& line) {
+    try {
+      return source.next(line);
+    } catch (const InputError& e) {
+      ++line_no_;
+      fail(1, e.what());
+    }
   }
 
   // ---- tokens --------------------------------------------------------------------------------
@@ -340,8 +360,7 @@ class GoalParser {
     if (n == 0) fail(c.column(), "num_ranks must be at least 1");
     expect_end(c);
     num_ranks_ = static_cast<std::uint32_t>(n);
-    sends_to_.assign(n, 0);
-    receives_at_.assign(n, 0);
+    // Nothing per rank yet: a tiny file may claim 2^31 ranks (its arrays grow as ranks are read).
   }
 
   void open_rank(Cursor& c, std::size_t word_column) {
@@ -362,6 +381,8 @@ class GoalParser {
     rank_open_ = true;
     labels_.clear();
     numbered_.clear();
+    sparse_numbered_.clear();
+    receives_in_rank_ = 0;
   }
 
   void parse_op(Cursor& c, std::string_view op, std::string_view label, std::size_t op_column) {
@@ -408,8 +429,8 @@ class GoalParser {
       }
     }
     const std::uint32_t local = builder_.add(o);
-    if (o.kind == OpKind::kSend) ++sends_to_[o.peer];
-    if (o.kind == OpKind::kRecv) ++receives_at_[rank_];
+    if (o.kind == OpKind::kSend) count_send_to(o.peer);
+    if (o.kind == OpKind::kRecv) ++receives_in_rank_;
     if (!label.empty()) define_label(label, local, op_column);
   }
 
@@ -429,11 +450,17 @@ class GoalParser {
 
   void define_label(std::string_view label, std::uint32_t local, std::size_t column) {
     if (const auto n = numbered_label(label)) {
-      if (*n >= numbered_.size())
-        numbered_.resize(std::max<std::size_t>(*n + 1, numbered_.size() * 2), 0);
-      if (numbered_[*n] != 0)
+      // By number in a table while the numbers are dense (a few per operation of the rank);
+      // sparse ones ("l500000000" in a one-line rank) in a hash map, so the table never takes
+      // memory in proportion to a label's value.
+      if (*n >= numbered_.size()) {
+        const std::size_t grown = std::max<std::size_t>(*n + 1, numbered_.size() * 2);
+        if (grown <= 4 * std::size_t{builder_.ops_in_rank()} + 1024) numbered_.resize(grown, 0);
+      }
+      const bool twice = *n < numbered_.size() ? std::exchange(numbered_[*n], local + 1) != 0
+                                               : !sparse_numbered_.emplace(*n, local).second;
+      if (twice)
         fail(column, fmt::format("label \"{}\" is defined twice in rank {}", label, rank_));
-      numbered_[*n] = local + 1;
       return;
     }
     if (!labels_.emplace(std::string(label), local).second)
@@ -452,6 +479,8 @@ class GoalParser {
     if (label.number != LabelRef::kNamed) {
       if (label.number < numbered_.size() && numbered_[label.number] != 0)
         return numbered_[label.number] - 1;
+      if (const auto it = sparse_numbered_.find(label.number); it != sparse_numbered_.end())
+        return it->second;
       return std::nullopt;
     }
     const auto it = labels_.find(label.name);
@@ -461,6 +490,7 @@ class GoalParser {
 
   void close_rank() {
     for (const auto& d : pending_) {
+      poll_.tick();
       const auto later = find_label(d.later);
       const auto earlier = find_label(d.earlier);
       if (!later || !earlier) {
@@ -475,9 +505,11 @@ class GoalParser {
     }
     pending_.clear();
     builder_.end_rank([&] { return fmt::format("{}:{}: rank {}", origin_, line_no_, rank_); });
+    receives_at_.push_back(receives_in_rank_);
     ++ranks_read_;
     rank_open_ = false;
     if (as_classes_) collect_last_rank();
+    check_memory();
   }
 
   // The rank just read joins the classes (and leaves the builder), or the schedule goes on
@@ -501,13 +533,46 @@ class GoalParser {
 
   // Every receive needs a message: per destination, as many sends as receives (tags and
   // wildcards aside, which only the simulation can match).
-  void check_messages_balance() const {
-    for (std::uint32_t r = 0; r < *num_ranks_; ++r)
-      if (sends_to_[r] != receives_at_[r])
+  void check_messages_balance() {
+    for (std::uint32_t r = 0; r < *num_ranks_; ++r) {
+      poll_.tick();
+      const std::uint64_t sent = r < sends_to_.size() ? sends_to_[r] : 0;
+      if (sent != receives_at_[r])
         throw InputError(fmt::format(
             "{}: rank {} posts {} receive(s) but {} message(s) are sent to it: some operations can "
             "never be matched",
-            origin_, r, receives_at_[r], sends_to_[r]));
+            origin_, r, receives_at_[r], sent));
+    }
+  }
+
+  // The sends to each rank, counted in an array that grows to the largest destination named (at
+  // most num_ranks, checked against the memory limit before it grows).
+  void count_send_to(std::uint32_t peer) {
+    if (peer >= sends_to_.size()) {
+      const std::size_t grown = std::min<std::size_t>(
+          std::max<std::size_t>(peer + std::size_t{1}, 2 * sends_to_.size()), *num_ranks_);
+      check_memory(8.0 * static_cast<double>(grown));
+      sends_to_.resize(grown, 0);
+    }
+    ++sends_to_[peer];
+  }
+
+  // What reading holds (the schedule's arrays, the labels and counts), and may take at the next
+  // growth of its largest array, against the memory limit; `more`: bytes about to be taken.
+  void check_memory(double more = 0.0) const {
+    const auto bytes = [](const auto& v) {
+      return static_cast<double>(v.capacity() * sizeof(v[0]));
+    };
+    const double builder = static_cast<double>(builder_.memory_bytes());
+    const double largest = std::max(builder_.largest_array_bytes(), bytes(sends_to_));
+    const double held = builder + bytes(sends_to_) + bytes(receives_at_) + bytes(numbered_) +
+                        bytes(pending_) +
+                        64.0 * static_cast<double>(labels_.size() + sparse_numbered_.size()) +
+                        4.0 * static_cast<double>(ranks_read_);
+    const double need = held + std::max(largest, more);
+    if (need > limit_)
+      check_memory_limit(need, fmt::format("reading GOAL file {} (at line {}, rank {})", origin_,
+                                           line_no_, ranks_read_));
   }
 
   std::string origin_;
@@ -524,9 +589,15 @@ class GoalParser {
   std::uint64_t reserve_ = 0;
   std::unordered_map<std::string, std::uint32_t> labels_;
   std::vector<std::uint32_t> numbered_;  ///< local index + 1 of label "l<n>", 0 if undefined
+  std::unordered_map<std::uint64_t, std::uint32_t> sparse_numbered_;  ///< "l<n>" beyond the table
   std::vector<PendingDependency> pending_;
-  std::vector<std::uint64_t> sends_to_;
-  std::vector<std::uint64_t> receives_at_;
+  std::vector<std::uint64_t> sends_to_;     ///< per destination, up to the largest named
+  std::vector<std::uint64_t> receives_at_;  ///< per rank read
+  std::uint64_t receives_in_rank_ = 0;
+  StopPoll poll_;
+  double limit_ = memory_limit();
+  // A stored schedule's bytes per operation (schedule.hpp), for the reservation.
+  static constexpr double kBytesPerOperation = 32.0;
 };
 
 }  // namespace

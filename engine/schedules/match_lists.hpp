@@ -74,6 +74,7 @@ class MatchPool {
     std::uint32_t before = kNone;
     for (std::uint32_t c = list.head; c != kNone; before = c, c = chunks_[c].next) {
       const Chunk& k = chunks_[c];
+      searched_ += k.count;
       for (std::uint32_t i = 0; i < k.count; ++i) {
         if (!match(k.entry[i])) continue;
         taken = k.entry[i];
@@ -92,10 +93,15 @@ class MatchPool {
 
   std::size_t capacity_bytes() const { return chunks_.capacity() * sizeof(Chunk); }
 
+  /// Entries of chained chunks searched since clear() (beyond each list's first entry): the work
+  /// of a match that may take milliseconds where a list holds a million receives.
+  std::uint64_t searched() const { return searched_; }
+
   /// Forgets every list, keeping the pool's memory (the lists themselves live with their ranks).
   void clear() {
     chunks_.clear();
     free_ = kNone;
+    searched_ = 0;
   }
 
  private:
@@ -147,6 +153,7 @@ class MatchPool {
 
   HugeVector<Chunk> chunks_;  ///< on huge pages: chunks are reached at random, ahead of time
   std::uint32_t free_ = kNone;
+  std::uint64_t searched_ = 0;
 };
 
 }  // namespace collnoise

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/stop_poll.hpp"
+
 namespace collnoise {
 namespace {
 
@@ -117,9 +119,11 @@ std::uint32_t RankClassCollector::peer_of(const Class& c, std::uint32_t k,
 }
 
 void RankClassCollector::replay(ScheduleBuilder& b) const {
+  StopPoll poll;  // every rank read so far: seconds at millions of ranks
   for (std::uint32_t r = 0; r < class_of_.size(); ++r) {
     const Class& c = classes_[class_of_[r]];
     const Schedule::RankView v = c.program.view(0);
+    poll.tick(v.count() + std::uint64_t{1});
     for (std::uint32_t k = 0; k < v.count(); ++k) {
       Operation o = v.operation(k);
       if (has_peer(o)) o.peer = peer_of(c, k, r);
@@ -165,8 +169,11 @@ std::optional<GeneratedSchedule> RankClassCollector::finish() const {
 
 std::optional<GeneratedSchedule> rank_classes(const Schedule& s, std::uint32_t max_classes) {
   RankClassCollector collector(s.ranks(), max_classes);
-  for (std::uint32_t r = 0; r < s.ranks(); ++r)
+  StopPoll poll;
+  for (std::uint32_t r = 0; r < s.ranks(); ++r) {
+    poll.tick(s.ops_of(r) + std::uint64_t{1});
     if (!collector.add(s.view(r))) return std::nullopt;
+  }
   return collector.finish();
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "core/memory_limit.hpp"
+#include "core/stop_poll.hpp"
 
 namespace collnoise {
 
@@ -22,6 +24,20 @@ std::uint64_t Schedule::memory_bytes() const {
 
 std::uint64_t Schedule::ready_at_start() const {
   return static_cast<std::uint64_t>(std::count(dep_count_.begin(), dep_count_.end(), 0U));
+}
+
+std::uint64_t ScheduleBuilder::memory_bytes() const {
+  const auto bytes = [](const auto& v) {
+    return static_cast<std::uint64_t>(v.capacity() * sizeof(v[0]));
+  };
+  return s_.memory_bytes() + bytes(pending_edges_) + bytes(remaining_) + bytes(begin_) +
+         bytes(ready_) + bytes(sorted_);
+}
+
+double ScheduleBuilder::largest_array_bytes() const {
+  const auto bytes = [](const auto& v) { return static_cast<double>(v.capacity() * sizeof(v[0])); };
+  return std::max({bytes(s_.ops_), bytes(s_.edge_), bytes(s_.dep_count_), bytes(s_.starts_),
+                   bytes(pending_edges_)});
 }
 
 void ScheduleBuilder::reserve(std::uint64_t operations) {
@@ -116,9 +132,37 @@ Schedule ScheduleBuilder::finish() {
   return out;
 }
 
+double repeated_schedule_bytes(double ranks, double operations, double dependencies, double joins,
+                               std::uint32_t cycles, bool with_compute) {
+  // 28 bytes a record and its count, 4 a dependency (schedule.hpp), 16 a rank's start.
+  const double c = cycles;
+  const double ops = c * (operations + (with_compute ? ranks : 0.0));
+  const double edges = c * dependencies + (c - 1.0) * joins + (with_compute ? joins : 0.0);
+  return 28.0 * ops + 4.0 * edges + 16.0 * ranks;
+}
+
 Schedule repeat_schedule(const Schedule& one, std::uint32_t cycles, std::uint64_t compute_ns) {
+  {
+    // Refused before it is built if it cannot fit: its joins grow as a rank's first operations
+    // times its last ones (the root of a linear scatter: (N - 1)^2 per cycle).
+    StopPoll poll;
+    double joins = 0.0, dependencies = 0.0;
+    for (std::uint32_t r = 0; r < one.ranks(); ++r) {
+      poll.tick(one.ops_of(r) + std::uint64_t{1});
+      joins += cycle_join_dependencies(one.view(r), compute_ns > 0);
+    }
+    for (std::uint64_t op = 0; op < one.operations(); ++op) dependencies += one.dependencies(op);
+    const double bytes = repeated_schedule_bytes(one.ranks(), static_cast<double>(one.operations()),
+                                                 dependencies, joins, cycles, compute_ns > 0);
+    check_memory_limit(static_cast<double>(one.memory_bytes()) + bytes,
+                       fmt::format("repeating a schedule of {} ranks {} times ({:.3g} dependencies "
+                                   "between cycles)",
+                                   one.ranks(), cycles, (cycles - 1.0) * joins));
+  }
+  StopPoll poll;
   ScheduleBuilder b;
   for (std::uint32_t r = 0; r < one.ranks(); ++r) {
+    poll.tick(std::uint64_t{one.ops_of(r)} * cycles + 1);
     const std::uint64_t first = one.first_op(r);
     const std::uint32_t n = one.ops_of(r);
     // The operations of a cycle nothing else in it waits for: the next cycle waits for them.
@@ -144,8 +188,10 @@ Schedule repeat_schedule(const Schedule& one, std::uint32_t cycles, std::uint64_
           b.depend(base + d.local, base + k, d.started);
         });
       for (std::uint32_t k = 0; k < n; ++k)
-        if (one.dependencies(first + k) == 0)
+        if (one.dependencies(first + k) == 0) {
+          poll.tick(gate.size() + 1);
           for (const std::uint32_t g : gate) b.depend(base + k, g, false);
+        }
       previous.clear();
       for (const std::uint32_t k : sinks) previous.push_back(base + k);
     }

@@ -202,6 +202,10 @@ class ScheduleBuilder {
     end_rank("a copied rank");
   }
   std::uint32_t ops_in_rank() const { return static_cast<std::uint32_t>(pending_ops_); }
+  /// Bytes its arrays hold (capacity), and those of the largest (whose next growth briefly
+  /// holds it twice): what a reader checks against the memory limit.
+  std::uint64_t memory_bytes() const;
+  double largest_array_bytes() const;
 
  private:
   /// Stores the current rank's dependencies; what keeps them from forming a DAG, if anything.
@@ -215,7 +219,30 @@ class ScheduleBuilder {
 };
 
 /// `cycles` repetitions of `one`, each rank computing `compute_ns` before each (a calc that waits
-/// for the rank's previous cycle). One cycle without compute is `one` itself.
+/// for the rank's previous cycle). One cycle without compute is `one` itself. InputError (before
+/// anything is built) when the repeated schedule would exceed the memory limit
+/// (core/memory_limit.hpp).
 Schedule repeat_schedule(const Schedule& one, std::uint32_t cycles, std::uint64_t compute_ns);
+
+/// The dependencies one rank's cycle takes on its previous cycle in repeat_schedule(): without
+/// compute, each first operation (no dependencies) waits for every last one (no dependents), so a
+/// linear scatter's root adds (N - 1)^2 per cycle; with compute, the calc between them takes
+/// both. `v`: a rank's view of any schedule (Schedule::RankView or a generated one's).
+template <class View>
+double cycle_join_dependencies(const View& v, bool with_compute) {
+  double first = 0.0, last = 0.0;
+  for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) {
+    if (v.dependencies(op) == 0) first += 1.0;
+    bool has_dependents = false;
+    v.for_each_dependent(op, [&](const Schedule::Dependent&) { has_dependents = true; });
+    if (!has_dependents) last += 1.0;
+  }
+  return with_compute ? first + last : first * last;
+}
+
+/// What repeat_schedule() builds, estimated from the one cycle's ranks, operations and join
+/// dependencies (the sum of cycle_join_dependencies over the ranks): bytes.
+double repeated_schedule_bytes(double ranks, double operations, double dependencies, double joins,
+                               std::uint32_t cycles, bool with_compute);
 
 }  // namespace collnoise

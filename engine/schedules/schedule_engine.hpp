@@ -108,6 +108,7 @@ using NoiseSlot = typename schedule_detail::SlotType<Noise>::type;
 struct ScheduleRun {
   std::vector<double> finish;  ///< every rank's finishing time, ns
   std::uint64_t events = 0;    ///< operations and messages processed (LogGOPSim's count)
+  std::uint64_t searched = 0;  ///< match-list entries searched beyond each list's first
   bool complete = true;        ///< every operation ran and every message was received
   std::string incomplete;      ///< why not, naming a rank and an operation
 };

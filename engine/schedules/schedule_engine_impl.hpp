@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/huge_page_allocator.hpp"
+#include "core/stop_poll.hpp"
 #include "core/stop_request.hpp"
 #include "engine/schedules/engine_memory.hpp"
 #include "engine/schedules/event_queue.hpp"
@@ -110,8 +111,10 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
   const std::span<Counter> remaining =
       EngineBuffers::array_of<Counter>(buffers.counter_lines, s.operations());
   std::uint64_t ready_at_start = 0;
+  StopPoll setup;
   for (std::uint32_t host = 0; host < p; ++host) {
     const auto v = s.view(host);
+    setup.tick(v.count() + std::uint64_t{1});
     for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) {
       remaining[op] = static_cast<Counter>(v.dependencies(op));
       ready_at_start += remaining[op] == 0;
@@ -220,12 +223,18 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
 
   for (std::uint32_t host = 0; host < p; ++host) {
     const auto v = s.view(host);
+    setup.tick(v.count() + std::uint64_t{1});
     for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
       if (remaining[op] == 0) fresh.emplace_back(host, op);
     enqueue_fresh();
   }
 
-  std::uint64_t next_check = 0;  // events processed at the next check for a stop request
+  // A stop request is polled by elapsed time, counting events and the match-list entries they
+  // search (one event may search a million: a root posting its receives in reverse order).
+  StopPoll poll(std::uint64_t{1} << 12);
+  poll.check();                     // at the start, then by elapsed time
+  std::uint64_t polled = 0;         // events and entries searched at the last tick
+  std::uint64_t next_progress = 0;  // events processed at the next progress report
   while (!queue.empty()) {
     Event e = queue.pop();
     // A room's gate: its least stamp's operation, due now (or nothing, if the room moved on).
@@ -268,9 +277,11 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
         if (near->type() != kMessage) s.prefetch_dependents(near->host, near->op);
       }
     }
-    if (run.events >= next_check) {  // at the start, then every 2^20 events
-      next_check = run.events + (std::uint64_t{1} << 20);
-      throw_if_stop_requested();
+    const std::uint64_t work = run.events + matches_pool.searched();
+    poll.tick(work - polled);
+    polled = work;
+    if (run.events >= next_progress) {  // at the start, then every 2^20 events
+      next_progress = run.events + (std::uint64_t{1} << 20);
       if (buffers.on_progress) buffers.on_progress(run.events);
     }
     const std::uint32_t h = e.host;
@@ -375,6 +386,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
     enqueue_fresh();
   }
 
+  run.searched = matches_pool.searched();
   run.finish.assign(p, 0.0);
   for (std::uint32_t host = 0; host < p; ++host)
     for (std::uint32_t c = 0; c < cpus; ++c)
@@ -436,8 +448,10 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
     throw InputError(
         fmt::format("a schedule of {} ranks: the engine takes at most 2^30", s.ranks()));
   std::uint32_t most = 0;
+  StopPoll poll;
   for (std::uint32_t host = 0; host < s.ranks(); ++host) {
     const auto v = s.view(host);
+    poll.tick(v.count() + std::uint64_t{1});
     for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
       most = std::max(most, v.dependencies(op));
   }

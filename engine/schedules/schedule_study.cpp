@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/memory_limit.hpp"
 #include "core/rng.hpp"
 #include "core/task_parallel.hpp"
 #include "core/work_in_flight.hpp"
@@ -116,7 +117,15 @@ void ScheduleStudy::release_working_memory() const {
 
 const ScheduleRun& ScheduleStudy::noiseless() const {
   std::call_once(noiseless_once_, [&] {
-    ScheduleRun run = run_quiet(*schedule(), net_);
+    const std::shared_ptr<const AnySchedule> s = schedule();
+    // Validating a GOAL file runs it too, before the run's estimate: its memory is checked here.
+    check_memory_limit(
+        static_cast<double>(memory_bytes_of(*s)) +
+            estimated_engine_bytes(ranks_of(*s), static_cast<double>(operations_of(*s)),
+                                   static_cast<double>(ready_at_start_of(*s))),
+        fmt::format("simulating {} once without noise", source_.description));
+    ScheduleRun run = run_quiet(*s, net_);
+    noiseless_searches_ = static_cast<double>(run.searched);
     if (!run.complete)
       throw InputError(
           fmt::format("{}: the schedule cannot complete: {}", source_.description, run.incomplete));
@@ -253,9 +262,8 @@ double ScheduleStudy::cost_per_sample() const {
   // entry searched where searches grow faster than the events (bench/RESULTS.md).
   const bool noisy = noise_.stage || noise_.pattern || noise_.poisson || noise_.delays;
   const double per_event = noisy ? 1.6e-7 : 1.0e-7;
-  return noisy
-             ? per_event * 1.5 * source_.operations + kSecondsPerSearch * source_.searches + 1.0e-6
-             : 1.0e-6;
+  return noisy ? per_event * 1.5 * source_.operations + kSecondsPerSearch * searches() + 1.0e-6
+               : 1.0e-6;
 }
 
 double ScheduleStudy::fixed_cost() const {
@@ -263,7 +271,14 @@ double ScheduleStudy::fixed_cost() const {
   // also built and recompiled as rank classes when first sampled (40 to 120 ns an operation to
   // build, up to 45 to compare ranks, bench/RESULTS.md).
   const double build = source_.built ? 0.0 : 2.0e-7 * source_.operations;
-  return 1.0e-7 * 1.5 * source_.operations + build;
+  // Its matching, once measured: a GOAL file's is, by the run that validates it.
+  return 1.0e-7 * 1.5 * source_.operations + build + kSecondsPerSearch * noiseless_searches_.load();
+}
+
+double ScheduleStudy::searches() const {
+  // As estimated, or as the noiseless run searched (a GOAL file's, run when it is validated:
+  // a root that posts its receives in reverse order searches N^2 / 2 entries).
+  return std::max(source_.searches, noiseless_searches_.load());
 }
 
 double ScheduleStudy::working_bytes(int threads) const {
@@ -597,6 +612,12 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
         return compact(repeat(algorithm.generate(p)));
       };
       source.stored_bytes = kStoredBytesPerOperation * source.operations;
+      // Repeated: one cycle is built first, and each cycle's first operations wait for the
+      // previous cycle's last ones ((N - 1)^2 dependencies a cycle at a linear scatter's root).
+      if (repeated)
+        source.stored_bytes +=
+            kStoredBytesPerOperation * algorithm.operations(p) +
+            4.0 * (work_ns > 0 ? cycles : cycles - 1.0) * cycle_joins_of(algorithm, p, work_ns > 0);
     }
     row_bytes = std::max<std::uint64_t>(p.message_bytes, 1);
   }

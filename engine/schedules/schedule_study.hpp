@@ -3,6 +3,7 @@
 // under LogGOPS with LogGOPSim's semantics, repeated M cycles of compute W then the schedule,
 // under the noise of the [noise] table. One sample is one replication (fresh noise); the primary
 // metric is the completion time: when the last rank finishes, seconds.
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -95,6 +96,8 @@ class ScheduleStudy final : public SampledStudy {
   mutable std::uint32_t built_ranks_ = 0;
   mutable std::uint64_t built_operations_ = 0;
   mutable ScheduleRun noiseless_;
+  mutable std::atomic<double> noiseless_searches_{0.0};  ///< match-list entries it searched
+  double searches() const;
   std::optional<std::uint64_t> finish_sample_;
   struct EngineMemories;
   std::unique_ptr<EngineMemories> engine_memory_;
