@@ -569,7 +569,7 @@ def edge_signals(binary, folder):
     phases = [
         ("reading a GOAL file", ["run", "goal.toml", "--out", "g.h5", "--force", "--quiet"], 0.5),
         ("sampling", ["run", "long.toml", "--out", "l.h5", "--force", "--quiet"], 2.0),
-        ("collnoise schedule --goal", ["schedule", "linear_alltoall", "--ranks", "4096",
+        ("collnoise schedule --goal", ["schedule", "pairwise_alltoall", "--ranks", "2048",
                                        "--goal", "a2a.goal", "--force"], 1.0),
     ]
     for what, args, delay in phases:
