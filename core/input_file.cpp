@@ -13,26 +13,11 @@
 #endif
 
 #include "core/errors.hpp"
+#include "core/file_descriptor.hpp"
 #include "core/stop_request.hpp"
 
 namespace collnoise {
 namespace {
-
-// Closes a descriptor unless it was handed on.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
 
 InputError cannot_read(const std::string& label, int error) {
   return InputError(fmt::format("{} cannot be read: {}", label, std::strerror(error)));
@@ -57,16 +42,16 @@ mode_t mode_of_path(const std::string& path, const std::string& label) {
 
 // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, and a blocking open
 // restarts after a signal, so not even SIGTERM would end the wait.
-Descriptor open_nonblocking(const std::string& path, const std::string& label) {
+FileDescriptor open_nonblocking(const std::string& path, const std::string& label) {
   while (true) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd >= 0) return Descriptor(fd);
+    if (fd >= 0) return FileDescriptor(fd);
     if (errno != EINTR) throw cannot_read(label, errno);
     throw_if_stop_requested();
   }
 }
 
-struct stat status_of(const Descriptor& fd, const std::string& label) {
+struct stat status_of(const FileDescriptor& fd, const std::string& label) {
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw cannot_read(label, errno);
   return st;
@@ -123,7 +108,7 @@ std::string file_kind(mode_t mode) {
 
 InputFile InputFile::open_regular(const std::string& path, std::string label) {
   refuse_unless_regular(label, mode_of_path(path, label));
-  Descriptor fd = open_nonblocking(path, label);
+  FileDescriptor fd = open_nonblocking(path, label);
   // Again on what was opened: the path may have been replaced since stat().
   const struct stat st = status_of(fd, label);
   refuse_unless_regular(label, st.st_mode);
@@ -220,7 +205,7 @@ WholeText read_text_or_pipe(const std::string& path, const std::string& label) {
   refuse_unless_readable(mode);
   WholeText whole;
   if (S_ISFIFO(mode)) {
-    Descriptor fd = open_nonblocking(path, label);
+    FileDescriptor fd = open_nonblocking(path, label);
     const mode_t opened = status_of(fd, label).st_mode;  // the path may have been replaced
     refuse_unless_readable(opened);
     whole.pipe = S_ISFIFO(opened);

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "core/file_descriptor.hpp"
 
 namespace fs = std::filesystem;
 
@@ -22,27 +23,6 @@ constexpr const char* kTemporaryTag = ".tmp-";
 std::string system_error(int error) {
   return std::strerror(error);
 }
-
-// Closes a descriptor once; close() can report a delayed write error (NFS), so it is checked.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  /// Closes now; returns errno on failure, 0 on success.
-  int close() {
-    const int fd = fd_;
-    fd_ = -1;
-    return ::close(fd) == 0 ? 0 : errno;
-  }
-
- private:
-  int fd_;
-};
 
 void write_all(int fd, std::span<const std::byte> bytes, const std::string& name) {
   std::size_t done = 0;
@@ -95,7 +75,7 @@ std::string temporary_name(const std::string& path) {
 void write_file_atomically(const std::string& path, std::span<const std::byte> bytes) {
   const std::string tmp = temporary_name(path);
   ::unlink(tmp.c_str());  // a leftover of this very process id (a reused pid) is stale
-  Descriptor fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  FileDescriptor fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (fd.get() < 0)
     throw RuntimeFailure(fmt::format("cannot create '{}': {}", tmp, system_error(errno)));
   try {

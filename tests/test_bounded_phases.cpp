@@ -161,7 +161,7 @@ TEST_CASE("a GOAL file being validated stops within seconds of SIGTERM, and says
   CHECK(f.seconds < kStopBound);
 }
 
-TEST_CASE("--validate-only estimates the matching of a GOAL file's validation", "[bounded]") {
+TEST_CASE("the validation estimate counts the matching of a GOAL file's validation", "[bounded]") {
   // 2^15 ranks: some 2e8 entries searched, a fifth of a core-second at 1 ns an entry; before,
   // the estimate counted 1.5 events an operation only (0.02 core-seconds with the overheads).
   { std::ofstream("reversed15.goal") << reversed_gather(1U << 15); }

@@ -22,8 +22,11 @@ namespace fs = std::filesystem;
 namespace {
 
 using collnoise::testing::CommandResult;
+using collnoise::testing::count_lines_starting;
+using collnoise::testing::expect_refused;
 using collnoise::testing::replace_text;
 using collnoise::testing::run_command_line;
+using collnoise::testing::slurp;
 using collnoise::testing::write_text;
 
 // A tree barrier on a detour trace: 16 chunks of 50 samples over two points.
@@ -48,29 +51,6 @@ const char* kOtherTrace = "0\t100\n1000\t1100\n5000\t900\n";
 // A run file reading `trace` (relative to the run file).
 std::string traced_run(const std::string& name, const std::string& trace) {
   return write_text(name, replace_text(kTraced, "TRACE", trace));
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::size_t count_lines_starting(const std::string& text, const std::string& prefix) {
-  std::size_t n = 0;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind(prefix, 0) == 0) ++n;
-  return n;
-}
-
-// Exit 2 with exactly one error line holding every one of `needles`.
-void expect_refused(const CommandResult& r, std::initializer_list<std::string> needles) {
-  INFO(r.output);
-  CHECK(r.code == 2);
-  CHECK(count_lines_starting(r.output, "collnoise: error:") == 1);
-  for (const auto& n : needles) CHECK(r.output.find(n) != std::string::npos);
 }
 
 // Runs `args` stopped by SIGINT after `chunks` chunks (exit 3), leaving a checkpoint.
@@ -120,7 +100,8 @@ TEST_CASE("merge never writes over a data file the parts' run file reads", "[fil
   CHECK(merged.identities[0]->inputs[0].path == "fs1-trace.txt");
 }
 
-TEST_CASE("--checkpoint never names a result or any other file, --force or not", "[file_safety]") {
+TEST_CASE("a checkpoint path never names a result or any other file, --force or not",
+          "[file_safety]") {
   write_text("fs2-trace.txt", kTrace);
   traced_run("fs2.toml", "fs2-trace.txt");
   fs::remove("fs2-valuable.h5");
@@ -372,7 +353,7 @@ TEST_CASE("a result records each data file's path and hash", "[file_safety]") {
   CHECK(plain.identities[0]->inputs.empty());
 }
 
-TEST_CASE("--out naming a directory is refused before sampling", "[file_safety]") {
+TEST_CASE("an output path naming a directory is refused before sampling", "[file_safety]") {
   // Many seconds of sampling if it ran (2^20 ranks per sample).
   write_text("fs10.toml", R"(name = "fs10"
 seed = 5

@@ -21,9 +21,12 @@ namespace fs = std::filesystem;
 namespace {
 
 using collnoise::testing::CommandResult;
+using collnoise::testing::count_lines_starting;
+using collnoise::testing::expect_refused;
 using collnoise::testing::replace_text;
 using collnoise::testing::run_command_line;
 using collnoise::testing::run_shell;
+using collnoise::testing::slurp;
 using collnoise::testing::write_text;
 
 const char* kSmall = R"(name = "hard"
@@ -56,30 +59,6 @@ log2_N = 20
 law = "exponential"
 f = 0.01
 )";
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::size_t count_lines_starting(const std::string& text, const std::string& prefix) {
-  std::size_t n = 0;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind(prefix, 0) == 0) ++n;
-  return n;
-}
-
-// Exit 2 with exactly one error line holding every `needles`.
-void expect_refused(const CommandResult& r, std::initializer_list<std::string> needles) {
-  INFO(r.output);
-  CHECK(r.code == 2);
-  CHECK(count_lines_starting(r.output, "collnoise: error:") == 1);
-  for (const auto& n : needles) CHECK(r.output.find(n) != std::string::npos);
-  CHECK(r.output.find("HDF5-DIAG") == std::string::npos);
-}
 
 // Runs `args` in the background, sends `signal` after `delay_s`, and returns the output with
 // "exit=<code>" appended and the seconds from the signal to the exit.
