@@ -29,6 +29,15 @@ struct SummaryContext {
   std::size_t points_in_run = 1;  ///< for the Bonferroni adjustment of verdicts
 };
 
+/// What a model computes for a point: its own summary fields, and the warnings its estimates
+/// raised (an interval method that fell back, too few samples). The fields every point shares
+/// (`confidence`, `warnings`, the precision results) are written after the model's own by
+/// runs/point_fields.hpp, the one writer `run` and `merge` both call.
+struct PointSummary {
+  Record record;
+  std::vector<std::string> warnings;
+};
+
 /// A column of the table `collnoise run` and `summary` print: a header and the summary field it
 /// shows (`format` "z" prints two decimals; empty: six significant digits).
 struct TableColumn {
@@ -79,8 +88,9 @@ class SampledStudy {
   /// the point's stream key and the sample indices, never on `threads`.
   virtual void simulate(std::uint64_t first, std::span<double> rows,
                         std::span<Histogram* const> extra, int threads) const = 0;
-  /// Estimates, intervals, exact values and verdicts from the merged tally.
-  virtual Record summarize(const Tally& tally, const SummaryContext& context) const = 0;
+  /// Estimates, intervals, exact values and verdicts from the merged tally; its intervals are at
+  /// `context.confidence`.
+  virtual PointSummary summarize(const Tally& tally, const SummaryContext& context) const = 0;
   /// Tail index of the primary metric (infinity for light tails): precision targets on the mean
   /// are refused at or below 2.
   virtual double primary_tail_index() const = 0;
@@ -107,8 +117,11 @@ class AnalysisStudy {
  public:
   virtual ~AnalysisStudy() = default;
   void set_stream_key(std::uint64_t key) { key_ = key; }
-  /// The point's result record. `progress` receives a count of work units done.
-  virtual Record analyse(int threads, const SampleProgress& progress) const = 0;
+  /// The point's result. `progress` receives a count of work units done.
+  virtual PointSummary analyse(int threads, const SampleProgress& progress) const = 0;
+  /// Whether the analysis's intervals are at the run's confidence level (then its points carry
+  /// the shared `confidence` field); one with a level of its own (N_1/2's check) says no.
+  virtual bool uses_run_confidence() const { return true; }
   /// Work units analyse reports in total (for progress and ETA).
   virtual std::uint64_t work_units() const = 0;
   /// Core-seconds of the whole analysis (cost model, as for sampled studies).
