@@ -169,6 +169,9 @@ struct ModelKind {
   std::vector<std::string> collectives;
   /// Its keys (documentation and tests; the laws' keys are the laws').
   std::vector<KeySpec> keys;
+  /// Its own run-level settings table ([nhalf]): keys of the run, not of a point, handed to it in
+  /// RunContext::settings; it reads and checks them when it prepares a point.
+  std::vector<KeySpec> settings;
   /// Whether it takes the point: looks at the run kind and the given keys without reading them.
   std::function<bool(const ParamReader&, const RunContext&)> takes;
   /// Reads its keys through `reader` (InputError naming the key at fault) and sets the point's

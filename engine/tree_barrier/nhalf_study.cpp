@@ -176,16 +176,14 @@ ModelKind nhalf_model_kind() {
                                         .fallback = 0.99,
                                         .bounds = {0.0, 1.0, true, true},
                                         .identity = false};
-  std::vector<KeySpec> keys = tree_keys();
-  keys.push_back(check_samples);
-  keys.push_back(check_confidence);
   return {
       .name = "nhalf",
       .meaning =
           "N_1/2, the N at which the expected phase time doubles: the paper's "
           "approximation, the exact value and a simulated check",
       .collectives = {"tree_barrier"},
-      .keys = keys,
+      .keys = tree_keys(),
+      .settings = {check_samples, check_confidence},
       .takes = [](const ParamReader&, const RunContext& run) { return run.run_kind == "nhalf"; },
       .prepare =
           [](PreparedPoint& point, ParamReader& reader, const RunContext& run) {
