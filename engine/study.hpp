@@ -153,9 +153,13 @@ struct PreparedPoint {
 };
 
 /// What a model may know of its run besides its own keys.
+/// The run kind of sampled points (`kind = "sample"`, the default of a run file); an analysis
+/// model names its own (ModelKind::run_kind).
+inline constexpr const char* kSampleRunKind = "sample";
+
 struct RunContext {
-  std::string run_kind = "sample";  ///< "sample", "nhalf", "isoefficiency"
-  std::uint64_t samples = 0;        ///< samples per point; 0 when the run file gives none
+  std::string run_kind = kSampleRunKind;  ///< kSampleRunKind or an analysis's run kind
+  std::uint64_t samples = 0;              ///< samples per point; 0 when the run file gives none
   double confidence = 0.95;
   std::uint64_t chunk_size = 0;  ///< samples per chunk; 0: the model's default
   ParamMap settings;             ///< settings tables a model owns ([nhalf]); it checks them
@@ -165,6 +169,12 @@ struct RunContext {
 struct ModelKind {
   std::string name;     ///< "tree_barrier", "cycles", "network", "nhalf", ...
   std::string meaning;  ///< one line
+  /// The run kind (`kind = "..."` of a run file) whose points it analyses ("nhalf"); empty for
+  /// a sampled model, whose points are those of kSampleRunKind runs.
+  std::string run_kind;
+  /// How a refusal of a key it did not read names its point ("an isoefficiency curve"); empty:
+  /// "a <collective.kind> run".
+  std::string point_label;
   /// The collective.kind values it serves (for messages and documentation).
   std::vector<std::string> collectives;
   /// Its keys (documentation and tests; the laws' keys are the laws').
@@ -181,6 +191,9 @@ struct ModelKind {
 
 /// Every model, in the order they are asked whether they take a point (engine/models.cpp).
 const std::vector<ModelKind>& model_kinds();
+
+/// The run kinds a run file may name: kSampleRunKind, then each analysis model's.
+std::vector<std::string> run_kinds();
 
 /// collective.kind: the collective of a sampled point.
 const KeySpec& collective_kind_key();

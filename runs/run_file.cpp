@@ -151,17 +151,6 @@ void read_settings(RunSpec& run, const NodeMap& all, const std::string& origin,
 
 }  // namespace
 
-std::string to_string(RunKind kind) {
-  switch (kind) {
-    case RunKind::kNHalf:
-      return "nhalf";
-    case RunKind::kIsoefficiency:
-      return "isoefficiency";
-    default:
-      return "sample";
-  }
-}
-
 namespace {
 
 // The folder relative data-file paths are taken from: the run file's. A run file from a pipe
@@ -323,7 +312,7 @@ RunSpec load_run_file(const std::string& path, std::optional<std::uint64_t> seed
 RunIdentity run_identity(const RunSpec& run, const std::string& part) {
   RunIdentity id;
   id.name = run.name;
-  id.run_kind = to_string(run.kind);
+  id.run_kind = run.kind;
   id.seed = run.seed;
   id.samples = run.samples;
   id.confidence = run.confidence;

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/param_reader.hpp"
+#include "engine/study.hpp"
 #include "runs/run_file.hpp"
 
 namespace collnoise {
@@ -22,8 +23,8 @@ struct SettingKeys {
   KeySpec kind{.name = "kind",
                .type = KeyType::kChoice,
                .meaning = "what the run computes: samples of a collective, or an analysis",
-               .fallback = std::string("sample"),
-               .choices = {"sample", "nhalf", "isoefficiency"}};
+               .fallback = std::string(kSampleRunKind),
+               .choices = run_kinds()};
   KeySpec seed{.name = "seed",
                .type = KeyType::kInteger,
                .meaning = "the seed every point's streams are keyed by (--seed replaces it)",
@@ -159,12 +160,6 @@ void check_order(const SettingRule& rule, const ParamMap& given, const ParamMap&
                                  rule.keys[1], to_text(high->second), rule.message));
 }
 
-RunKind run_kind_named(const std::string& kind) {
-  if (kind == "nhalf") return RunKind::kNHalf;
-  if (kind == "isoefficiency") return RunKind::kIsoefficiency;
-  return RunKind::kSample;
-}
-
 std::optional<std::uint64_t> optional_count(ParamReader& reader, const KeySpec& key) {
   if (!reader.has(key.name)) return std::nullopt;
   return static_cast<std::uint64_t>(reader.integer(key));
@@ -187,7 +182,7 @@ void read_values(RunSpec& run, ParamReader& reader, std::optional<std::uint64_t>
   run.name = reader.text(k.name);
   if (run.name.find('/') != std::string::npos)
     throw InputError(fmt::format("name = \"{}\" must not contain '/'", run.name));
-  run.kind = run_kind_named(reader.text(k.kind));
+  run.kind = reader.text(k.kind);
   if (seed_override) {
     run.seed = *seed_override;
     reader.accept(k.seed.name);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "command_line.hpp"
 #include "core/key_spec.hpp"
@@ -116,4 +117,22 @@ TEST_CASE("run settings: a range ends where it says, in every digit") {
   CHECK(Bounds{1.0, 4294967296.0}.describe() == "[1, 4294967296]");
   CHECK(Bounds{0.0, 1.0e6}.describe() == "[0, 1e+06]");
   CHECK(Bounds{0.0, 1.0, true, true}.describe() == "(0, 1)");
+}
+
+TEST_CASE("run settings: the run kinds are the analysis models' own") {
+  // "sample", then each analysis model's run kind, in the order of model_kinds().
+  std::vector<std::string> expected = {kSampleRunKind};
+  for (const ModelKind& model : model_kinds())
+    if (!model.run_kind.empty()) expected.push_back(model.run_kind);
+  CHECK(run_kinds() == expected);
+  CHECK(std::find(expected.begin(), expected.end(), "nhalf") != expected.end());
+  CHECK(std::find(expected.begin(), expected.end(), "isoefficiency") != expected.end());
+  const auto& settings = run_setting_keys();
+  const auto kind = std::find_if(settings.begin(), settings.end(),
+                                 [](const KeySpec& k) { return k.name == "kind"; });
+  REQUIRE(kind != settings.end());
+  CHECK(kind->choices == expected);
+  expect_refused(
+      validate("rk1.toml", replace_text(kBase, "seed = 7", "seed = 7\nkind = \"bogus\"")),
+      {"kind = \"bogus\" is invalid: use one of sample,", "nhalf", "isoefficiency"});
 }

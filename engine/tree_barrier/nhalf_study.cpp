@@ -181,6 +181,7 @@ ModelKind nhalf_model_kind() {
       .meaning =
           "N_1/2, the N at which the expected phase time doubles: the paper's "
           "approximation, the exact value and a simulated check",
+      .run_kind = "nhalf",
       .collectives = {"tree_barrier"},
       .keys = tree_keys(),
       .settings = {check_samples, check_confidence},
