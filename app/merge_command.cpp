@@ -18,6 +18,7 @@
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
+#include "runs/point_fields.hpp"
 #include "runs/presentation.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
@@ -245,8 +246,11 @@ int merge_command(const MergeOptions& options) {
   const SummaryContext context{run.confidence, points.size()};
   std::vector<PointResult> results;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    results.push_back(point_result(points[i], points[i].sampled->summarize(tallies[i], context),
-                                   &tallies[i], chunk_plan(run, *points[i].sampled).chunk_size));
+    // Parts have no precision targets (run --part refuses them).
+    Record summary = point_record(points[i], points[i].sampled->summarize(tallies[i], context),
+                                  run.confidence, nullptr);
+    results.push_back(point_result(points[i], std::move(summary), &tallies[i],
+                                   chunk_plan(run, *points[i].sampled).chunk_size));
     results.back().wall_time_s = point_wall_time(parts, i);
   }
   write_result_file(options.out, identity, info, results);

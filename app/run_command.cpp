@@ -47,7 +47,7 @@ std::string default_output_path(const std::string& run_name) {
 namespace {
 
 std::string run_kind_label(const RunSpec& run, const std::vector<PreparedPoint>& points) {
-  if (run.kind != RunKind::kSample) return to_string(run.kind);
+  if (run.kind != kSampleRunKind) return run.kind;
   std::string kind;
   for (const auto& p : points) {
     if (kind.empty()) kind = p.kind;
@@ -65,9 +65,9 @@ std::string output_path(const RunOptions& options, const RunSpec& run, const Par
 // What the run file and the command line ask for together, refused before anything is sampled.
 void check_combination(const RunSpec& run, const std::vector<PreparedPoint>& points,
                        const PartSpec& part) {
-  if (!part.whole() && run.kind != RunKind::kSample)
-    throw InputError(fmt::format("--part: a {} run has no samples to share out (run it whole)",
-                                 to_string(run.kind)));
+  if (!part.whole() && run.kind != kSampleRunKind)
+    throw InputError(
+        fmt::format("--part: a {} run has no samples to share out (run it whole)", run.kind));
   if (!part.whole() && run.precision.enabled)
     throw InputError(
         "--part cannot be combined with precision targets: when to stop depends on every sample "

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 
 #include "core/errors.hpp"
@@ -136,8 +137,20 @@ std::string canonical_text(const ParamValue& value) {
       value);
 }
 
+namespace {
+
+// Six significant digits where they are exact ("1e+06"), every digit where they are not
+// ("4294967296", not "4.29497e+09"): a range must say exactly where it ends.
+std::string bound_text(double x) {
+  const std::string short_text = fmt::format("{:g}", x);
+  return std::strtod(short_text.c_str(), nullptr) == x ? short_text : fmt::format("{}", x);
+}
+
+}  // namespace
+
 std::string Bounds::describe() const {
-  return fmt::format("{}{:g}, {:g}{}", lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
+  return fmt::format("{}{}, {}{}", lo_open ? "(" : "[", bound_text(lo), bound_text(hi),
+                     hi_open ? ")" : "]");
 }
 
 std::string full_key(const KeySpec& spec, const std::string& prefix) {

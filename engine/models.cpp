@@ -24,6 +24,13 @@ const std::vector<ModelKind>& model_kinds() {
   return kinds;
 }
 
+std::vector<std::string> run_kinds() {
+  std::vector<std::string> kinds = {kSampleRunKind};
+  for (const ModelKind& model : model_kinds())
+    if (!model.run_kind.empty()) kinds.push_back(model.run_kind);
+  return kinds;
+}
+
 const KeySpec& collective_kind_key() {
   static const KeySpec kind{.name = "collective.kind",
                             .type = KeyType::kText,

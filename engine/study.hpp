@@ -29,6 +29,15 @@ struct SummaryContext {
   std::size_t points_in_run = 1;  ///< for the Bonferroni adjustment of verdicts
 };
 
+/// What a model computes for a point: its own summary fields, and the warnings its estimates
+/// raised (an interval method that fell back, too few samples). The fields every point shares
+/// (`confidence`, `warnings`, the precision results) are written after the model's own by
+/// runs/point_fields.hpp, the one writer `run` and `merge` both call.
+struct PointSummary {
+  Record record;
+  std::vector<std::string> warnings;
+};
+
 /// A column of the table `collnoise run` and `summary` print: a header and the summary field it
 /// shows (`format` "z" prints two decimals; empty: six significant digits).
 struct TableColumn {
@@ -79,8 +88,9 @@ class SampledStudy {
   /// the point's stream key and the sample indices, never on `threads`.
   virtual void simulate(std::uint64_t first, std::span<double> rows,
                         std::span<Histogram* const> extra, int threads) const = 0;
-  /// Estimates, intervals, exact values and verdicts from the merged tally.
-  virtual Record summarize(const Tally& tally, const SummaryContext& context) const = 0;
+  /// Estimates, intervals, exact values and verdicts from the merged tally; its intervals are at
+  /// `context.confidence`.
+  virtual PointSummary summarize(const Tally& tally, const SummaryContext& context) const = 0;
   /// Tail index of the primary metric (infinity for light tails): precision targets on the mean
   /// are refused at or below 2.
   virtual double primary_tail_index() const = 0;
@@ -107,8 +117,11 @@ class AnalysisStudy {
  public:
   virtual ~AnalysisStudy() = default;
   void set_stream_key(std::uint64_t key) { key_ = key; }
-  /// The point's result record. `progress` receives a count of work units done.
-  virtual Record analyse(int threads, const SampleProgress& progress) const = 0;
+  /// The point's result. `progress` receives a count of work units done.
+  virtual PointSummary analyse(int threads, const SampleProgress& progress) const = 0;
+  /// Whether the analysis's intervals are at the run's confidence level (then its points carry
+  /// the shared `confidence` field); one with a level of its own (N_1/2's check) says no.
+  virtual bool uses_run_confidence() const { return true; }
   /// Work units analyse reports in total (for progress and ETA).
   virtual std::uint64_t work_units() const = 0;
   /// Core-seconds of the whole analysis (cost model, as for sampled studies).
@@ -140,9 +153,13 @@ struct PreparedPoint {
 };
 
 /// What a model may know of its run besides its own keys.
+/// The run kind of sampled points (`kind = "sample"`, the default of a run file); an analysis
+/// model names its own (ModelKind::run_kind).
+inline constexpr const char* kSampleRunKind = "sample";
+
 struct RunContext {
-  std::string run_kind = "sample";  ///< "sample", "nhalf", "isoefficiency"
-  std::uint64_t samples = 0;        ///< samples per point; 0 when the run file gives none
+  std::string run_kind = kSampleRunKind;  ///< kSampleRunKind or an analysis's run kind
+  std::uint64_t samples = 0;              ///< samples per point; 0 when the run file gives none
   double confidence = 0.95;
   std::uint64_t chunk_size = 0;  ///< samples per chunk; 0: the model's default
   ParamMap settings;             ///< settings tables a model owns ([nhalf]); it checks them
@@ -152,10 +169,19 @@ struct RunContext {
 struct ModelKind {
   std::string name;     ///< "tree_barrier", "cycles", "network", "nhalf", ...
   std::string meaning;  ///< one line
+  /// The run kind (`kind = "..."` of a run file) whose points it analyses ("nhalf"); empty for
+  /// a sampled model, whose points are those of kSampleRunKind runs.
+  std::string run_kind;
+  /// How a refusal of a key it did not read names its point ("an isoefficiency curve"); empty:
+  /// "a <collective.kind> run".
+  std::string point_label;
   /// The collective.kind values it serves (for messages and documentation).
   std::vector<std::string> collectives;
   /// Its keys (documentation and tests; the laws' keys are the laws').
   std::vector<KeySpec> keys;
+  /// Its own run-level settings table ([nhalf]): keys of the run, not of a point, handed to it in
+  /// RunContext::settings; it reads and checks them when it prepares a point.
+  std::vector<KeySpec> settings;
   /// Whether it takes the point: looks at the run kind and the given keys without reading them.
   std::function<bool(const ParamReader&, const RunContext&)> takes;
   /// Reads its keys through `reader` (InputError naming the key at fault) and sets the point's
@@ -165,6 +191,9 @@ struct ModelKind {
 
 /// Every model, in the order they are asked whether they take a point (engine/models.cpp).
 const std::vector<ModelKind>& model_kinds();
+
+/// The run kinds a run file may name: kSampleRunKind, then each analysis model's.
+std::vector<std::string> run_kinds();
 
 /// collective.kind: the collective of a sampled point.
 const KeySpec& collective_kind_key();

@@ -16,16 +16,35 @@ std::string quantile_name(double p) {
   return "p999";
 }
 
+namespace {
+
+// The fields of put_mean, in the order it writes them.
+constexpr const char* kMeanFields[] = {"samples", "mean",      "ci_low",
+                                       "ci_high", "ci_method", "standard_error"};
+
+// A Nullable as Record::set stores it: the value, or null with its reason.
+Field nullable_field(const Nullable& v) {
+  return v.has_value() ? Field(*v.value) : Field(Null{v.reason});
+}
+
+}  // namespace
+
 void put_mean(Record& record, const std::string& prefix, const Accumulator& acc,
               const MeanInterval& interval, const std::string& unit) {
-  record.set(prefix + "samples", Field(acc.count));
-  record.set(prefix + "mean", Field(acc.mean));
-  record.set(prefix + "ci_low", interval.ci_low);
-  record.set(prefix + "ci_high", interval.ci_high);
-  record.set(prefix + "ci_method", Field(interval.method));
-  record.set(prefix + "standard_error", interval.standard_error);
+  const Field values[] = {Field(acc.count),
+                          Field(acc.mean),
+                          nullable_field(interval.ci_low),
+                          nullable_field(interval.ci_high),
+                          Field(interval.method),
+                          nullable_field(interval.standard_error)};
+  for (std::size_t i = 0; i < std::size(kMeanFields); ++i)
+    record.set(prefix + kMeanFields[i], values[i]);
   record.set_unit(
       {prefix + "mean", prefix + "ci_low", prefix + "ci_high", prefix + "standard_error"}, unit);
+}
+
+void put_null_mean(Record& record, const std::string& prefix, const std::string& reason) {
+  for (const char* field : kMeanFields) record.set(prefix + field, Field(Null{reason}));
 }
 
 void put_quantiles(Record& record, const std::string& prefix, const Histogram& histogram,

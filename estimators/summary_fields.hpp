@@ -12,10 +12,14 @@
 namespace collnoise {
 
 /// <prefix>mean, <prefix>ci_low, <prefix>ci_high, <prefix>ci_method, <prefix>standard_error,
-/// <prefix>samples; confidence and warnings are the caller's. The estimates are in `unit`, the
-/// metric's ("seconds").
+/// <prefix>samples; confidence and warnings are the fields every point shares
+/// (runs/point_fields.hpp). The estimates are in `unit`, the metric's ("seconds").
 void put_mean(Record& record, const std::string& prefix, const Accumulator& acc,
               const MeanInterval& interval, const std::string& unit);
+
+/// The fields put_mean writes, each null with `reason` (a metric the point lacks or left out).
+/// Their units are the caller's to declare.
+void put_null_mean(Record& record, const std::string& prefix, const std::string& reason);
 
 /// <prefix><name>, <prefix><name>_ci_low, _ci_high and _resolution for the median, p90, p99 and
 /// p99.9 of a histogram (distribution-free intervals), in `unit`, the histogram's.

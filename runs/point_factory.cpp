@@ -48,7 +48,7 @@ Record params_record(const ParamMap& resolved, const std::map<std::string, std::
 
 RunContext context_of(const RunSpec& run) {
   RunContext context;
-  context.run_kind = to_string(run.kind);
+  context.run_kind = run.kind;
   context.samples = run.samples;
   context.confidence = run.confidence;
   context.chunk_size = run.chunk_size;
@@ -83,11 +83,11 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   const ModelKind& model = model_taking(reader, context);
   model.prepare(point, reader, context);
   reader.reject_unread(
-      run.kind == RunKind::kIsoefficiency
-          ? std::string("an isoefficiency curve")
+      !model.point_label.empty()
+          ? model.point_label
           : fmt::format("a {} run",
                         reader.peek_text(collective_kind_key().name).value_or("tree_barrier")));
-  if (run.kind == RunKind::kSample && point.sampled && run.samples < 2 && !run.precision.enabled)
+  if (run.kind == kSampleRunKind && point.sampled && run.samples < 2 && !run.precision.enabled)
     throw InputError(fmt::format("{}: samples = {} is invalid: at least 2 samples per point",
                                  run.path, run.samples));
   point.input_files = reader.input_files();

@@ -17,6 +17,7 @@
 #include "distributions/time_noise_kind.hpp"
 #include "engine/schedules/algorithms.hpp"
 #include "engine/study.hpp"
+#include "runs/run_settings.hpp"
 
 namespace collnoise {
 namespace {
@@ -187,7 +188,47 @@ std::string keys_page() {
     if (!model.collectives.empty())
       out += fmt::format("`collective.kind`: {}.\n\n", names_list(model.collectives));
     out += key_table(model.keys, "");
+    if (!model.settings.empty())
+      out += "\nIts settings table, keys of the run rather than of a point:\n\n" +
+             key_table(model.settings, "");
   }
+  return out;
+}
+
+std::string rule_text(const SettingRule& rule) {
+  using Kind = SettingRule::Kind;
+  switch (rule.kind) {
+    case Kind::kExclusive:
+      return "at most one of " + names_list(rule.keys);
+    case Kind::kTogether:
+      return "all or none of " + names_list(rule.keys);
+    case Kind::kNeedsAny:
+      return "any of " + names_list(rule.keys) + " needs one of " + names_list(rule.others);
+    case Kind::kExcludes:
+      return "any of " + names_list(rule.keys) + " excludes " + names_list(rule.others);
+    case Kind::kOrdered:
+      return fmt::format("{} <= {} when any of {} is given", code(rule.keys[0]), code(rule.keys[1]),
+                         names_list(rule.others));
+  }
+  return {};
+}
+
+std::string settings_page() {
+  std::string out = page_header("Settings of a run",
+                                "run_setting_keys() and run_setting_rules() "
+                                "(runs/run_settings.cpp)");
+  out +=
+      "The run's own settings, as declared (`KeySpec`, core/key_spec.hpp) and read through the\n"
+      "same checked reader as the models' keys; docs/run-files.md describes them. A model's own\n"
+      "settings table (`[nhalf]`) is in [keys.md](keys.md). None of them defines a point's\n"
+      "streams.\n\n";
+  out += key_table(run_setting_keys(), "");
+  out +=
+      "\n## Rules between settings\n\nChecked in this order: those on which keys are given "
+      "before any value is read, those comparing values after.\n\n| rule | refusal |\n"
+      "|---|---|\n";
+  for (const SettingRule& rule : run_setting_rules())
+    out += fmt::format("| {} | {} |\n", cell(rule_text(rule)), cell(rule.message));
   return out;
 }
 
@@ -273,13 +314,14 @@ std::string algorithms_page() {
 }  // namespace
 
 std::vector<ReferencePage> reference_pages() {
-  // Summary fields and run settings have no registry yet: when they get one, their pages are
+  // Summary fields have no registry yet: when they get one, their page is
   // rendered here, beside these, and the test of the committed files covers them unchanged.
   return {
       {"keys.md", keys_page()},
       {"laws.md", laws_page()},
       {"time-noise.md", time_noise_page()},
       {"algorithms.md", algorithms_page()},
+      {"settings.md", settings_page()},
   };
 }
 

@@ -12,6 +12,7 @@
 #include "core/stop_request.hpp"
 #include "estimators/tally_codec.hpp"
 #include "runs/point_factory.hpp"
+#include "runs/point_fields.hpp"
 #include "runs/precision_target.hpp"
 #include "runs/sampling_driver.hpp"
 
@@ -89,7 +90,9 @@ class Executor {
         if (group_.is_root()) try {
             if (progress()) progress()->start_point(i, 0);
             const auto started = Clock::now();
-            analysis_[i] = points_[i].analysis->analyse(options_.threads, progress_of(i));
+            analysis_[i] = point_record(
+                points_[i], points_[i].analysis->analyse(options_.threads, progress_of(i)),
+                run_.confidence, nullptr);
             analysis_wall_[i] = seconds_since(started);
           } catch (const StopRequested&) {
           }
@@ -390,14 +393,15 @@ class Executor {
 
   // A numerical failure deep in an estimator (a root search that cannot bracket) names the
   // point it happened in.
-  Record summarize_point(std::size_t i, PointWork& w, const SummaryContext& context) {
+  PointSummary summarize_point(std::size_t i, PointWork& w, const SummaryContext& context) {
     const auto started = Clock::now();
-    Record summary = summarize_tally(i, w, context);
+    PointSummary summary = summarize_tally(i, w, context);
     w.state.wall_time_s += seconds_since(started);
     return summary;
   }
 
-  Record summarize_tally(std::size_t i, const PointWork& w, const SummaryContext& context) const {
+  PointSummary summarize_tally(std::size_t i, const PointWork& w,
+                               const SummaryContext& context) const {
     try {
       return w.study->summarize(w.owned, context);
     } catch (const InputError&) {
@@ -423,10 +427,14 @@ class Executor {
         summaries.push_back(analysis_[i]);
         continue;
       }
-      summaries.push_back(summarize_point(i, w, context));
+      PointSummary summary = summarize_point(i, w, context);
+      std::optional<PrecisionOutcome> precision;
       if (run_.precision.enabled)
-        put_precision(summaries.back(), assess_precision(w.owned, run_.precision, run_.confidence),
-                      run_.precision, w.state.batches);
+        precision = PrecisionOutcome{&run_.precision,
+                                     assess_precision(w.owned, run_.precision, run_.confidence),
+                                     w.state.batches};
+      summaries.push_back(point_record(points_[i], std::move(summary), run_.confidence,
+                                       precision ? &*precision : nullptr));
     }
     std::vector<PointOutcome> out;
     for (std::size_t i = 0; i < work_.size(); ++i) {

@@ -13,6 +13,7 @@
 #include "core/rng.hpp"
 #include "core/stop_request.hpp"
 #include "engine/study.hpp"
+#include "runs/run_settings.hpp"
 
 namespace collnoise {
 namespace {
@@ -32,32 +33,21 @@ const std::set<std::string>& point_tables() {
   }();
   return tables;
 }
-const std::set<std::string> kTopKeys = {"name",       "seed", "samples",   "replications",
-                                        "confidence", "kind", "chunk_size"};
-const std::set<std::string> kSettingKeys = {
-    "output.raw_phase_times",
-    "output.raw_samples",
-    "output.histogram_bins",
-    "output.histogram_spacing",
-    "nhalf.check_samples",
-    "nhalf.check_confidence",
-    "precision.mean_relative_half_width",
-    "precision.quantile",
-    "precision.quantile_relative_half_width",
-    "precision.min_samples",
-    "precision.max_samples",
-    "limits.max_core_hours",
-    "limits.max_memory_gib",
-    // Hints for `collnoise plot`, read back from the run file text stored in the result.
-    "plot.title",
-    "plot.panels",
-    "plot.x",
-    "plot.series",
-};
+// A setting of the run (runs/run_settings.hpp) or of a model's own settings table ([nhalf]).
+bool is_model_setting(const std::string& key) {
+  for (const ModelKind& model : model_kinds())
+    for (const KeySpec& setting : model.settings)
+      if (setting.name == key) return true;
+  return false;
+}
+
+bool is_setting(const std::string& key) {
+  return is_run_setting(key) || is_model_setting(key);
+}
 
 bool is_point_key(const std::string& key) {
   const auto dot = key.find('.');
-  return dot != std::string::npos && !kSettingKeys.contains(key) &&
+  return dot != std::string::npos && !is_setting(key) &&
          point_tables().contains(key.substr(0, dot));
 }
 
@@ -142,150 +132,24 @@ std::vector<ParamMap> component_tables(const std::string& origin, const toml::no
   return tables;
 }
 
-template <class T>
-T setting(const NodeMap& all, const std::string& key, T fallback, const std::string& origin) {
-  const auto it = all.find(key);
-  if (it == all.end()) return fallback;
-  const ParamValue v = scalar_value(origin, key, *it->second);
-  const std::string at = where(origin, *it->second);
-  if constexpr (std::is_same_v<T, std::string>) {
-    if (const auto* s = std::get_if<std::string>(&v)) return *s;
-    throw InputError(fmt::format("{}: {} must be a string", at, key));
-  } else if constexpr (std::is_same_v<T, bool>) {
-    if (const auto* b = std::get_if<bool>(&v)) return *b;
-    throw InputError(fmt::format("{}: {} must be true or false", at, key));
-  } else if constexpr (std::is_same_v<T, double>) {
-    if (const auto* d = std::get_if<double>(&v)) return *d;
-    if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
-    throw InputError(fmt::format("{}: {} must be a number", at, key));
-  } else {
-    const auto* i = std::get_if<std::int64_t>(&v);
-    if (!i) throw InputError(fmt::format("{}: {} must be an integer", at, key));
-    if (*i < 0) throw InputError(fmt::format("{}: {} = {} must be >= 0", at, key, *i));
-    return static_cast<T>(*i);
-  }
-}
-
+// The run's settings and the models' settings tables: the run's are read here, a model's are
+// handed to it (it checks them when it prepares a point).
 void read_settings(RunSpec& run, const NodeMap& all, const std::string& origin,
                    std::optional<std::uint64_t> seed_override) {
-  run.name = setting<std::string>(all, "name", "", origin);
-  if (run.name.empty()) throw InputError(fmt::format("{}: name is missing", origin));
-  if (run.name.find('/') != std::string::npos)
-    throw InputError(fmt::format("{}: name = \"{}\" must not contain '/'", origin, run.name));
-  const std::string kind = setting<std::string>(all, "kind", "sample", origin);
-  if (kind == "sample")
-    run.kind = RunKind::kSample;
-  else if (kind == "nhalf")
-    run.kind = RunKind::kNHalf;
-  else if (kind == "isoefficiency")
-    run.kind = RunKind::kIsoefficiency;
-  else
-    throw InputError(
-        fmt::format("{}: kind = \"{}\" is invalid: use \"sample\", \"nhalf\" or \"isoefficiency\"",
-                    origin, kind));
-  if (!all.contains("seed") && !seed_override)
-    throw InputError(fmt::format("{}: seed is missing", origin));
-  run.seed = seed_override ? *seed_override : setting<std::uint64_t>(all, "seed", 0, origin);
-  if (all.contains("samples") && all.contains("replications"))
-    throw InputError(fmt::format(
-        "{}: give samples or replications (they are the same setting), not both", origin));
-  run.samples = setting<std::uint64_t>(
-      all, all.contains("replications") ? "replications" : "samples", 0, origin);
-  run.confidence = setting<double>(all, "confidence", 0.95, origin);
-  if (!(run.confidence > 0.0 && run.confidence < 1.0))
-    throw InputError(fmt::format("{}: confidence = {} must lie in (0, 1)", origin, run.confidence));
-  run.chunk_size = setting<std::uint64_t>(all, "chunk_size", 0, origin);
-  if (all.contains("chunk_size") && (run.chunk_size < 1 || run.chunk_size > (1ULL << 32)))
-    throw InputError(fmt::format("{}: chunk_size = {} is out of range: it must lie in [1, 2^32]",
-                                 origin, run.chunk_size));
-  if (run.samples > (1ULL << 62))
-    throw InputError(
-        fmt::format("{}: samples = {} is out of range: at most 2^62", origin, run.samples));
-  for (const char* key : {"limits.max_core_hours", "limits.max_memory_gib"}) {
-    if (!all.contains(key)) continue;
-    const double value = setting<double>(all, key, 0.0, origin);
-    if (!(value > 0.0 && value <= 1.0e12))
-      throw InputError(
-          fmt::format("{}: {} = {} is out of range: it must lie in (0, 1e12]", origin, key, value));
-    (std::string(key) == "limits.max_core_hours" ? run.limits.max_core_hours
-                                                 : run.limits.max_memory_gib) = value;
+  ParamMap given;
+  std::map<std::string, int> lines;
+  for (const auto& [key, node] : all) {
+    if (is_run_setting(key)) {
+      given[key] = scalar_value(origin, key, *node);
+      lines[key] = static_cast<int>(node->source().begin.line);
+    } else if (is_model_setting(key)) {
+      run.model_settings[key] = scalar_value(origin, key, *node);
+    }
   }
-
-  if (all.contains("output.raw_phase_times") && all.contains("output.raw_samples"))
-    throw InputError(fmt::format(
-        "{}: output.raw_phase_times and output.raw_samples are the same setting", origin));
-  run.output.raw_samples = setting<bool>(
-      all, all.contains("output.raw_phase_times") ? "output.raw_phase_times" : "output.raw_samples",
-      false, origin);
-  run.output.histogram_bins = setting<std::size_t>(all, "output.histogram_bins", 400, origin);
-  if (run.output.histogram_bins < 1 || run.output.histogram_bins > 10'000'000)
-    throw InputError(
-        fmt::format("{}: output.histogram_bins = {} is out of range: it must lie in [1, 10000000]",
-                    origin, run.output.histogram_bins));
-  run.output.histogram_spacing =
-      setting<std::string>(all, "output.histogram_spacing", "auto", origin);
-  const auto& spacing = run.output.histogram_spacing;
-  if (spacing != "auto" && spacing != "linear" && spacing != "log")
-    throw InputError(fmt::format(
-        "{}: output.histogram_spacing must be \"auto\", \"linear\" or \"log\"", origin));
-  for (const char* key : {"plot.title", "plot.panels", "plot.x", "plot.series"})
-    setting<std::string>(all, key, "", origin);  // type check only
-  // Settings tables a model owns ([nhalf]): handed to the models, which check them.
-  for (const auto& [key, node] : all)
-    if (key.starts_with("nhalf.")) run.model_settings[key] = scalar_value(origin, key, *node);
-
-  auto& precision = run.precision;
-  const auto optional_setting = [&](const std::string& key) -> std::optional<double> {
-    if (!all.contains(key)) return std::nullopt;
-    return setting<double>(all, key, 0.0, origin);
-  };
-  precision.mean_relative_half_width = optional_setting("precision.mean_relative_half_width");
-  precision.quantile = optional_setting("precision.quantile");
-  precision.quantile_relative_half_width =
-      optional_setting("precision.quantile_relative_half_width");
-  precision.enabled = precision.mean_relative_half_width || precision.quantile_relative_half_width;
-  precision.min_samples = setting<std::uint64_t>(all, "precision.min_samples", 1000, origin);
-  precision.max_samples = setting<std::uint64_t>(all, "precision.max_samples", 0, origin);
-  if (precision.enabled) {
-    for (const auto& target :
-         {precision.mean_relative_half_width, precision.quantile_relative_half_width})
-      if (target && !(*target > 0.0 && *target < 1.0))
-        throw InputError(fmt::format(
-            "{}: a precision target is a relative half-width in (0, 1), got {}", origin, *target));
-    if (precision.quantile_relative_half_width.has_value() != precision.quantile.has_value())
-      throw InputError(fmt::format(
-          "{}: precision.quantile and precision.quantile_relative_half_width go together", origin));
-    if (precision.quantile && !(*precision.quantile > 0.0 && *precision.quantile < 1.0))
-      throw InputError(fmt::format("{}: precision.quantile must lie in (0, 1)", origin));
-    if (precision.max_samples < precision.min_samples || precision.min_samples < 2 ||
-        precision.max_samples > (1ULL << 62))
-      throw InputError(fmt::format(
-          "{}: precision needs 2 <= precision.min_samples <= precision.max_samples <= 2^62",
-          origin));
-    if (all.contains("samples") || all.contains("replications"))
-      throw InputError(fmt::format(
-          "{}: a precision target replaces samples: give precision.max_samples as the cap",
-          origin));
-    run.samples = precision.max_samples;
-  } else if (precision.quantile || all.contains("precision.min_samples") ||
-             all.contains("precision.max_samples")) {
-    throw InputError(fmt::format(
-        "{}: [precision] needs mean_relative_half_width or quantile_relative_half_width", origin));
-  }
+  read_run_settings(run, given, origin, seed_override, lines);
 }
 
 }  // namespace
-
-std::string to_string(RunKind kind) {
-  switch (kind) {
-    case RunKind::kNHalf:
-      return "nhalf";
-    case RunKind::kIsoefficiency:
-      return "isoefficiency";
-    default:
-      return "sample";
-  }
-}
 
 namespace {
 
@@ -356,7 +220,7 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
   if (cases.empty()) cases.emplace_back();
 
   for (const auto& [key, node] : all)
-    if (!kTopKeys.contains(key) && !kSettingKeys.contains(key) && !is_point_key(key))
+    if (!is_setting(key) && !is_point_key(key))
       throw InputError(fmt::format("{}: unknown key '{}'", where(origin, *node), key));
   read_settings(run, all, origin, seed_override);
 
@@ -448,7 +312,7 @@ RunSpec load_run_file(const std::string& path, std::optional<std::uint64_t> seed
 RunIdentity run_identity(const RunSpec& run, const std::string& part) {
   RunIdentity id;
   id.name = run.name;
-  id.run_kind = to_string(run.kind);
+  id.run_kind = run.kind;
   id.seed = run.seed;
   id.samples = run.samples;
   id.confidence = run.confidence;

@@ -12,11 +12,10 @@
 #include <vector>
 
 #include "core/param_value.hpp"
+#include "engine/study.hpp"
 #include "outputs/run_identity.hpp"
 
 namespace collnoise {
-
-enum class RunKind { kSample, kNHalf, kIsoefficiency };
 
 /// One sweep point as the run file gives it, before its model validates it.
 struct PointSpec {
@@ -60,7 +59,8 @@ struct RunSpec {
   /// The folder relative data-file paths are taken from: the run file's; empty (the current
   /// directory) for a run file from a pipe.
   std::string data_base;
-  RunKind kind = RunKind::kSample;
+  /// The run kind: kSampleRunKind, or the run kind of an analysis model (ModelKind::run_kind).
+  std::string kind = kSampleRunKind;
   std::uint64_t seed = 0;
   std::uint64_t samples = 0;  ///< samples per point (phases, replications, mappings); 0: not given
   double confidence = 0.95;
@@ -79,8 +79,6 @@ RunSpec load_run_file(const std::string& path,
 /// Same, from text (`origin` names it in messages). `seed_override` replaces the file's seed.
 RunSpec parse_run_text(const std::string& text, const std::string& origin,
                        std::optional<std::uint64_t> seed_override = std::nullopt);
-
-std::string to_string(RunKind kind);
 
 /// What result and checkpoint files record of the run; `part` is "i/n" ("1/1" when whole).
 RunIdentity run_identity(const RunSpec& run, const std::string& part);

@@ -184,7 +184,7 @@ TEST_CASE("the efficiency surface under proportional delays uses each node count
   s.law = std::make_shared<const ExponentialLaw>();
   IsoefficiencyStudy study(s);
   study.set_stream_key(7);
-  const Record r = study.analyse(1, {});
+  const Record r = study.analyse(1, {}).record;
   const auto series = [&](const char* key) { return std::get<Series>(*r.find(key)); };
   const Series any_w = series("efficiency_any_W");
   const Series surface_m = series("surface_m");

@@ -19,6 +19,7 @@
 #include "engine/schedules/algorithms.hpp"
 #include "engine/study.hpp"
 #include "runs/reference_docs.hpp"
+#include "runs/run_settings.hpp"
 
 using namespace collnoise;
 namespace fs = std::filesystem;
@@ -202,8 +203,11 @@ std::map<std::string, std::vector<Bounds>> declared_ranges() {
     if (std::isfinite(key.bounds.lo) || std::isfinite(key.bounds.hi))
       out[prefix + key.name].push_back(key.bounds);
   };
-  for (const auto& model : model_kinds())
+  for (const auto& model : model_kinds()) {
     for (const auto& key : model.keys) add("", key);
+    for (const auto& key : model.settings) add("", key);
+  }
+  for (const auto& key : run_setting_keys()) add("", key);
   add("noise.", overhead_fraction_key());
   for (const auto& law : law_kinds()) {
     for (const auto& key : law.shape_keys) add("noise.", key);
@@ -240,7 +244,7 @@ TEST_CASE("the tables of docs/reference/ are those the registries give", "[refer
 
 TEST_CASE("the reference renderer marks open and closed ends and every default", "[reference]") {
   const auto pages = reference_pages();
-  REQUIRE(pages.size() == 4);
+  REQUIRE(pages.size() == 5);
   const std::string& keys = pages[0].text;
   // network.rho: [0, 1); isoefficiency.efficiency: (0, 1); the default sampling path.
   CHECK(keys.find("| `network.rho` | number |") != std::string::npos);

@@ -202,7 +202,7 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
   }
 }
 
-Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
+PointSummary CycleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   const auto& cases = case_names();
   const std::string no_variant = "the dissemination barrier has no redundant variant";
@@ -218,11 +218,8 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
   for (const std::string name : {"conventional", "redundant", "quiet"}) {
     if (runs(name)) continue;
     const std::string why = name == "redundant" && !has_redundant() ? no_variant : left_out(name);
-    for (const char* field :
-         {"samples", "mean", "ci_low", "ci_high", "ci_method", "standard_error"})
-      s.set(fmt::format("{}_{}", name, field), Field(Null{why}));
+    put_null_mean(s, name + "_", why);
   }
-  s.set("confidence", Field(level));
 
   // Recovery ratio: a ratio of means over paired replications, with a delta-method interval.
   const char* ratio_fields[] = {"recovery_ratio", "recovery_ratio_ci_low",
@@ -295,7 +292,6 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
     s.set(c + "_T_ci_low", Field(low));
     s.set(c + "_T_ci_high", Field(high));
   }
-  s.set("warnings", Field(join_warnings(warnings)));
   // Times in seconds, also of the cases left out (null with their reason); ratios and counts
   // are pure numbers.
   for (const std::string name : {"conventional", "redundant", "quiet"})
@@ -303,7 +299,7 @@ Record CycleStudy::summarize(const Tally& tally, const SummaryContext& context) 
                 name + "_T", name + "_T_ci_low", name + "_T_ci_high"},
                "seconds");
   s.set_unit({"noiseless_closed_form", "noiseless_closed_form_redundant"}, "seconds");
-  return s;
+  return {std::move(s), std::move(warnings)};
 }
 
 namespace {

@@ -32,7 +32,7 @@ class CycleStudy final : public SampledStudy {
   std::uint64_t default_chunk_size() const override { return 4; }
   void simulate(std::uint64_t first, std::span<double> rows, std::span<Histogram* const> extra,
                 int threads) const override;
-  Record summarize(const Tally& tally, const SummaryContext& context) const override;
+  PointSummary summarize(const Tally& tally, const SummaryContext& context) const override;
   double primary_tail_index() const override { return tail_index_; }
   double cost_per_sample() const override;
   double working_bytes(int threads) const override;

@@ -299,6 +299,8 @@ void prepare_isoefficiency(PreparedPoint& point, ParamReader& reader, const RunC
 ModelKind isoefficiency_model_kind() {
   return {.name = "isoefficiency",
           .meaning = "isoefficiency curves W(m) under load imbalance and communication overhead",
+          .run_kind = "isoefficiency",
+          .point_label = "an isoefficiency curve",
           .keys = {kEfficiency, kP, kM, kLog2M, kSurfaceW, kSamples, kImbalance, kC1, kC2, kJobMean,
                    kAssignment, kDelay, kScale, kOverhead, kOverheadC1, kOverheadC2,
                    kOverheadSamples, kTreeW, kTreeTau},

@@ -409,7 +409,6 @@ void set_curve_fields(Record& r, const Spec& s, const CurveColumns& c, const Ana
     r.set("W_exact", notes.exact_exists ? Field(c.w_exact) : Field(Null{notes.exact_reason}));
   }
   r.set("W_ci_method", Field(notes.ci_method));
-  r.set("confidence", Field(s.confidence));
   r.set("T_q", Field(c.tq));
   r.set("T_q_ci_low", Field(c.tq_low));
   r.set("T_q_ci_high", Field(c.tq_high));
@@ -480,7 +479,7 @@ void set_surface_fields(Record& r, const Spec& s, const CurveColumns& c) {
 
 IsoefficiencyStudy::IsoefficiencyStudy(IsoefficiencySpec spec) : spec_(std::move(spec)) {}
 
-Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) const {
+PointSummary IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) const {
   const Spec& s = spec_;
   CurveSolver solver(s, key_, threads);
   CurveColumns columns;
@@ -498,12 +497,11 @@ Record IsoefficiencyStudy::analyse(int threads, const SampleProgress& progress) 
   set_growth_fields(r, s, columns);
   set_surface_fields(r, s, columns);
   const AnalysisNotes& notes = solver.notes();
-  r.set("warnings", Field(join_warnings({notes.warnings.begin(), notes.warnings.end()})));
   // W in work units, overheads in seconds; m counts nodes, E and the exponents are pure numbers.
   r.set_unit({"W", "W_ci_low", "W_ci_high", "W_exact", "surface_W"}, "work units");
   r.set_unit({"T_q", "T_q_ci_low", "T_q_ci_high", "T_o", "T_o_ci_low", "T_o_ci_high"}, "seconds");
   r.set_unit("p", "work units per second");
-  return r;
+  return {std::move(r), {notes.warnings.begin(), notes.warnings.end()}};
 }
 
 double IsoefficiencyStudy::estimated_cost() const {

@@ -63,7 +63,7 @@ struct IsoefficiencySpec {
 class IsoefficiencyStudy final : public AnalysisStudy {
  public:
   explicit IsoefficiencyStudy(IsoefficiencySpec spec);
-  Record analyse(int threads, const SampleProgress& progress) const override;
+  PointSummary analyse(int threads, const SampleProgress& progress) const override;
   std::uint64_t work_units() const override { return spec_.m.size(); }
   double estimated_cost() const override;
   double working_bytes(int threads) const override;

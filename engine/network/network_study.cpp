@@ -108,7 +108,7 @@ void NetworkStudy::simulate(std::uint64_t first, std::span<double> rows,
   });
 }
 
-Record NetworkStudy::summarize(const Tally& tally, const SummaryContext& context) const {
+PointSummary NetworkStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   Record s;
   const Topology& t = model_.topology();
@@ -139,14 +139,12 @@ Record NetworkStudy::summarize(const Tally& tally, const SummaryContext& context
         os_tail, os_tail <= 2.0 ? " (infinite variance: the intervals are not valid)" : ""));
   put("slowdown", "slowdown");
   s.set("samples", Field(tally.total(0).count));
-  s.set("confidence", Field(level));
   put("cost_perturbed", "cost_perturbed");
   put("cost_quiet", "cost_quiet");
   put("cost_clean", "cost_clean");
   put("slowdown_total", "slowdown_total");
   put_quantiles(s, "slowdown_", *tally.histogram_of(0), level, tally.layout().unit_of(0));
-  s.set("warnings", Field(join_warnings(warnings)));
-  return s;
+  return {std::move(s), std::move(warnings)};
 }
 
 double NetworkStudy::cost_per_sample() const {

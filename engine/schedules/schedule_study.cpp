@@ -215,7 +215,7 @@ void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
   });
 }
 
-Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
+PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   const Accumulator total = tally.total(0);
   const double quiet = noiseless_completion();
@@ -227,7 +227,6 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
   s.set("operations", Field(built_operations_));
   s.set("events_per_sample", Field(noiseless().events));
   put_mean(s, "completion_", total, ci, "seconds");
-  s.set("confidence", Field(level));
   s.set("completion_sd", Field(total.sd()));
   s.set("noiseless_completion", Field(quiet));
   put_quantiles(s, "completion_", *tally.histogram_of(0), level, "seconds");
@@ -251,8 +250,7 @@ Record ScheduleStudy::summarize(const Tally& tally, const SummaryContext& contex
                run_noisy(*schedule(), net_, noise_,
                          stream_key(key_, StreamPurpose::kReplication, *finish_sample_), memory));
   }
-  s.set("warnings", Field(join_warnings(ci.warnings)));
-  return s;
+  return {std::move(s), ci.warnings};
 }
 
 // Events: every operation, and a message per send (half the sends and receives); the run's own

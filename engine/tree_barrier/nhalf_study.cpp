@@ -57,7 +57,7 @@ NHalfStudy::NHalfStudy(TreeBarrierModel model, NHalfSettings settings, std::uint
       settings_(settings),
       chunk_size_(chunk_size > 0 ? chunk_size : 1024) {}
 
-Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
+PointSummary NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
   const TreeBarrierModel& model = model_;
   Record s;
   // Times in seconds; N_1/2 and the checked N are rank counts, the relative error a pure number.
@@ -78,7 +78,7 @@ Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
     s.set("nhalf_exact", Field(Null{exact.reason}));
     s.set("nhalf_full_tree", Field(Null{exact.reason}));
     s.set("check_passed", Field(Null{exact.reason}));
-    return s;
+    return {std::move(s), {}};
   }
   set_count(s, "nhalf_exact", exact.n);
   s.set("nhalf_exact_resolved", Field(exact.resolved));
@@ -117,7 +117,6 @@ Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
   s.set("check_confidence", Field(settings_.check_confidence));
   s.set("check_samples", Field(settings_.check_samples));
   s.set("check_ci_method", Field(below.ci.method));
-  s.set("warnings", Field(join_warnings(below.ci.warnings)));
   s.set("check_below_mean", Field(below.acc.mean));
   s.set("check_below_ci_low", below.ci.ci_low);
   s.set("check_below_ci_high", below.ci.ci_high);
@@ -132,7 +131,7 @@ Record NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
   else
     s.set("check_passed", Field(Null{"an interval is undefined: " + below.ci.ci_high.reason +
                                      above.ci.ci_low.reason}));
-  return s;
+  return {std::move(s), below.ci.warnings};
 }
 
 double NHalfStudy::estimated_cost() const {
@@ -177,16 +176,15 @@ ModelKind nhalf_model_kind() {
                                         .fallback = 0.99,
                                         .bounds = {0.0, 1.0, true, true},
                                         .identity = false};
-  std::vector<KeySpec> keys = tree_keys();
-  keys.push_back(check_samples);
-  keys.push_back(check_confidence);
   return {
       .name = "nhalf",
       .meaning =
           "N_1/2, the N at which the expected phase time doubles: the paper's "
           "approximation, the exact value and a simulated check",
+      .run_kind = "nhalf",
       .collectives = {"tree_barrier"},
-      .keys = keys,
+      .keys = tree_keys(),
+      .settings = {check_samples, check_confidence},
       .takes = [](const ParamReader&, const RunContext& run) { return run.run_kind == "nhalf"; },
       .prepare =
           [](PreparedPoint& point, ParamReader& reader, const RunContext& run) {

@@ -18,7 +18,9 @@ class NHalfStudy final : public AnalysisStudy {
  public:
   /// `chunk_size`: phases per accumulation chunk of the check (0: 1024).
   NHalfStudy(TreeBarrierModel model, NHalfSettings settings, std::uint64_t chunk_size);
-  Record analyse(int threads, const SampleProgress& progress) const override;
+  PointSummary analyse(int threads, const SampleProgress& progress) const override;
+  /// The check's intervals are at nhalf.check_confidence, not the run's level.
+  bool uses_run_confidence() const override { return false; }
   std::uint64_t work_units() const override { return 2 * settings_.check_samples; }
   double estimated_cost() const override;
   double working_bytes(int threads) const override;

@@ -73,14 +73,13 @@ void TimedTreeStudy::simulate(std::uint64_t first, std::span<double> rows,
   }
 }
 
-Record TimedTreeStudy::summarize(const Tally& tally, const SummaryContext& context) const {
+PointSummary TimedTreeStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   const Accumulator total = tally.total(0);
   const MeanInterval ci =
       mean_interval(total, tally.tops()[0], noiseless_, primary_tail_index(), level);
   Record s;
   put_mean(s, "", total, ci, "seconds");
-  s.set("confidence", Field(level));
   s.set("sd", Field(total.sd()));
   s.set("noiseless_time", Field(noiseless_));
   s.set("mean_phase_time", Field(total.mean / static_cast<double>(setup_.phases)));
@@ -100,8 +99,7 @@ Record TimedTreeStudy::summarize(const Tally& tally, const SummaryContext& conte
   s.set_unit({"sd", "noiseless_time", "mean_phase_time", "phase_time_means", "phase_time_ci_low",
               "phase_time_ci_high"},
              "seconds");
-  s.set("warnings", Field(join_warnings(ci.warnings)));
-  return s;
+  return {std::move(s), ci.warnings};
 }
 
 double TimedTreeStudy::cost_per_sample() const {

@@ -15,7 +15,7 @@ class TimedTreeStudy final : public SampledStudy {
   std::uint64_t default_chunk_size() const override { return 16; }
   void simulate(std::uint64_t first, std::span<double> rows, std::span<Histogram* const> extra,
                 int threads) const override;
-  Record summarize(const Tally& tally, const SummaryContext& context) const override;
+  PointSummary summarize(const Tally& tally, const SummaryContext& context) const override;
   double primary_tail_index() const override;
   double cost_per_sample() const override;
   double working_bytes(int threads) const override;

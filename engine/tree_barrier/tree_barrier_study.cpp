@@ -60,7 +60,7 @@ void TreeBarrierStudy::simulate(std::uint64_t first, std::span<double> rows,
   TreeBarrierSampler(model_, sampling_, key_).sample(first, rows, threads);
 }
 
-Record TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& context) const {
+PointSummary TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const Accumulator total = tally.total(0);
   const TopValues& top = tally.tops()[0];
   const double level = context.confidence;
@@ -74,7 +74,6 @@ Record TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& con
 
   Record s;
   put_mean(s, "", total, ci, "seconds");
-  s.set("confidence", Field(level));
   s.set("mean_tail_corrected", ci.corrected_mean);
   if (tail_index_ > 2.0)
     s.set("sd", Nullable::of(total.sd()));
@@ -135,8 +134,7 @@ Record TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& con
               "theorem1_lower_corrected", "theorem1_upper", "bound_lower", "bound_upper",
               "theorem2_lower", "theorem3_lower", "theorem4_lower", "noiseless_time"},
              "seconds");
-  s.set("warnings", Field(join_warnings(ci.warnings)));
-  return s;
+  return {std::move(s), ci.warnings};
 }
 
 double TreeBarrierStudy::cost_per_sample() const {

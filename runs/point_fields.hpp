@@ -1,0 +1,30 @@
+#pragma once
+// The fields every point carries, whatever its model, written after the model's own fields by
+// this one writer. `collnoise run` (runs/run_executor.cpp) and `collnoise merge` both call it, so
+// a merged result holds the same fields as an unsplit run. A field every point shares is added
+// here (and documented in docs/hdf5-layout.md), never in a model.
+//   confidence   the level of the point's intervals, the run's `confidence`; absent for an
+//                analysis with a level of its own (N_1/2's check: nhalf.check_confidence)
+//   warnings     the model's warnings joined with "; " (empty when none)
+//   precision_*  where the point stands against the run's precision targets, when it has some
+#include <cstdint>
+
+#include "core/record.hpp"
+#include "engine/study.hpp"
+#include "runs/precision_target.hpp"
+
+namespace collnoise {
+
+/// Where a sampled point stopped against the run's precision targets.
+struct PrecisionOutcome {
+  const PrecisionSettings* settings = nullptr;
+  PrecisionStatus status;
+  std::uint64_t batches = 0;  ///< batches the point was sampled in
+};
+
+/// The point's summary record: the model's fields, then the fields every point shares.
+/// `precision`: null when the run has no precision targets.
+Record point_record(const PreparedPoint& point, PointSummary summary, double run_confidence,
+                    const PrecisionOutcome* precision);
+
+}  // namespace collnoise
