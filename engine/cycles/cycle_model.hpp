@@ -25,7 +25,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/cycles/loggops.hpp"
+#include "engine/loggops/loggops.hpp"
 #include "estimators/histogram.hpp"
 
 namespace collnoise {

@@ -11,7 +11,7 @@
 #include "distributions/time_noise_kind.hpp"
 #include "engine/cycles/cycle_engine.hpp"
 #include "engine/cycles/cycle_reference.hpp"
-#include "engine/cycles/loggops_keys.hpp"
+#include "engine/loggops/loggops_keys.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/ratio_interval.hpp"
 #include "estimators/summary_fields.hpp"

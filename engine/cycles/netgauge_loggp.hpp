@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cycles/loggops.hpp"
+#include "engine/loggops/loggops.hpp"
 
 namespace collnoise {
 

@@ -8,9 +8,9 @@
 #include "distributions/law_kind.hpp"
 #include "distributions/none.hpp"
 #include "distributions/time_noise_kind.hpp"
-#include "engine/cycles/loggops_keys.hpp"
 #include "engine/isoefficiency/isoefficiency_study.hpp"
 #include "engine/isoefficiency/simulated_overhead.hpp"
+#include "engine/loggops/loggops_keys.hpp"
 
 namespace collnoise {
 

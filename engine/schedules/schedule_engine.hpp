@@ -7,7 +7,8 @@
 // 2^53 ns (104 days), so parameters in whole nanoseconds give LogGOPSim's integers bit for bit,
 // ties included; noise adds fractions of a nanosecond where it must.
 //
-// The rules, per rank with its CPUs and NICs (next-free times nexto, nextgs, nextgr):
+// The rules (the costs are LogGOPSim's charging rule, engine/loggops/loggops.hpp), per rank with
+// its CPUs and NICs (next-free times nexto, nextgs, nextgr):
 //  - an operation becomes ready when its dependencies are satisfied; it is queued at the time its
 //    resources allow (calc, recv: its CPU; send: its CPU and NIC) with a stamp of its order;
 //  - calc of x ns: the CPU is busy x (plus noise);
@@ -29,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/loggops/loggops.hpp"  // ScheduleNet, LogGOPSim's charging rule
 #include "engine/schedules/schedule.hpp"
 
 namespace collnoise {
@@ -60,16 +62,6 @@ class ScheduleEngineMemory {
 
  private:
   std::unique_ptr<schedule_detail::EngineBuffers> buffers_;
-};
-
-/// LogGOPS in the engine's units.
-struct ScheduleNet {
-  double L = 0.0;           ///< latency, ns
-  double o = 0.0;           ///< CPU overhead per message, ns
-  double g = 0.0;           ///< NIC gap per message, ns
-  double G = 0.0;           ///< NIC gap per byte, ns
-  double O = 0.0;           ///< CPU overhead per byte, ns
-  std::uint64_t S = 65535;  ///< largest eager message, bytes (larger: rendezvous)
 };
 
 /// What a CPU occupation is, for the noise.

@@ -22,12 +22,6 @@ namespace schedule_detail {
 /// Ranks are at most 2^30 (an event packs its sender in 30 bits).
 inline constexpr std::uint32_t kMaxScheduleRanks = 1U << 30;
 
-// The bytes after the first, (s - 1): per-byte costs are charged on them. A message of 0 bytes
-// (Schedgen writes some) has none; LogGOPSim's unsigned arithmetic wraps there instead.
-inline double extra_bytes(std::uint64_t size) {
-  return size > 0 ? static_cast<double>(size - 1) : 0.0;
-}
-
 // An operation's index within its rank (what the match lists keep: 32 bits).
 template <class View>
 std::uint32_t local(const View& v, std::uint64_t op) {
@@ -310,14 +304,15 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
           ++ran;
           release(v, h, e.op, true);
           const std::uint64_t size = v.size(e.op);
-          const double extra = extra_bytes(size);
-          cpu = busy_until(h, Busy::kSend, e.op, e.time, net.o + extra * net.O, net.o);
-          nic = e.time + net.g + extra * net.G;
-          double arrival = e.time + net.o + net.L;
+          const double extra = loggopsim::extra_bytes(size);
+          cpu = busy_until(h, Busy::kSend, e.op, e.time, loggopsim::send_overhead(net, extra),
+                           loggopsim::noise_window(net));
+          nic = loggopsim::nic_free_after(net, e.time, extra);
+          double arrival = loggopsim::first_byte_arrival(net, e.time);
           if constexpr (requires { noise.message_delay(e.op, size); })
             arrival += noise.message_delay(e.op, size);
           queue.push(Event{arrival, stamp++, e.op, v.peer(e.op), h << 2 | kMessage});
-          if (size <= net.S) finish_op(v, h, e.op);
+          if (loggopsim::eager(net, size)) finish_op(v, h, e.op);
         } else {
           wait(e, kSendRoom, cpu, nic);
         }
@@ -333,7 +328,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
         if (matches_pool.take_first(
                 state[h].unexpected,
                 [&](const PendingMatch& x) { return matches(want_src, want_tag, x); }, m)) {
-          if (v.size(e.op) > net.S) {  // rendezvous: the send finishes now
+          if (!loggopsim::eager(net, v.size(e.op))) {  // rendezvous: the send finishes now
             const auto vs = s.view(m.src);
             finish_op(vs, m.src, vs.first() + m.op);
             double& sender_cpu = cpu_of(m.src, v.cpu(e.op));
@@ -356,16 +351,16 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
         if (std::max(cpu, nic) <= e.time) {
           ++run.events;
           const std::uint64_t size = vs.size(send);
-          const double extra = extra_bytes(size);
-          cpu = busy_until(h, Busy::kReceive, send, e.time,
-                           net.o + std::max(extra * net.O, extra * net.G), net.o);
-          nic = e.time + net.g + extra * net.G;
+          const double extra = loggopsim::extra_bytes(size);
+          cpu = busy_until(h, Busy::kReceive, send, e.time, loggopsim::receive_overhead(net, extra),
+                           loggopsim::noise_window(net));
+          nic = loggopsim::nic_free_after(net, e.time, extra);
           const std::uint32_t tag = vs.tag(send);
           PendingMatch r{};
           if (matches_pool.take_first(
                   state[h].posted, [&](const PendingMatch& x) { return matches(origin, tag, x); },
                   r)) {
-            if (size > net.S) {  // rendezvous: the send finishes now
+            if (!loggopsim::eager(net, size)) {  // rendezvous: the send finishes now
               finish_op(vs, origin, send);
               double& sender_cpu = cpu_of(origin, vs.cpu(send));
               double& sender_nic = send_nic(origin, vs.nic(send));

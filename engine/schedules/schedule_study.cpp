@@ -15,8 +15,8 @@
 #include "core/work_in_flight.hpp"
 #include "distributions/detour_trace.hpp"
 #include "distributions/time_noise_kind.hpp"
-#include "engine/cycles/loggops_keys.hpp"
 #include "engine/cycles/netgauge_loggp.hpp"
+#include "engine/loggops/loggops_keys.hpp"
 #include "engine/schedules/algorithms.hpp"
 #include "engine/schedules/goal_reader.hpp"
 #include "engine/schedules/message_delays.hpp"
@@ -410,19 +410,11 @@ const KeySpec kRanksPerNode{.name = "noise.ranks_per_node",
                             .meaning = "ranks of a node sharing one offset (cosched = node)",
                             .bounds = {1.0, 2147483647.0}};
 
-// Seconds to the engine's nanoseconds. A value within a millionth of a nanosecond of a whole
-// number is that number, so parameters given in whole nanoseconds are exact (LogGOPSim's).
-double to_ns(double seconds) {
-  const double ns = seconds * 1e9;
-  const double whole = std::round(ns);
-  return std::abs(ns - whole) < 1e-6 ? whole : ns;
-}
-
 // The file's rows as read (docs/hdf5-layout.md): its L before the overheads are taken out, and
 // the sizes of the rows used. The [loggops] keys the file replaces leave the record: their
 // defaults were not simulated.
 void record_measured(ParamReader& reader, const NetgaugeLogGP& m) {
-  for (const char* key : {"loggops.L", "loggops.o", "loggops.g", "loggops.G"}) reader.forget(key);
+  for (const std::string& key : loggp_file_keys()) reader.forget(key);
   reader.derive("simulated.loggops.file_L", m.L, false, "seconds");
   reader.derive("simulated.loggops.file_row_bytes", static_cast<std::int64_t>(m.message_bytes),
                 false, "bytes");
@@ -444,32 +436,31 @@ void record_simulated(ParamReader& reader, const ScheduleNet& net) {
 // LogGOPS from the [loggops] table, or L, o, g and G from a Netgauge LogGP file's rows nearest
 // loggops.file_bytes (default `row_bytes`: the algorithm's message, 1 byte for a GOAL file).
 ScheduleNet read_net(ParamReader& reader, std::uint64_t row_bytes) {
-  const LogGops l = read_loggops(reader, false);
-  ScheduleNet net;
-  net.L = to_ns(l.L);
-  net.o = to_ns(l.o);
-  net.g = to_ns(l.g);
-  net.G = to_ns(l.G);
-  net.O = to_ns(l.O);
-  net.S = static_cast<std::uint64_t>(reader.integer(kEager));
+  LogGops seconds = read_loggops(reader, false);
+  const auto eager_bytes = static_cast<std::uint64_t>(reader.integer(kEager));
   if (reader.has(kLogGPFile.name)) {
-    for (const char* key : {"loggops.L", "loggops.o", "loggops.g", "loggops.G"})
+    for (const std::string& key : loggp_file_keys())
       if (reader.has(key))
         throw InputError(fmt::format("{} and loggops.file both give it: keep one", key));
     const std::string path = reader.text(kLogGPFile);
     if (reader.has(kLogGPBytes.name))
       row_bytes = static_cast<std::uint64_t>(reader.integer(kLogGPBytes));
     const NetgaugeLogGP m = read_netgauge_loggp(path, row_bytes);
-    net.o = to_ns(m.o);
-    net.g = to_ns(m.g);
-    net.G = to_ns(m.G);
+    seconds.L = m.L;
+    seconds.o = m.o;
+    seconds.g = m.g;
+    seconds.G = m.G;
+    ScheduleNet net = to_engine_units(seconds, eager_bytes);
     // Netgauge's L is half a small message's round trip, both overheads included; the model's
-    // one-way time is o + L + o.
-    net.L = std::max(0.0, to_ns(m.L) - 2.0 * net.o);
+    // one-way time is o + L + o (taken out in nanoseconds, as the engine computes).
+    net.L = std::max(0.0, net.L - 2.0 * net.o);
     record_measured(reader, m);
-  } else if (reader.has(kLogGPBytes.name)) {
-    throw InputError("loggops.file_bytes applies with loggops.file, which is not given");
+    record_simulated(reader, net);
+    return net;
   }
+  if (reader.has(kLogGPBytes.name))
+    throw InputError("loggops.file_bytes applies with loggops.file, which is not given");
+  const ScheduleNet net = to_engine_units(seconds, eager_bytes);
   record_simulated(reader, net);
   return net;
 }

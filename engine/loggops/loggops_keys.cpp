@@ -1,4 +1,4 @@
-#include "engine/cycles/loggops_keys.hpp"
+#include "engine/loggops/loggops_keys.hpp"
 
 namespace collnoise {
 namespace {
@@ -41,6 +41,10 @@ const KeySpec kBytes{.name = "loggops.message_bytes",
 
 std::vector<KeySpec> loggops_keys() {
   return {kL, ko, kg, kG, kO, kBytes};
+}
+
+std::vector<std::string> loggp_file_keys() {
+  return {kL.name, ko.name, kg.name, kG.name};
 }
 
 LogGops read_loggops(ParamReader& reader, bool message_size) {

@@ -1,0 +1,135 @@
+#pragma once
+// LogGOPS (docs/models/loggops-cycles.md; Hoefler, Schneider, Lumsdaine's LogGOPSim): latency L,
+// CPU overhead o per message and O per byte, NIC gap g per message and G per byte, message size s.
+//
+// The one parameter type is LogGops, in seconds. The schedule engine alone computes in
+// nanoseconds: it takes ScheduleNet, LogGops converted by to_engine_units.
+//
+// Every cost the engines charge is computed by the functions here, under one of two charging
+// rules. Each function keeps the floating-point operations, in their order, of the engine that
+// calls it, so the engines' results stay the same to the last bit:
+//
+// The cycle models' rule (engine/cycles: the fast engine and the reference simulator; a
+// MessageCosts computed once):
+//  - a send occupies the sender's CPU for o + (s-1)O;
+//  - the message reaches the receiver L + (s-1)G after the send overhead ends;
+//  - the sender's NIC is busy g + (s-1)G from the start of a send: the next send of that rank
+//    starts no earlier (the CPU waits for the NIC, as a blocking eager send would);
+//  - a receive occupies the receiver's CPU for o + (s-1)O once the message has arrived.
+//
+// LogGOPSim's rule (engine/schedules: the schedule engine, namespace loggopsim; nanoseconds):
+//  - a send started at t occupies the sender's CPU for o + (s-1)O (noise exposed over o only);
+//  - the sender's NIC is busy g + (s-1)G from t;
+//  - the message's first byte arrives at t + o + L (the per-byte wire time is charged at the
+//    receiver instead);
+//  - a receive occupies the receiver's CPU for o + max((s-1)O, (s-1)G) (noise over o only), its
+//    NIC g + (s-1)G, from the time it starts.
+#include <algorithm>
+#include <cstdint>
+
+namespace collnoise {
+
+struct LogGops {
+  double L = 1.0e-6;                ///< latency, seconds
+  double o = 1.0e-9;                ///< CPU overhead per message, seconds
+  double g = 0.0;                   ///< NIC gap per message, seconds
+  double G = 1.0e-9;                ///< NIC gap per byte, seconds
+  double O = 0.0;                   ///< CPU overhead per byte, seconds
+  std::uint64_t message_bytes = 8;  ///< s >= 1
+
+  double extra_bytes() const { return static_cast<double>(message_bytes - 1); }
+  /// CPU time of a send or a receive, seconds.
+  double cpu_overhead() const { return o + extra_bytes() * O; }
+  /// From the end of the send overhead to the arrival, seconds.
+  double wire_time() const { return L + extra_bytes() * G; }
+  /// From the start of one send to the earliest start of the next, seconds.
+  double nic_gap() const { return g + extra_bytes() * G; }
+  /// One noiseless exchange round: 2o + L + (s-1)(G + 2O), seconds.
+  double noiseless_round() const { return 2.0 * o + L + extra_bytes() * (G + 2.0 * O); }
+};
+
+// ---- The cycle models' charging rule ----
+
+/// The costs of one message, computed once from the parameters.
+struct MessageCosts {
+  double overhead;  ///< CPU time of a send or a receive
+  double wire;      ///< end of the send overhead to arrival
+  double gap;       ///< start of a send to the earliest start of the next
+  explicit MessageCosts(const LogGops& net)
+      : overhead(net.cpu_overhead()), wire(net.wire_time()), gap(net.nic_gap()) {}
+};
+
+/// The send the CPU can start at `cpu_free`: it waits for the NIC. Returns the start time and
+/// moves `nic_free` to start + gap.
+inline double send_start(const MessageCosts& costs, double cpu_free, double& nic_free) {
+  const double start = cpu_free > nic_free ? cpu_free : nic_free;
+  nic_free = start + costs.gap;
+  return start;
+}
+
+/// Arrival time of a message whose send overhead ended at `send_end`.
+inline double arrival_time(const MessageCosts& costs, double send_end) {
+  return send_end + costs.wire;
+}
+
+// ---- LogGOPSim's charging rule, in the schedule engine's nanoseconds ----
+
+/// LogGOPS in the schedule engine's units, and the largest eager message.
+struct ScheduleNet {
+  double L = 0.0;           ///< latency, ns
+  double o = 0.0;           ///< CPU overhead per message, ns
+  double g = 0.0;           ///< NIC gap per message, ns
+  double G = 0.0;           ///< NIC gap per byte, ns
+  double O = 0.0;           ///< CPU overhead per byte, ns
+  std::uint64_t S = 65535;  ///< largest eager message, bytes (larger: rendezvous)
+};
+
+/// Seconds to nanoseconds. A value within a millionth of a nanosecond of a whole number is that
+/// number, so parameters given in whole nanoseconds are exact (LogGOPSim's integers).
+double to_ns(double seconds);
+
+/// `net` (seconds; its message size unused: a schedule gives each message its own) in
+/// nanoseconds, with `eager_bytes` as the largest eager message.
+ScheduleNet to_engine_units(const LogGops& net, std::uint64_t eager_bytes);
+
+namespace loggopsim {
+
+/// The bytes after the first, (s - 1): per-byte costs are charged on them. A message of 0 bytes
+/// (Schedgen writes some) has none; LogGOPSim's unsigned arithmetic wraps there instead.
+inline double extra_bytes(std::uint64_t size) {
+  return size > 0 ? static_cast<double>(size - 1) : 0.0;
+}
+
+/// The part of a send's or a receive's CPU time exposed to noise: o.
+inline double noise_window(const ScheduleNet& net) {
+  return net.o;
+}
+
+/// CPU time of a send with `extra` bytes after the first: o + (s-1)O.
+inline double send_overhead(const ScheduleNet& net, double extra) {
+  return net.o + extra * net.O;
+}
+
+/// When a NIC that starts a send or a receive at t is next free: t + g + (s-1)G.
+inline double nic_free_after(const ScheduleNet& net, double t, double extra) {
+  return t + net.g + extra * net.G;
+}
+
+/// When the first byte of a message sent at t arrives: t + o + L.
+inline double first_byte_arrival(const ScheduleNet& net, double t) {
+  return t + net.o + net.L;
+}
+
+/// CPU time of a receive with `extra` bytes after the first: o + max((s-1)O, (s-1)G).
+inline double receive_overhead(const ScheduleNet& net, double extra) {
+  return net.o + std::max(extra * net.O, extra * net.G);
+}
+
+/// Whether a message of `size` bytes is sent eagerly (else by rendezvous).
+inline bool eager(const ScheduleNet& net, std::uint64_t size) {
+  return size <= net.S;
+}
+
+}  // namespace loggopsim
+
+}  // namespace collnoise
