@@ -34,6 +34,14 @@ using Clock = std::chrono::steady_clock;
 using testing::write_text;
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+// Under AddressSanitizer a process's resident memory holds the sanitizer's shadow and quarantine
+// (a streamed 2^17-rank GOAL file peaked at 588 MiB against 20 MiB without): tight bounds on it
+// hold only in the optimised build, which CI runs too.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kResidentMemoryIsOurs = false;
+#else
+constexpr bool kResidentMemoryIsOurs = true;
+#endif
 // The promise is 2 s from the signal to the exit; CI machines are shared and slow, so the tests
 // allow this much.
 constexpr double kStopBound = 5.0;
@@ -311,7 +319,7 @@ TEST_CASE("collnoise schedule streams a schedule generated on the fly", "[bounde
                      "stream.goal", "--force", "--max-memory-gib", "0.0625"});
   INFO(f.output);
   CHECK(f.code == 0);
-  CHECK(f.peak_bytes < 0.0625 * kGiB);
+  if (kResidentMemoryIsOurs) CHECK(f.peak_bytes < 0.0625 * kGiB);
   fs::remove("stream.goal");
 }
 
