@@ -11,6 +11,7 @@
 #include "core/stop_poll.hpp"
 #include "core/stop_request.hpp"
 #include "engine/schedules/engine_memory.hpp"
+#include "engine/schedules/engine_observer.hpp"
 #include "engine/schedules/event_queue.hpp"
 #include "engine/schedules/match_lists.hpp"
 #include "engine/schedules/schedule_engine.hpp"
@@ -66,12 +67,15 @@ concept StoredSchedule = requires(const Sched& s) {
 // `use_rooms`: operations waiting for a busy CPU or NIC wait in rooms (one CPU and NIC per rank
 // only); else each is queued again as in LogGOPSim. Both give the same times
 // (tests/test_waiting_rooms.cpp).
-template <class Counter, class Sched, class Noise>
+// `observer` is told every occupation, message and rendezvous
+// (engine/schedules/engine_observer.hpp).
+template <class Counter, class Sched, class Noise, class Observer>
 ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
-                          EngineBuffers& buffers) {
+                          EngineBuffers& buffers, Observer& observer) {
   const std::uint32_t p = s.ranks();
   const std::uint32_t cpus = s.cpus();
   const std::uint32_t nics = s.nics();
+  if constexpr (Observer::kActive) observer.begin(p, cpus, nics);
   // Each rank's state in one cache line: its first CPU and NIC, its two match lists and the
   // noise's own per-rank state (the engine is bound by memory latency once noise scatters the
   // ranks in time). Further CPUs and NICs, which few schedules name, live apart.
@@ -286,6 +290,8 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
         if (cpu <= e.time) {
           const auto length = static_cast<double>(v.size(e.op));
           cpu = busy_until(h, Busy::kCalc, e.op, e.time, length, length);
+          if constexpr (Observer::kActive)
+            observer.calc(CalcSeen{h, v.cpu(e.op), e.op, e.op - v.first(), e.time, length, cpu});
           ++run.events;
           ++ran;
           release(v, h, e.op, true);
@@ -308,9 +314,15 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
           cpu = busy_until(h, Busy::kSend, e.op, e.time, loggopsim::send_overhead(net, extra),
                            loggopsim::noise_window(net));
           nic = loggopsim::nic_free_after(net, e.time, extra);
-          double arrival = loggopsim::first_byte_arrival(net, e.time);
+          const double wire_end = loggopsim::first_byte_arrival(net, e.time);
+          double arrival = wire_end;
           if constexpr (requires { noise.message_delay(e.op, size); })
             arrival += noise.message_delay(e.op, size);
+          if constexpr (Observer::kActive)
+            observer.send(SendSeen{h, v.cpu(e.op), v.nic(e.op), e.op, e.op - v.first(),
+                                   v.peer(e.op), v.tag(e.op), size, e.time,
+                                   loggopsim::send_overhead(net, extra), cpu, nic, net.o, wire_end,
+                                   arrival, loggopsim::eager(net, size)});
           queue.push(Event{arrival, stamp++, e.op, v.peer(e.op), h << 2 | kMessage});
           if (loggopsim::eager(net, size)) finish_op(v, h, e.op);
         } else {
@@ -325,9 +337,12 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
         const std::uint32_t want_src = v.peer(e.op);
         const std::uint32_t want_tag = v.tag(e.op);
         PendingMatch m{};
-        if (matches_pool.take_first(
-                state[h].unexpected,
-                [&](const PendingMatch& x) { return matches(want_src, want_tag, x); }, m)) {
+        const bool taken = matches_pool.take_first(
+            state[h].unexpected,
+            [&](const PendingMatch& x) { return matches(want_src, want_tag, x); }, m);
+        if constexpr (Observer::kActive)
+          observer.receive(ReceiveSeen{h, e.op, e.op - v.first(), e.time, taken});
+        if (taken) {
           if (!loggopsim::eager(net, v.size(e.op))) {  // rendezvous: the send finishes now
             const auto vs = s.view(m.src);
             finish_op(vs, m.src, vs.first() + m.op);
@@ -335,6 +350,9 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
             double& sender_nic = send_nic(m.src, v.nic(e.op));
             sender_cpu = std::max(sender_cpu, e.time);
             sender_nic = std::max(sender_nic, e.time);
+            if constexpr (Observer::kActive)
+              observer.rendezvous(
+                  RendezvousSeen{m.src, v.cpu(e.op), v.nic(e.op), vs.first() + m.op, e.time});
           }
           finish_op(v, h, e.op);
         } else {
@@ -357,15 +375,22 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
           nic = loggopsim::nic_free_after(net, e.time, extra);
           const std::uint32_t tag = vs.tag(send);
           PendingMatch r{};
-          if (matches_pool.take_first(
-                  state[h].posted, [&](const PendingMatch& x) { return matches(origin, tag, x); },
-                  r)) {
+          const bool taken = matches_pool.take_first(
+              state[h].posted, [&](const PendingMatch& x) { return matches(origin, tag, x); }, r);
+          if constexpr (Observer::kActive)
+            observer.message(MessageSeen{h, origin, vs.cpu(send), vs.nic(send), send, size, e.time,
+                                         loggopsim::receive_overhead(net, extra), cpu, nic,
+                                         loggopsim::eager(net, size), taken});
+          if (taken) {
             if (!loggopsim::eager(net, size)) {  // rendezvous: the send finishes now
               finish_op(vs, origin, send);
               double& sender_cpu = cpu_of(origin, vs.cpu(send));
               double& sender_nic = send_nic(origin, vs.nic(send));
               sender_cpu = std::max(sender_cpu, e.time);
               sender_nic = std::max(sender_nic, e.time);
+              if constexpr (Observer::kActive)
+                observer.rendezvous(
+                    RendezvousSeen{origin, vs.cpu(send), vs.nic(send), send, e.time});
             }
             finish_op(v, h, v.first() + r.op);
           } else {
@@ -433,11 +458,19 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
   return run;
 }
 
+// The same, observed by no one.
+template <class Counter, class Sched, class Noise>
+ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
+                          EngineBuffers& buffers) {
+  NoObserver none;
+  return simulate_with<Counter>(s, net, noise, use_rooms, buffers, none);
+}
+
 }  // namespace schedule_detail
 
-template <class Sched, class Noise>
+template <class Sched, class Noise, class Observer>
 ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise,
-                              ScheduleEngineMemory& memory) {
+                              ScheduleEngineMemory& memory, Observer& observer) {
   using namespace schedule_detail;
   if (s.ranks() > kMaxScheduleRanks)
     throw InputError(
@@ -452,9 +485,16 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
   }
   const bool rooms = s.cpus() == 1 && s.nics() == 1;
   EngineBuffers& buffers = memory.buffers();
-  if (most < 0xff) return simulate_with<std::uint8_t>(s, net, noise, rooms, buffers);
-  if (most < 0xffff) return simulate_with<std::uint16_t>(s, net, noise, rooms, buffers);
-  return simulate_with<std::uint32_t>(s, net, noise, rooms, buffers);
+  if (most < 0xff) return simulate_with<std::uint8_t>(s, net, noise, rooms, buffers, observer);
+  if (most < 0xffff) return simulate_with<std::uint16_t>(s, net, noise, rooms, buffers, observer);
+  return simulate_with<std::uint32_t>(s, net, noise, rooms, buffers, observer);
+}
+
+template <class Sched, class Noise>
+ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise,
+                              ScheduleEngineMemory& memory) {
+  NoObserver none;
+  return simulate_schedule(s, net, noise, memory, none);
 }
 
 template <class Sched, class Noise>
