@@ -1,0 +1,375 @@
+// The schedule model as a run file declares it: its keys, and how a point's keys become a
+// ScheduleStudy (the sampling and its summary are in schedule_study.cpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "distributions/detour_trace.hpp"
+#include "distributions/time_noise_kind.hpp"
+#include "engine/cycles/netgauge_loggp.hpp"
+#include "engine/loggops/loggops_keys.hpp"
+#include "engine/schedules/algorithms.hpp"
+#include "engine/schedules/goal_reader.hpp"
+#include "engine/schedules/message_delays.hpp"
+#include "engine/schedules/rank_classes.hpp"
+#include "engine/schedules/schedule_study.hpp"
+
+namespace collnoise {
+namespace {
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto& a : algorithm_kinds()) names.push_back(a.name);
+  return names;
+}
+
+const KeySpec kGoal{.name = "collective.goal",
+                    .type = KeyType::kFile,
+                    .meaning = "a GOAL schedule (relative to the run file)",
+                    .optional = true};
+const KeySpec kAlgorithm{.name = "collective.algorithm",
+                         .type = KeyType::kChoice,
+                         .meaning = "a built-in algorithm (collnoise schedule --list)",
+                         .choices = algorithm_names(),
+                         .optional = true};
+const KeySpec kRanks{.name = "collective.N",
+                     .type = KeyType::kInteger,
+                     .meaning = "ranks of a built-in algorithm",
+                     .bounds = {1.0, 2147483647.0},
+                     .optional = true};
+const KeySpec kLog2Ranks{.name = "collective.log2_N",
+                         .type = KeyType::kInteger,
+                         .meaning = "N = 2^log2_N",
+                         .bounds = {0.0, 30.0},
+                         .optional = true};
+const KeySpec kBytes{.name = "collective.message_bytes",
+                     .type = KeyType::kInteger,
+                     .meaning = "the collective's message (an allreduce's vector), bytes",
+                     .unit = "bytes",
+                     .fallback = std::int64_t{8},
+                     .bounds = {0.0, 1099511627776.0}};
+const KeySpec kRadix{.name = "collective.k",
+                     .type = KeyType::kInteger,
+                     .meaning = "radix of a k-nomial tree",
+                     .fallback = std::int64_t{2},
+                     .bounds = {2.0, 65536.0}};
+const KeySpec kSegments{.name = "collective.segments",
+                        .type = KeyType::kInteger,
+                        .meaning = "pieces each ring chunk is sent in",
+                        .fallback = std::int64_t{1},
+                        .bounds = {1.0, 65536.0}};
+const KeySpec kReceives{.name = "collective.receives",
+                        .type = KeyType::kChoice,
+                        .meaning = "in_order (a round's receive posted with its send) or preposted",
+                        .fallback = std::string("in_order"),
+                        .choices = {"in_order", "preposted"}};
+const KeySpec kCycles{.name = "collective.cycles",
+                      .type = KeyType::kInteger,
+                      .meaning = "cycles M of compute W, then the schedule",
+                      .fallback = std::int64_t{1},
+                      .bounds = {1.0, 1.0e6}};
+const KeySpec kWork{.name = "collective.W",
+                    .meaning = "compute before each cycle",
+                    .unit = "seconds",
+                    .fallback = 0.0,
+                    .bounds = {0.0, kMaxSeconds}};
+const KeySpec kEager{.name = "loggops.S",
+                     .type = KeyType::kInteger,
+                     .meaning = "the largest eager message (larger ones use rendezvous)",
+                     .unit = "bytes",
+                     .fallback = std::int64_t{65535},
+                     .bounds = {0.0, 1099511627776.0}};
+const KeySpec kLogGPFile{.name = "loggops.file",
+                         .type = KeyType::kFile,
+                         .meaning = "L, o, g and G measured: a Netgauge ng_loggp.out file",
+                         .optional = true};
+const KeySpec kLogGPBytes{.name = "loggops.file_bytes",
+                          .type = KeyType::kInteger,
+                          .meaning = "the message size whose rows of loggops.file are used",
+                          .unit = "bytes",
+                          .bounds = {1.0, 1099511627776.0},
+                          .optional = true};
+const KeySpec kFinishSample{.name = "collective.finish_sample",
+                            .type = KeyType::kInteger,
+                            .meaning = "also record every rank's finishing time in this sample",
+                            .bounds = {0.0, 4.0e18},
+                            .optional = true,
+                            .identity = false};
+const KeySpec kMeasurements{.name = "noise.measurements",
+                            .type = KeyType::kChoice,
+                            .meaning =
+                                "a trace's measurements: one (noise.measurement) for every "
+                                "rank, or per_rank (rank r replays measurement r mod their "
+                                "number)",
+                            .fallback = std::string("one"),
+                            .choices = {"one", "per_rank"}};
+const KeySpec kSemantics{.name = "noise.semantics",
+                         .type = KeyType::kChoice,
+                         .meaning = "preempt (work stops in every detour) or loggopsim",
+                         .fallback = std::string("preempt"),
+                         .choices = {"preempt", "loggopsim"}};
+const KeySpec kCosched{.name = "noise.cosched",
+                       .type = KeyType::kChoice,
+                       .meaning = "none, all (one detour offset for every rank) or node",
+                       .fallback = std::string("none"),
+                       .choices = {"none", "all", "node"}};
+const KeySpec kRanksPerNode{.name = "noise.ranks_per_node",
+                            .type = KeyType::kInteger,
+                            .meaning = "ranks of a node sharing one offset (cosched = node)",
+                            .bounds = {1.0, 2147483647.0}};
+
+// The file's rows as read (docs/hdf5-layout.md): its L before the overheads are taken out, and
+// the sizes of the rows used. The [loggops] keys the file replaces leave the record: their
+// defaults were not simulated.
+void record_measured(ParamReader& reader, const NetgaugeLogGP& m) {
+  for (const std::string& key : loggp_file_keys()) reader.forget(key);
+  reader.derive("simulated.loggops.file_L", m.L, false, "seconds");
+  reader.derive("simulated.loggops.file_row_bytes", static_cast<std::int64_t>(m.message_bytes),
+                false, "bytes");
+  reader.derive("simulated.loggops.file_gap_row_bytes",
+                static_cast<std::int64_t>(m.gap_message_bytes), false, "bytes");
+}
+
+// The engine's parameters, in seconds (per byte for G and O), under names of their own: what
+// was simulated, whether the [loggops] keys or loggops.file gave it. Not in the stream identity:
+// the keys and the file's content already are.
+void record_simulated(ParamReader& reader, const ScheduleNet& net) {
+  reader.derive("simulated.loggops.L", net.L / 1e9, false, "seconds");
+  reader.derive("simulated.loggops.o", net.o / 1e9, false, "seconds");
+  reader.derive("simulated.loggops.g", net.g / 1e9, false, "seconds");
+  reader.derive("simulated.loggops.G", net.G / 1e9, false, "seconds per byte");
+  reader.derive("simulated.loggops.O", net.O / 1e9, false, "seconds per byte");
+}
+
+// LogGOPS from the [loggops] table, or L, o, g and G from a Netgauge LogGP file's rows nearest
+// loggops.file_bytes (default `row_bytes`: the algorithm's message, 1 byte for a GOAL file).
+ScheduleNet read_net(ParamReader& reader, std::uint64_t row_bytes) {
+  LogGops seconds = read_loggops(reader, false);
+  const auto eager_bytes = static_cast<std::uint64_t>(reader.integer(kEager));
+  if (reader.has(kLogGPFile.name)) {
+    for (const std::string& key : loggp_file_keys())
+      if (reader.has(key))
+        throw InputError(fmt::format("{} and loggops.file both give it: keep one", key));
+    const std::string path = reader.text(kLogGPFile);
+    if (reader.has(kLogGPBytes.name))
+      row_bytes = static_cast<std::uint64_t>(reader.integer(kLogGPBytes));
+    const NetgaugeLogGP m = read_netgauge_loggp(path, row_bytes);
+    seconds.L = m.L;
+    seconds.o = m.o;
+    seconds.g = m.g;
+    seconds.G = m.G;
+    ScheduleNet net = to_engine_units(seconds, eager_bytes);
+    // Netgauge's L is half a small message's round trip, both overheads included; the model's
+    // one-way time is o + L + o (taken out in nanoseconds, as the engine computes).
+    net.L = std::max(0.0, net.L - 2.0 * net.o);
+    record_measured(reader, m);
+    record_simulated(reader, net);
+    return net;
+  }
+  if (reader.has(kLogGPBytes.name))
+    throw InputError("loggops.file_bytes applies with loggops.file, which is not given");
+  const ScheduleNet net = to_engine_units(seconds, eager_bytes);
+  record_simulated(reader, net);
+  return net;
+}
+
+std::shared_ptr<const DetourPattern> in_nanoseconds(const DetourPattern& p) {
+  std::vector<Detour> busy;
+  for (const auto& d : p.busy()) busy.push_back({d.start * 1e9, d.end * 1e9});
+  return std::make_shared<const DetourPattern>(std::move(busy), p.span() * 1e9, "noise");
+}
+
+ScheduleNoiseSpec read_schedule_noise(ParamReader& reader, std::uint32_t ranks,
+                                      std::optional<TimeNoiseLaw>& time_law) {
+  ScheduleNoiseSpec spec;
+  if (!reader.has("noise.law")) return spec;
+  if (!names_time_noise(reader, "noise")) {
+    // Scaled per second of work: an f-law's delays then follow each stage's length.
+    spec.stage = read_stage_noise(reader, "noise", 1.0);
+    if (spec.stage->scale > 0.0) spec.tail_index = spec.stage->eta->tail_index();
+    return spec;
+  }
+  const TimeNoiseLaw law = read_time_noise(reader, "noise");
+  time_law = law;
+  spec.tail_index = tail_index(law);
+  spec.semantics =
+      reader.text(kSemantics) == "loggopsim" ? TimeSemantics::kLogGOPSim : TimeSemantics::kPreempt;
+  const std::string cosched = reader.text(kCosched);
+  if (cosched == "all") spec.ranks_per_offset = std::max<std::uint32_t>(ranks, 1);
+  if (cosched == "node")
+    spec.ranks_per_offset = static_cast<std::uint32_t>(reader.integer(kRanksPerNode));
+  if (const auto* pattern = std::get_if<PatternNoise>(&law)) {
+    spec.pattern = in_nanoseconds(*pattern->pattern);
+    if (reader.text(kMeasurements) == "per_rank") {
+      if (reader.peek_text("noise.law") != "trace")
+        throw InputError("noise.measurements = \"per_rank\" applies to law = \"trace\"");
+      if (reader.has("noise.measurement"))
+        throw InputError(
+            "noise.measurement picks one measurement, noise.measurements = \"per_rank\" gives "
+            "each rank one: keep one of them");
+      for (const DetourPattern& m : read_trace_measurements(reader, "noise"))
+        spec.per_rank.push_back(in_nanoseconds(m));
+    }
+  } else {
+    const auto& poisson = *std::get<std::shared_ptr<const PoissonDetours>>(law);
+    if (spec.semantics == TimeSemantics::kLogGOPSim)
+      throw InputError(
+          "noise.semantics = \"loggopsim\" applies to periodic and trace noise (LogGOPSim replays "
+          "traces); Poisson detours take \"preempt\"");
+    spec.poisson = std::make_shared<const PoissonDetours>(
+        poisson.rate() * 1e-9, poisson.mean_duration() * 1e9, poisson.duration_law());
+  }
+  return spec;
+}
+
+// Operations beyond this are refused: over a day per sample, terabytes stored.
+constexpr double kMaxOperations = 0x1p37;
+// Likewise for match-list entries searched (1 ns each: about a day).
+constexpr double kMaxSearches = 0x1p46;
+// Bytes a stored schedule takes per operation (schedule.hpp: the arrays and the dependencies).
+constexpr double kStoredBytesPerOperation = 32.0;
+
+void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContext& run) {
+  reader.text(collective_kind_key());
+  if (reader.has(kGoal.name) == reader.has(kAlgorithm.name))
+    throw InputError("give exactly one of collective.goal and collective.algorithm");
+  const auto cycles = static_cast<std::uint32_t>(reader.integer(kCycles));
+  const double work = reader.number(kWork);
+  const auto work_ns = static_cast<std::uint64_t>(std::llround(to_ns(work)));
+  const bool repeated = cycles != 1 || work_ns != 0;
+  const auto repeat = [=](Schedule one) {
+    return repeated ? repeat_schedule(one, cycles, work_ns) : one;
+  };
+  // Stored, or as rank classes where its ranks share their programs (same runs, less memory).
+  const auto compact = [](Schedule stored) {
+    std::optional<GeneratedSchedule> classes = rank_classes(stored);
+    return classes ? AnySchedule(std::move(*classes)) : AnySchedule(std::move(stored));
+  };
+  ScheduleSource source;
+  std::uint64_t row_bytes = 1;  // the message size a LogGP file's rows are chosen for
+  const bool goal = reader.has(kGoal.name);
+  if (goal) {
+    // Read now: a malformed file is refused when the run file is checked.
+    const std::string path = reader.text(kGoal);
+    source.built = std::make_shared<const AnySchedule>(
+        repeated ? compact(repeat(read_goal_file(path))) : read_goal_schedule(path));
+    source.ranks = ranks_of(*source.built);
+    source.operations = static_cast<double>(operations_of(*source.built));
+    source.stored_bytes = static_cast<double>(memory_bytes_of(*source.built));
+    source.ready_at_start = static_cast<double>(ready_at_start_of(*source.built));
+    source.description = fmt::format("GOAL file {}", path);
+  } else {
+    const AlgorithmKind& algorithm = *find_algorithm(reader.text(kAlgorithm));
+    AlgorithmParams p;
+    if (reader.has(kRanks.name) == reader.has(kLog2Ranks.name))
+      throw InputError("give exactly one of collective.N and collective.log2_N");
+    if (reader.has(kLog2Ranks.name)) {
+      p.ranks = std::uint32_t{1} << reader.integer(kLog2Ranks);
+      reader.forget(kLog2Ranks.name);
+      reader.derive(kRanks.name, static_cast<std::int64_t>(p.ranks), true);
+    } else {
+      p.ranks = static_cast<std::uint32_t>(reader.integer(kRanks));
+    }
+    p.message_bytes = static_cast<std::uint64_t>(reader.integer(kBytes));
+    if (algorithm.uses_k) p.k = static_cast<std::uint32_t>(reader.integer(kRadix));
+    if (algorithm.uses_segments) p.segments = static_cast<std::uint32_t>(reader.integer(kSegments));
+    if (algorithm.uses_receive_order)
+      p.receives =
+          reader.text(kReceives) == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
+    source.ranks = p.ranks;
+    source.operations = algorithm.operations(p) * cycles + (work_ns > 0 ? p.ranks * cycles : 0);
+    if (algorithm.searches) source.searches = algorithm.searches(p) * cycles;
+    source.description =
+        fmt::format("{} on {} ranks, {} bytes", algorithm.name, p.ranks, p.message_bytes);
+    if (source.operations > kMaxOperations)
+      throw InputError(fmt::format(
+          "{}: about {:.3g} operations per sample, beyond the {:.3g} collnoise takes (a day per "
+          "sample): use fewer ranks",
+          source.description, source.operations, kMaxOperations));
+    if (source.searches > kMaxSearches)
+      throw InputError(fmt::format(
+          "{}: its root searches its posted receives for each message, about {:.3g} entries per "
+          "sample, beyond the {:.3g} collnoise takes (a day per sample): use fewer ranks",
+          source.description, source.searches, kMaxSearches));
+    // On the fly where the pattern allows (memory independent of N); else stored, built when
+    // the point is first sampled.
+    std::optional<GeneratedSchedule> fly;
+    if (algorithm.generate_on_the_fly && !repeated) fly = algorithm.generate_on_the_fly(p);
+    if (fly) {
+      source.built = std::make_shared<const AnySchedule>(std::move(*fly));
+      source.stored_bytes = static_cast<double>(memory_bytes_of(*source.built));
+      source.ready_at_start = static_cast<double>(ready_at_start_of(*source.built));
+    } else {
+      // Before it is built: every receive at once if preposted (about half the operations), else
+      // a few per rank (a root's receives, a rank's first send).
+      source.ready_at_start = p.receives == ReceiveOrder::kPreposted
+                                  ? source.operations / 2.0 + p.ranks
+                                  : 2.0 * p.ranks;
+      source.make = [&algorithm, p, repeat, compact] {
+        return compact(repeat(algorithm.generate(p)));
+      };
+      source.stored_bytes = kStoredBytesPerOperation * source.operations;
+      // Repeated: one cycle is built first, and each cycle's first operations wait for the
+      // previous cycle's last ones ((N - 1)^2 dependencies a cycle at a linear scatter's root).
+      if (repeated)
+        source.stored_bytes +=
+            kStoredBytesPerOperation * algorithm.operations(p) +
+            4.0 * (work_ns > 0 ? cycles : cycles - 1.0) * cycle_joins_of(algorithm, p, work_ns > 0);
+    }
+    row_bytes = std::max<std::uint64_t>(p.message_bytes, 1);
+  }
+  const ScheduleNet net = read_net(reader, row_bytes);
+  std::optional<TimeNoiseLaw> time_law;
+  ScheduleNoiseSpec noise = read_schedule_noise(reader, source.ranks, time_law);
+  noise.delays = read_message_delays(reader, net.L, net.G);
+  if (noise.delays) noise.tail_index = std::min(noise.tail_index, noise.delays->tail_index());
+  point.kind = "schedule";
+  // Time-based noise must resolve its detours over the whole run (checked once the noiseless
+  // run is known).
+  std::function<void(double)> check;
+  if (time_law) {
+    const double rounds = source.operations / std::max(source.ranks, 1U);
+    check = [law = *time_law, rounds](double noiseless) {
+      check_time_noise_horizon(law, noiseless, rounds);
+    };
+  }
+  auto study = std::make_unique<ScheduleStudy>(std::move(source), net, noise, std::move(check));
+  // A GOAL file's schedule is simulated now: one that cannot complete is refused at once.
+  if (goal) study->noiseless();
+  if (reader.has(kFinishSample.name)) {
+    const auto index = static_cast<std::uint64_t>(reader.integer(kFinishSample));
+    if (run.samples > 0 && index >= run.samples)
+      throw InputError(
+          fmt::format("collective.finish_sample = {} is invalid: the point has samples 0 to {}",
+                      index, run.samples - 1));
+    study->record_finish_of(index);
+  }
+  point.sampled = std::move(study);
+}
+
+}  // namespace
+
+ModelKind schedule_model_kind() {
+  std::vector<KeySpec> keys = {kGoal,       kAlgorithm,    kRanks,       kLog2Ranks,    kBytes,
+                               kRadix,      kSegments,     kReceives,    kCycles,       kWork,
+                               kEager,      kSemantics,    kCosched,     kRanksPerNode, kLogGPFile,
+                               kLogGPBytes, kFinishSample, kMeasurements};
+  for (const auto& k : message_delay_keys()) keys.push_back(k);
+  for (const auto& k : loggops_keys())
+    if (k.name != "loggops.message_bytes") keys.push_back(k);
+  return {
+      .name = "schedule",
+      .meaning = "any collective as a schedule: a GOAL file or a built-in algorithm under LogGOPS",
+      .collectives = {"schedule"},
+      .keys = keys,
+      .takes =
+          [](const ParamReader& reader, const RunContext& run) {
+            return run.run_kind == "sample" &&
+                   reader.peek_text(collective_kind_key().name) == "schedule";
+          },
+      .prepare = prepare_schedule};
+}
+
+}  // namespace collnoise
