@@ -163,6 +163,7 @@ struct RunContext {
   double confidence = 0.95;
   std::uint64_t chunk_size = 0;  ///< samples per chunk; 0: the model's default
   ParamMap settings;             ///< settings tables a model owns ([nhalf]); it checks them
+  bool critical_path = false;    ///< output.critical_path: record each sample's critical path
 };
 
 /// One kind of point a run file can ask for.
@@ -179,6 +180,8 @@ struct ModelKind {
   std::vector<std::string> collectives;
   /// Its keys (documentation and tests; the laws' keys are the laws').
   std::vector<KeySpec> keys;
+  /// Whether its points record critical paths when the run asks (output.critical_path).
+  bool records_critical_path = false;
   /// Its own run-level settings table ([nhalf]): keys of the run, not of a point, handed to it in
   /// RunContext::settings; it reads and checks them when it prepares a point.
   std::vector<KeySpec> settings;

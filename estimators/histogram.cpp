@@ -26,17 +26,21 @@ Histogram::Histogram(double lo, double hi, std::size_t bins, BinSpacing spacing)
 }
 
 void Histogram::add(double x) {
+  add(x, 1);
+}
+
+void Histogram::add(double x, std::uint64_t count) {
   if (x < edges_.front()) {
-    ++underflow_;
+    underflow_ += count;
     return;
   }
   if (x >= edges_.back()) {
-    ++overflow_;
+    overflow_ += count;
     return;
   }
   // Bins are half-open [e_i, e_i+1): the bin is the last edge <= x.
   const auto it = std::upper_bound(edges_.begin(), edges_.end(), x);
-  ++counts_[static_cast<std::size_t>(it - edges_.begin()) - 1];
+  counts_[static_cast<std::size_t>(it - edges_.begin()) - 1] += count;
 }
 
 void Histogram::clear() {

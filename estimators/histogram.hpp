@@ -16,6 +16,8 @@ class Histogram {
   Histogram(double lo, double hi, std::size_t bins, BinSpacing spacing);
 
   void add(double x);
+  /// Adds `count` at x (a weight in whole units: counts stay integers and merge exactly).
+  void add(double x, std::uint64_t count);
   /// Zeroes the counts, keeping the edges.
   void clear();
   /// Precondition: same edges (checked: RuntimeFailure).

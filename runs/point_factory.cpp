@@ -53,6 +53,7 @@ RunContext context_of(const RunSpec& run) {
   context.confidence = run.confidence;
   context.chunk_size = run.chunk_size;
   context.settings = run.model_settings;
+  context.critical_path = run.output.critical_path;
   return context;
 }
 
@@ -81,6 +82,15 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   const RunContext context = context_of(run);
   PreparedPoint point;
   const ModelKind& model = model_taking(reader, context);
+  if (run.output.critical_path && !model.records_critical_path)
+    throw InputError(fmt::format(
+        "{}: output.critical_path = true, but {} records no critical path (only schedule points "
+        "do: docs/models/critical-path.md shows how to run an algorithm as a schedule)",
+        run.path,
+        !model.point_label.empty()
+            ? model.point_label
+            : fmt::format("a {} run",
+                          reader.peek_text(collective_kind_key().name).value_or("tree_barrier"))));
   model.prepare(point, reader, context);
   reader.reject_unread(
       !model.point_label.empty()

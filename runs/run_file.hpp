@@ -26,7 +26,8 @@ struct PointSpec {
 };
 
 struct OutputSettings {
-  bool raw_samples = false;  ///< keep every sample of the primary metric (chunked, compressed)
+  bool raw_samples = false;    ///< keep every sample of the primary metric (chunked, compressed)
+  bool critical_path = false;  ///< record each sample's critical path (schedule points)
   std::size_t histogram_bins = 400;
   std::string histogram_spacing = "auto";  ///< "auto", "linear" or "log"
 };

@@ -68,6 +68,12 @@ struct SettingKeys {
                           .type = KeyType::kBoolean,
                           .meaning = "another name of `output.raw_samples`",
                           .optional = true};
+  KeySpec critical_path{.name = "output.critical_path",
+                        .type = KeyType::kBoolean,
+                        .meaning =
+                            "record each sample's critical path: where its time and its noise "
+                            "went (schedule points; docs/models/critical-path.md)",
+                        .fallback = false};
   KeySpec histogram_bins{.name = "output.histogram_bins",
                          .type = KeyType::kInteger,
                          .meaning = "bins of each histogram (quantiles are read from them)",
@@ -197,6 +203,7 @@ void read_values(RunSpec& run, ParamReader& reader, std::optional<std::uint64_t>
   run.limits.max_memory_gib = reader.optional_number(k.max_memory_gib);
   run.output.raw_samples =
       reader.boolean(reader.has(k.raw_phase_times.name) ? k.raw_phase_times : k.raw_samples);
+  run.output.critical_path = reader.boolean(k.critical_path);
   run.output.histogram_bins = static_cast<std::size_t>(reader.integer(k.histogram_bins));
   run.output.histogram_spacing = reader.text(k.histogram_spacing);
   for (const KeySpec* plot : {&k.plot_title, &k.plot_panels, &k.plot_x, &k.plot_series})
@@ -209,28 +216,14 @@ void read_values(RunSpec& run, ParamReader& reader, std::optional<std::uint64_t>
 const std::vector<KeySpec>& run_setting_keys() {
   static const std::vector<KeySpec> list = [] {
     const SettingKeys& k = keys();
-    std::vector<KeySpec> all{k.name,
-                             k.kind,
-                             k.seed,
-                             k.samples,
-                             k.replications,
-                             k.confidence,
-                             k.chunk_size,
-                             k.raw_samples,
-                             k.raw_phase_times,
-                             k.histogram_bins,
-                             k.histogram_spacing,
-                             k.mean_target,
-                             k.quantile,
-                             k.quantile_target,
-                             k.min_samples,
-                             k.max_samples,
-                             k.max_core_hours,
-                             k.max_memory_gib,
-                             k.plot_title,
-                             k.plot_panels,
-                             k.plot_x,
-                             k.plot_series};
+    std::vector<KeySpec> all{k.name,           k.kind,           k.seed,
+                             k.samples,        k.replications,   k.confidence,
+                             k.chunk_size,     k.raw_samples,    k.raw_phase_times,
+                             k.critical_path,  k.histogram_bins, k.histogram_spacing,
+                             k.mean_target,    k.quantile,       k.quantile_target,
+                             k.min_samples,    k.max_samples,    k.max_core_hours,
+                             k.max_memory_gib, k.plot_title,     k.plot_panels,
+                             k.plot_x,         k.plot_series};
     // No setting defines a point's streams (the seed keys every point alike).
     for (KeySpec& key : all) key.identity = false;
     return all;

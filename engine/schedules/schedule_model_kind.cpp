@@ -346,6 +346,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
                       index, run.samples - 1));
     study->record_finish_of(index);
   }
+  if (run.critical_path) study->record_critical_paths();
   point.sampled = std::move(study);
 }
 
@@ -364,6 +365,7 @@ ModelKind schedule_model_kind() {
       .meaning = "any collective as a schedule: a GOAL file or a built-in algorithm under LogGOPS",
       .collectives = {"schedule"},
       .keys = keys,
+      .records_critical_path = true,
       .takes =
           [](const ParamReader& reader, const RunContext& run) {
             return run.run_kind == "sample" &&

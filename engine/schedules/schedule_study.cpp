@@ -30,22 +30,24 @@ constexpr double kNanosecond = 1e-9;
 constexpr std::uint32_t kMaxRanksListed = 65536;
 
 // The CPU noise `cpu`, with the network noise of `noise` when it has some.
-template <class Sched, class Cpu>
+// `observer` watches the run (NoObserver, or a critical-path recorder).
+template <class Sched, class Cpu, class Observer>
 ScheduleRun run_with(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                     std::uint64_t key, Cpu& cpu, ScheduleEngineMemory& memory) {
+                     std::uint64_t key, Cpu& cpu, ScheduleEngineMemory& memory,
+                     Observer& observer) {
   if (noise.delays) {
     WithMessageDelays<Cpu> both(cpu, *noise.delays, key);
-    return simulate_schedule(s, net, both, memory);
+    return simulate_schedule(s, net, both, memory, observer);
   }
-  return simulate_schedule(s, net, cpu, memory);
+  return simulate_schedule(s, net, cpu, memory, observer);
 }
 
-template <class Sched>
+template <class Sched, class Observer>
 ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                      std::uint64_t key, ScheduleEngineMemory& memory) {
+                      std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer) {
   if (noise.stage) {
     StageScheduleNoise n(*noise.stage, key);
-    return run_with(s, net, noise, key, n, memory);
+    return run_with(s, net, noise, key, n, memory, observer);
   }
   if (noise.pattern) {
     std::vector<const DetourPattern*> patterns{noise.pattern.get()};
@@ -55,19 +57,33 @@ ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNois
     }
     PatternScheduleNoise n(std::move(patterns), noise.semantics, key, s.ranks(),
                            noise.ranks_per_offset);
-    return run_with(s, net, noise, key, n, memory);
+    return run_with(s, net, noise, key, n, memory, observer);
   }
   if (noise.poisson) {
     PoissonScheduleNoise n(*noise.poisson, key, s.ranks(), noise.ranks_per_offset);
-    return run_with(s, net, noise, key, n, memory);
+    return run_with(s, net, noise, key, n, memory, observer);
   }
   QuietSchedule quiet;
-  return run_with(s, net, noise, key, quiet, memory);
+  return run_with(s, net, noise, key, quiet, memory, observer);
 }
 
-ScheduleRun run_noisy(const AnySchedule& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                      std::uint64_t key, ScheduleEngineMemory& memory) {
-  return std::visit([&](const auto& x) { return run_noisy(x, net, noise, key, memory); }, s);
+template <class Observer = NoObserver>
+ScheduleRun run_any(const AnySchedule& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
+                    std::uint64_t key, ScheduleEngineMemory& memory, Observer&& observer = {}) {
+  return std::visit([&](const auto& x) { return run_noisy(x, net, noise, key, memory, observer); },
+                    s);
+}
+
+// The most operations any rank of `s` holds.
+std::uint64_t most_operations_of(const AnySchedule& s) {
+  return std::visit(
+      [](const auto& x) {
+        std::uint64_t most = 0;
+        for (std::uint32_t h = 0; h < x.ranks(); ++h)
+          most = std::max<std::uint64_t>(most, x.view(h).count());
+        return most;
+      },
+      s);
 }
 
 ScheduleRun run_quiet(const AnySchedule& s, const ScheduleNet& net) {
@@ -129,6 +145,7 @@ const ScheduleRun& ScheduleStudy::noiseless() const {
           "G {} ns per byte, O {} ns per byte",
           source_.description, last, net_.L, net_.o, net_.g, net_.G, net_.O));
     if (check_) check_(last * kNanosecond);
+    most_operations_ = most_operations_of(*s);
     noiseless_ = std::move(run);
   });
   return noiseless_;
@@ -151,11 +168,48 @@ TallyLayout completion_layout(std::size_t histogram_bins, double noiseless) {
 
 TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&) const {
   // From the noiseless completion to 100 times it.
-  return completion_layout(histogram_bins, noiseless_completion());
+  TallyLayout layout = completion_layout(histogram_bins, noiseless_completion());
+  if (attributed_) attribution().add_to(layout);
+  return layout;
 }
 
 TallyLayout ScheduleStudy::shape(std::size_t histogram_bins, const std::string&) const {
-  return completion_layout(histogram_bins, 1.0);
+  TallyLayout layout = completion_layout(histogram_bins, 1.0);
+  // At most kPathBuckets steps (the ranks' operations are not known before the schedule is).
+  if (attributed_) PathAttribution(source_.ranks, kPathBuckets).add_to(layout);
+  return layout;
+}
+
+PathAttribution ScheduleStudy::attribution() const {
+  noiseless();  // knows the most operations of a rank
+  return PathAttribution(built_ranks_, most_operations_);
+}
+
+bool ScheduleStudy::noisy() const {
+  return noise_.stage || noise_.pattern || noise_.poisson || noise_.delays;
+}
+
+const CriticalPath& ScheduleStudy::noiseless_path() const {
+  std::call_once(noiseless_path_once_, [&] {
+    const PathAttribution a = attribution();
+    CriticalPathRecorder recorder([a](std::uint32_t, std::uint64_t i) { return a.bucket(i); });
+    ScheduleEngineMemory memory;
+    const ScheduleRun run = run_any(*schedule(), net_, ScheduleNoiseSpec{}, 0, memory, recorder);
+    noiseless_path_ = recorder.result(run.finish);
+  });
+  return noiseless_path_;
+}
+
+std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replicate_with_path(std::uint64_t index,
+                                                                        bool keep_segments) const {
+  const PathAttribution a = attribution();
+  CriticalPathRecorder recorder([a](std::uint32_t, std::uint64_t i) { return a.bucket(i); },
+                                keep_segments);
+  ScheduleEngineMemory memory;
+  ScheduleRun run = run_any(*schedule(), net_, noise_,
+                            stream_key(key_, StreamPurpose::kReplication, index), memory, recorder);
+  CriticalPath path = recorder.result(run.finish);
+  return {std::move(run), std::move(path)};
 }
 
 double ScheduleStudy::noiseless_completion() const {
@@ -170,8 +224,15 @@ double ScheduleStudy::replicate(std::uint64_t index) const {
 
 double ScheduleStudy::replicate(std::uint64_t index, UnitInFlight& unit) const {
   // Without noise every replication is the noiseless run: no need to simulate it again.
-  if (!noise_.stage && !noise_.pattern && !noise_.poisson && !noise_.delays)
-    return noiseless_completion();
+  if (!noisy()) return noiseless_completion();
+  NoObserver none;
+  const ScheduleRun run = run_replication(index, unit, none);
+  return *std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond;
+}
+
+template <class Observer>
+ScheduleRun ScheduleStudy::run_replication(std::uint64_t index, UnitInFlight& unit,
+                                           Observer& observer) const {
   ScheduleEngineMemory& memory = engine_memory_->local();
   // A long sample (minutes at millions of ranks) tells progress how far it is: its events
   // against the noiseless run's.
@@ -182,16 +243,34 @@ double ScheduleStudy::replicate(std::uint64_t index, UnitInFlight& unit) const {
     ScheduleEngineMemory& memory;
     ~Unhook() { memory.on_progress({}); }
   } unhook{memory};
-  const ScheduleRun run = run_noisy(*schedule(), net_, noise_,
-                                    stream_key(key_, StreamPurpose::kReplication, index), memory);
+  ScheduleRun run = run_any(*schedule(), net_, noise_,
+                            stream_key(key_, StreamPurpose::kReplication, index), memory, observer);
   if (!run.complete)
     throw RuntimeFailure(
         fmt::format("{}: a replication did not complete: {}", source_.description, run.incomplete));
-  return *std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond;
+  return run;
+}
+
+void ScheduleStudy::sample_row(std::uint64_t index, UnitInFlight& unit, std::span<double> row,
+                               CriticalPath& last) const {
+  if (!attributed_) {
+    row[0] = replicate(index, unit);
+    return;
+  }
+  const PathAttribution a = attribution();
+  if (!noisy()) {
+    last = noiseless_path();
+  } else {
+    CriticalPathRecorder recorder([&a](std::uint32_t, std::uint64_t i) { return a.bucket(i); });
+    const ScheduleRun run = run_replication(index, unit, recorder);
+    last = recorder.result(run.finish);
+  }
+  row[0] = last.completion * kNanosecond;
+  a.fill(last, row);
 }
 
 void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
-                             std::span<Histogram* const>, int threads) const {
+                             std::span<Histogram* const> extra, int threads) const {
   // Replications side by side, each on one thread: the value of each depends on its index only.
   // Their cost varies with the noise they meet: idle threads steal the rest (oneTBB).
   // Finished replications stay in flight for progress until the chunk is counted, here.
@@ -200,12 +279,21 @@ void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
     std::atomic<std::int64_t>& finished;
     ~Counted() { work_in_flight().add(-static_cast<double>(finished.load())); }
   } counted{finished};
-  parallel_tasks(static_cast<std::int64_t>(rows.size()), threads, [&](std::int64_t k) {
+  const std::size_t width = attributed_ ? 1 + attribution().metrics() : 1;
+  const std::size_t samples = rows.size() / width;
+  std::vector<CriticalPath> paths(attributed_ ? samples : 0);
+  parallel_tasks(static_cast<std::int64_t>(samples), threads, [&](std::int64_t k) {
     UnitInFlight unit;
-    rows[static_cast<std::size_t>(k)] = replicate(first + static_cast<std::uint64_t>(k), unit);
+    const auto i = static_cast<std::size_t>(k);
+    CriticalPath ignored;
+    sample_row(first + i, unit, rows.subspan(i * width, width), attributed_ ? paths[i] : ignored);
     unit.finish();
     ++finished;
   });
+  // The ranks that finished last, counted in sample order (the counts are sums: any order would
+  // do, but one thread counts them).
+  if (attributed_)
+    for (const CriticalPath& path : paths) PathAttribution::count_last(path, *extra.back());
 }
 
 PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
@@ -235,15 +323,17 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
     }
   };
   put_finish("noiseless_finish", noiseless());
+  std::vector<std::string> warnings = ci.warnings;
+  if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
   if (finish_sample_) {
     // The replication simulated again: its value depends on its index only.
     s.set("sample_finish_index", Field(*finish_sample_));
     ScheduleEngineMemory memory;
     put_finish("sample_finish",
-               run_noisy(*schedule(), net_, noise_,
-                         stream_key(key_, StreamPurpose::kReplication, *finish_sample_), memory));
+               run_any(*schedule(), net_, noise_,
+                       stream_key(key_, StreamPurpose::kReplication, *finish_sample_), memory));
   }
-  return {std::move(s), ci.warnings};
+  return {std::move(s), std::move(warnings)};
 }
 
 // Events: every operation, and a message per send (half the sends and receives); the run's own
@@ -251,10 +341,9 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
 double ScheduleStudy::cost_per_sample() const {
   // The event engine: about 100 ns an event, more with noise draws, and 1 ns for each match-list
   // entry searched where searches grow faster than the events (bench/RESULTS.md).
-  const bool noisy = noise_.stage || noise_.pattern || noise_.poisson || noise_.delays;
-  const double per_event = noisy ? 1.6e-7 : 1.0e-7;
-  return noisy ? per_event * 1.5 * source_.operations + kSecondsPerSearch * searches() + 1.0e-6
-               : 1.0e-6;
+  const double per_event = noisy() ? 1.6e-7 : 1.0e-7;
+  return noisy() ? per_event * 1.5 * source_.operations + kSecondsPerSearch * searches() + 1.0e-6
+                 : 1.0e-6;
 }
 
 double ScheduleStudy::fixed_cost() const {

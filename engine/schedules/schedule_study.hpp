@@ -13,6 +13,8 @@
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise.hpp"
 #include "engine/schedules/any_schedule.hpp"
+#include "engine/schedules/critical_path.hpp"
+#include "engine/schedules/path_attribution.hpp"
 #include "engine/schedules/schedule_engine.hpp"
 #include "engine/schedules/schedule_noise.hpp"
 #include "engine/study.hpp"
@@ -83,6 +85,15 @@ class ScheduleStudy final : public SampledStudy {
   const ScheduleRun& noiseless() const;
   /// Also summarise every rank's finishing time in replication `index` (`sample_finish`).
   void record_finish_of(std::uint64_t index) { finish_sample_ = index; }
+  /// Record every sample's critical path and tally where its time and noise went
+  /// (path_attribution.hpp).
+  void record_critical_paths() { attributed_ = true; }
+  /// Replication `index` simulated again (its times depend on its index only), with its critical
+  /// path; `keep_segments`: with the path's segments.
+  std::pair<ScheduleRun, CriticalPath> replicate_with_path(std::uint64_t index,
+                                                           bool keep_segments) const;
+  /// The noiseless run's critical path (simulated on first use).
+  const CriticalPath& noiseless_path() const;
 
  private:
   ScheduleSource source_;
@@ -99,6 +110,18 @@ class ScheduleStudy final : public SampledStudy {
   mutable std::atomic<double> noiseless_searches_{0.0};  ///< match-list entries it searched
   double searches() const;
   std::optional<std::uint64_t> finish_sample_;
+  bool attributed_ = false;
+  mutable std::once_flag noiseless_path_once_;
+  mutable CriticalPath noiseless_path_;
+  mutable std::uint64_t most_operations_ = 0;  ///< of any rank, known with the noiseless run
+  PathAttribution attribution() const;
+  bool noisy() const;
+  template <class Observer>
+  ScheduleRun run_replication(std::uint64_t index, UnitInFlight& unit, Observer& observer) const;
+  /// One replication's row of metrics (completion, then the attribution's), and the ranks that
+  /// finished last into `last`.
+  void sample_row(std::uint64_t index, UnitInFlight& unit, std::span<double> row,
+                  CriticalPath& last) const;
   struct EngineMemories;
   std::unique_ptr<EngineMemories> engine_memory_;
 };
