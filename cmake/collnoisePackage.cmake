@@ -34,8 +34,7 @@ endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
     "python3, python3-h5py, python3-numpy, python3-matplotlib, python3-xxhash")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "libtbb-dev, libhdf5-dev, libfmt-dev, libtomlplusplus-dev, libboost-math-dev, libxxhash-dev, "
-    "libotf2-trace-dev, otf2-tools")
+    "libtbb-dev, libhdf5-dev, libfmt-dev, libtomlplusplus-dev, libboost-math-dev, libxxhash-dev, libotf2-trace-dev, otf2-tools")
 if(COLLNOISE_NATIVE)
   message(STATUS "collnoise: the package (cpack) is built for this CPU (-march=native); "
                  "COLLNOISE_NATIVE=OFF for other machines")
