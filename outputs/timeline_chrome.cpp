@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -91,23 +93,49 @@ json message_args(const TimelineMessage& m) {
           {"critical", m.critical}};
 }
 
-// The spans of each rank, to find the slice a flow event binds to.
-using SpansByRank = std::map<std::uint32_t, std::vector<const TimelineSpan*>>;
+// The spans of one rank by start time, with the latest end up to each one: the spans holding a
+// time are found by walking back from the last one starting by then while that latest end
+// reaches it (a few steps each, not every span of the rank).
+struct RankSpans {
+  std::vector<const TimelineSpan*> by_start;
+  std::vector<double> latest_end;
+};
+using SpansByRank = std::map<std::uint32_t, RankSpans>;
+
+SpansByRank index_spans(const Timeline& timeline) {
+  SpansByRank index;
+  for (const TimelineSpan& s : timeline.spans) index[s.rank].by_start.push_back(&s);
+  for (auto& [rank, spans] : index) {
+    std::stable_sort(
+        spans.by_start.begin(), spans.by_start.end(),
+        [](const TimelineSpan* a, const TimelineSpan* b) { return a->start_ns < b->start_ns; });
+    double latest = -std::numeric_limits<double>::infinity();
+    for (const TimelineSpan* s : spans.by_start)
+      spans.latest_end.push_back(latest = std::max(latest, s->end_ns));
+  }
+  return index;
+}
 
 // The thread of the span of `rank` best holding time `ns`, CPU 0 when none holds it. A flow
 // event binds to the slice enclosing it on its thread, so this is where the arrow starts or
 // ends. Best: a span running at `ns` (start <= ns < end) rather than one ending then, serving
 // operation `op` (a send's overhead or gap), on a NIC, and the innermost (latest start).
-int flow_thread(const SpansByRank& spans, std::uint32_t rank, double ns, const std::uint64_t* op) {
-  const auto it = spans.find(rank);
-  if (it == spans.end()) return 0;
+int flow_thread(const SpansByRank& index, std::uint32_t rank, double ns, const std::uint64_t* op) {
+  const auto it = index.find(rank);
+  if (it == index.end()) return 0;
+  const RankSpans& spans = it->second;
+  const auto after =
+      std::upper_bound(spans.by_start.begin(), spans.by_start.end(), ns,
+                       [](double t, const TimelineSpan* s) { return t < s->start_ns; });
   const TimelineSpan* best = nullptr;
   int best_score = -1;
-  for (const TimelineSpan* s : it->second) {
-    if (s->start_ns > ns || s->end_ns < ns) continue;
+  for (auto k = after - spans.by_start.begin();
+       k-- > 0 && spans.latest_end[static_cast<std::size_t>(k)] >= ns;) {
+    const TimelineSpan* s = spans.by_start[static_cast<std::size_t>(k)];
+    if (s->end_ns < ns) continue;
     const int score = (ns < s->end_ns ? 4 : 0) + (op != nullptr && s->op == *op ? 2 : 0) +
                       (s->lane != TimelineLane::kCpu ? 1 : 0);
-    if (score > best_score || (score == best_score && s->start_ns > best->start_ns)) {
+    if (score > best_score) {  // walking back: on a tie, the later start is kept
       best = s;
       best_score = score;
     }
@@ -198,11 +226,8 @@ std::string chrome_trace_json(const Timeline& timeline) {
     throw RuntimeFailure("timeline '" + timeline.title + "': " + problem);
   json events = json::array();
   add_names(timeline, events);
-  SpansByRank spans;
-  for (const TimelineSpan& s : timeline.spans) {
-    events.push_back(span_event(s));
-    spans[s.rank].push_back(&s);
-  }
+  for (const TimelineSpan& s : timeline.spans) events.push_back(span_event(s));
+  const SpansByRank spans = index_spans(timeline);
   for (std::size_t i = 0; i < timeline.messages.size(); ++i)
     add_message(timeline, spans, i, timeline.messages[i], events);
   events.push_back(completion_event(timeline));
