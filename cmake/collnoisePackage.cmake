@@ -25,13 +25,16 @@ else()
   if(COLLNOISE_WITH_MPI)
     string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libopenmpi3")
   endif()
+  if(COLLNOISE_OTF2)
+    string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libopen-trace-format2-10")
+  endif()
 endif()
 # The Python package (and the deprecated reader and plotting script); and what building against
 # the static library needs.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
     "python3, python3-h5py, python3-numpy, python3-matplotlib, python3-xxhash")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "libtbb-dev, libhdf5-dev, libfmt-dev, libtomlplusplus-dev, libboost-math-dev, libxxhash-dev")
+    "libtbb-dev, libhdf5-dev, libfmt-dev, libtomlplusplus-dev, libboost-math-dev, libxxhash-dev, libotf2-trace-dev, otf2-tools")
 if(COLLNOISE_NATIVE)
   message(STATUS "collnoise: the package (cpack) is built for this CPU (-march=native); "
                  "COLLNOISE_NATIVE=OFF for other machines")

@@ -12,6 +12,10 @@ the module collnoise.figures.NAME, imported the first time a result needs it:
     isoefficiency.py   Bosque et al.'s W(m) and efficiency surfaces
     nhalf.py           N_1/2 and its simulated check
 
+timeline.py is not a figure of a result's points: it draws one replayed sample's timeline from
+its Chrome trace JSON file (draw_timeline(json_path, out_path), docs/timelines.md) and defines no
+`draw`, so no model can name it.
+
 A new model either names an existing figure or adds one module, python/collnoise/figures/
 NAME.py, defining `draw(result, rows)`; nothing else is edited. common.py holds what figures
 share (its names are also importable from here). A figure drawn outside the package (a model of
