@@ -9,6 +9,7 @@
 #include "app/exit_codes.hpp"
 #include "app/messages.hpp"
 #include "app/plot_command.hpp"
+#include "app/timeline_command.hpp"
 #include "collnoise_version.hpp"
 #include "core/cpu_features.hpp"
 #include "core/errors.hpp"
@@ -176,6 +177,9 @@ int main(int argc, char** argv) {
   PlotOptions plot;
   auto* plot_cmd = add_plot_command(app, plot);
 
+  TimelineOptions timeline;
+  auto* timeline_cmd = add_timeline_command(app, timeline);
+
   // Hidden: for maintainers, writes docs/reference/ from the registries (runs/reference_docs.hpp).
   std::string reference_dir;
   auto* reference_cmd =
@@ -210,6 +214,7 @@ int main(int argc, char** argv) {
     if (*verify_cmd) return verify_command(verify_paths);
     if (*schedule_cmd) return schedule_command(schedule);
     if (*plot_cmd) return plot_command(plot);
+    if (*timeline_cmd) return timeline_command(timeline);
     if (*reference_cmd) {
       write_reference_pages(reference_dir);
       return exit_code::kSuccess;

@@ -100,13 +100,19 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
 
 int plot_command(const PlotOptions& options) {
   if (!ProcessGroup::world().is_root()) return exit_code::kSuccess;  // one process draws
-  const std::string python = COLLNOISE_PLOT_PYTHON;
-  std::vector<std::string> args = {python, "-m", "collnoise.plot"};
+  std::vector<std::string> args = {"collnoise.plot"};
   if (!options.out.empty()) args.insert(args.end(), {"--out", options.out});
   if (!options.format.empty()) args.insert(args.end(), {"--format", options.format});
   if (options.no_verify) args.emplace_back("--no-verify");
   args.emplace_back("--");  // results named like options stay results
   args.insert(args.end(), options.results.begin(), options.results.end());
+  return run_python_module(args);
+}
+
+int run_python_module(const std::vector<std::string>& module_and_args) {
+  const std::string python = COLLNOISE_PLOT_PYTHON;
+  std::vector<std::string> args = {python, "-m"};
+  args.insert(args.end(), module_and_args.begin(), module_and_args.end());
   std::vector<std::string> env = environment_with_package(package_directory());
   std::vector<char*> argv = pointers(args);
   std::vector<char*> envp = pointers(env);

@@ -27,4 +27,8 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options);
 /// 2 bad input (a damaged result among them: Python checks each checksum before reading).
 int plot_command(const PlotOptions& options);
 
+/// Runs `python -m <module_and_args>` as plot_command does, and returns its exit code (1 when
+/// Python could not be started or was stopped by a signal).
+int run_python_module(const std::vector<std::string>& module_and_args);
+
 }  // namespace collnoise

@@ -212,6 +212,18 @@ std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replicate_with_path(std::uin
   return {std::move(run), std::move(path)};
 }
 
+std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
+                                                           TimelineRecorder& timeline) const {
+  const PathAttribution a = attribution();
+  CriticalPathRecorder recorder([a](std::uint32_t, std::uint64_t i) { return a.bucket(i); }, true);
+  BothObservers<CriticalPathRecorder, TimelineRecorder> both{recorder, timeline};
+  ScheduleEngineMemory memory;
+  ScheduleRun run = run_any(*schedule(), net_, noise_,
+                            stream_key(key_, StreamPurpose::kReplication, index), memory, both);
+  CriticalPath path = recorder.result(run.finish);
+  return {std::move(run), std::move(path)};
+}
+
 double ScheduleStudy::noiseless_completion() const {
   const ScheduleRun& run = noiseless();
   return *std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond;

@@ -17,6 +17,7 @@
 #include "engine/schedules/path_attribution.hpp"
 #include "engine/schedules/schedule_engine.hpp"
 #include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/timeline_recorder.hpp"
 #include "engine/study.hpp"
 
 namespace collnoise {
@@ -92,6 +93,10 @@ class ScheduleStudy final : public SampledStudy {
   /// path; `keep_segments`: with the path's segments.
   std::pair<ScheduleRun, CriticalPath> replicate_with_path(std::uint64_t index,
                                                            bool keep_segments) const;
+  /// Replication `index` simulated again with `timeline` watching it too; the path holds its
+  /// segments.
+  std::pair<ScheduleRun, CriticalPath> replay(std::uint64_t index,
+                                              TimelineRecorder& timeline) const;
   /// The noiseless run's critical path (simulated on first use).
   const CriticalPath& noiseless_path() const;
 

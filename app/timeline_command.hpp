@@ -1,0 +1,36 @@
+#pragma once
+// collnoise timeline RESULT --point P --sample S: replays one sample of a schedule point of a
+// result with the streams it had in the run (its times equal the run's), and writes the timeline
+// of chosen ranks: Chrome trace-event JSON (Perfetto), an OTF2 archive (Vampir, otf2-print) and a
+// figure drawn by the Python package (docs/timelines.md).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace collnoise {
+
+struct TimelineOptions {
+  std::string result;
+  std::uint64_t point = 0;
+  std::uint64_t sample = 0;
+  std::string ranks;   ///< "a-b" or "a,b,c"; empty: every rank up to 64, else 0-63
+  std::string window;  ///< "t0,t1" in seconds; empty: the whole sample
+  std::string out;     ///< the JSON file; empty: <result stem>-p<P>-s<S>.json
+  std::string otf2;    ///< an OTF2 archive directory to write as well
+  std::string figure;  ///< a .png, .pdf or .svg figure to draw as well
+  bool force = false;  ///< replace existing outputs
+  bool no_verify = false;
+};
+
+/// Adds the `timeline` subcommand; `options` receives its values.
+CLI::App* add_timeline_command(CLI::App& app, TimelineOptions& options);
+
+/// Exit 0 when written, 2 on bad input (a point that is not a schedule, a sample the point does
+/// not hold, a data file changed since the run, the replay differing from the run's records).
+int timeline_command(const TimelineOptions& options);
+
+}  // namespace collnoise
