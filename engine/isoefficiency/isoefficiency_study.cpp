@@ -365,8 +365,8 @@ PredictedGrowth imbalance_growth_of(const Spec& s) {
             "E[Y^m]) does not depend on W, so no W keeps it as m grows",
             false};
   if (std::isfinite(a)) return {1.0 + 1.0 / a, "", true};  // E[Y^m] ~ m^(1/a)
-  if (s.law->name() == "exponential")
-    return {std::nullopt, "m H_m is not a power law (its log-log slope is 1 + 1/H_m)", true};
+  // A light tail whose law has a closed form of E[max] may say how it grows (H_m ~ ln m).
+  if (const auto note = s.law->max_growth_note()) return {std::nullopt, *note, true};
   if (std::isfinite(s.law->support_max()))
     return {1.0, "", true};  // a bounded delay: E[Y^m] tends to its maximum
   return {std::nullopt,
