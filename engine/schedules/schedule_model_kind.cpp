@@ -364,6 +364,7 @@ ModelKind schedule_model_kind() {
       .meaning = "any collective as a schedule: a GOAL file or a built-in algorithm under LogGOPS",
       .collectives = {"schedule"},
       .keys = keys,
+      .summary_fields = schedule_summary_fields(),
       .takes =
           [](const ParamReader& reader, const RunContext& run) {
             return run.run_kind == "sample" &&
