@@ -178,14 +178,15 @@ std::vector<Record> run_summaries(const std::string& text) {
   return records;
 }
 
-// Whether every declared field with a condition appeared; how often each field appeared.
+// Checks that every field of the record is declared, with the declared unit; counts each one.
 void check_record(const Record& record, const std::map<std::string, FieldSpec>& declared,
                   std::map<std::string, int>& seen) {
   for (const auto& [name, value] : record.fields()) {
     INFO("field " << name);
     const auto spec = declared.find(name);
-    CHECK(spec != declared.end());
-    if (spec == declared.end()) continue;
+    const bool is_declared = spec != declared.end();
+    CHECK(is_declared);
+    if (!is_declared) continue;
     CHECK(record.unit_of(name) == spec->second.unit);
     ++seen[name];
   }
