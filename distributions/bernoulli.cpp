@@ -43,6 +43,16 @@ double BernoulliLaw::second_excess(double x) const {
   return 0.5 * p_ * (top - x) * (top + x);
 }
 
+std::optional<TreeBarrierBound> BernoulliLaw::tree_barrier_bound(double leaves,
+                                                                 double scale) const {
+  return TreeBarrierBound{4, scale * expected_max(leaves)};
+}
+
+std::optional<LawFormula> BernoulliLaw::nhalf_approximation(double overhead, double, double) const {
+  const double f = overhead / (1.0 + overhead);
+  return LawFormula{2.0 / f, "2/f, f/(1-f) = pT/w"};
+}
+
 namespace {
 
 const KeySpec& probability_key() {

@@ -24,6 +24,11 @@ class BernoulliLaw final : public NoiseLaw {
   double expected_max(double n) const override;
   double mean_excess(double x) const override;
   double second_excess(double x) const override;
+  /// Theorem 4: T (1 - (1-p)^leaves) = s E[max of leaves eta].
+  std::optional<TreeBarrierBound> tree_barrier_bound(double leaves, double scale) const override;
+  /// 2/f.
+  std::optional<LawFormula> nhalf_approximation(double overhead, double w,
+                                                double tau) const override;
 
  private:
   double p_;

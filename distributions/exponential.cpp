@@ -36,6 +36,23 @@ double ExponentialLaw::second_excess(double x) const {
   return (x + 1.0) * std::exp(-x);
 }
 
+std::optional<TreeBarrierBound> ExponentialLaw::tree_barrier_bound(double leaves,
+                                                                   double scale) const {
+  return TreeBarrierBound{2, scale * harmonic_number(leaves)};
+}
+
+// E[T] ~ w + s ln N + 2 tau log2 N reaches 2w at ln N = 1 / (f/(1-f) + 2 tau/(w ln 2)).
+std::optional<LawFormula> ExponentialLaw::nhalf_approximation(double overhead, double w,
+                                                              double tau) const {
+  return LawFormula{std::exp(1.0 / (overhead + 2.0 * tau / (w * std::log(2.0)))),
+                    "exp(1 / (f/(1-f) + 2 tau/(w ln 2)))"};
+}
+
+// E[max of m] = H_m ~ ln m: W = K m s H_m.
+std::optional<std::string> ExponentialLaw::max_growth_note() const {
+  return "m H_m is not a power law (its log-log slope is 1 + 1/H_m)";
+}
+
 double harmonic_number(double n) {
   if (n < 1.0)
     return n <= 0.0 ? 0.0 : boost::math::digamma(n + 1.0) + boost::math::constants::euler<double>();

@@ -16,6 +16,12 @@ class ExponentialLaw final : public NoiseLaw {
   double expected_max(double n) const override;
   double mean_excess(double x) const override;
   double second_excess(double x) const override;
+  /// Theorem 2: s H_leaves.
+  std::optional<TreeBarrierBound> tree_barrier_bound(double leaves, double scale) const override;
+  /// exp(1 / (f/(1-f) + 2 tau/(w ln 2))).
+  std::optional<LawFormula> nhalf_approximation(double overhead, double w,
+                                                double tau) const override;
+  std::optional<std::string> max_growth_note() const override;
 };
 
 /// H_n = sum_{k<=n} 1/k for real n >= 0 (psi(n+1) + gamma), exact to rounding for all n.

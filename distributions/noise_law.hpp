@@ -8,10 +8,25 @@
 // which is monotone non-increasing in U, and draws the maximum of n iid copies as
 // ISF(-expm1(log(U) / n)).
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace collnoise {
+
+/// A lower bound of Agarwal, Garg and Vishnoi on a full tree barrier's expected phase time
+/// (docs/models/tree-barrier.md, Theorems 2-4): the theorem that proves it for a law, and its
+/// noise term in seconds.
+struct TreeBarrierBound {
+  int theorem = 0;          ///< 2, 3 or 4: the summary field theorem<k>_lower it fills
+  double noise_term = 0.0;  ///< seconds: what the theorem puts for E[max of the leaves' delays]
+};
+
+/// A closed form a paper gives for a law: its value and its formula as text.
+struct LawFormula {
+  double value = 0.0;
+  std::string formula;
+};
 
 class NoiseLaw {
  public:
@@ -56,6 +71,27 @@ class NoiseLaw {
   virtual double mean_excess(double x) const;
   /// Integral of y S(y) over [x, inf) (half of E[(eta^2 - x^2)^+]); +inf when alpha <= 2.
   virtual double second_excess(double x) const;
+
+  // What papers prove for this law, where they do. The engine's theory uses these members and
+  // never the law's name: a law gains a closed form by overriding them in its own file; where a
+  // law does not, the theory reports why the value is missing.
+
+  /// Agarwal et al.'s lower bound for this law on a full tree barrier whose `leaves` ranks (the
+  /// deepest level, (N+1)/2) draw delays scale * eta (scale in seconds).
+  virtual std::optional<TreeBarrierBound> tree_barrier_bound(double /*leaves*/,
+                                                             double /*scale*/) const {
+    return std::nullopt;
+  }
+  /// Agarwal et al.'s approximation of N_1/2 (docs/models/nhalf.md) for this law, on stages of
+  /// w seconds with mean relative overhead `overhead` = f/(1-f) and hop latency tau seconds.
+  virtual std::optional<LawFormula> nhalf_approximation(double /*overhead*/, double /*w*/,
+                                                        double /*tau*/) const {
+    return std::nullopt;
+  }
+  /// For a light, unbounded tail: why m E[max of m eta] is not a power law of m, in the words
+  /// of this law's closed form of E[max] (isoefficiency's predicted growth); none: no closed
+  /// form says more than the light tail does.
+  virtual std::optional<std::string> max_growth_note() const { return std::nullopt; }
 };
 
 }  // namespace collnoise

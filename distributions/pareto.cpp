@@ -1,6 +1,7 @@
 #include "distributions/pareto.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 
@@ -64,6 +65,29 @@ double ParetoLaw::second_excess(double x) const {
   const double tail_from_c = c_ * c_ / (a_ - 2.0);
   if (x <= c_) return 0.5 * (c_ - x) * (c_ + x) + tail_from_c;
   return c_ * c_ * std::pow(x / c_, 2.0 - a_) / (a_ - 2.0);
+}
+
+namespace {
+
+// Agarwal et al.'s constant c_a = ((a-1)/a)^(1-1/a).
+double agarwal_c(double a) {
+  return std::pow((a - 1.0) / a, 1.0 - 1.0 / a);
+}
+
+}  // namespace
+
+std::optional<TreeBarrierBound> ParetoLaw::tree_barrier_bound(double leaves, double scale) const {
+  return TreeBarrierBound{3, scale * std::pow(leaves, 1.0 / a_) * agarwal_c(a_)};
+}
+
+std::optional<LawFormula> ParetoLaw::nhalf_approximation(double overhead, double w,
+                                                         double tau) const {
+  const double f = overhead / (1.0 + overhead);
+  const double noise_term = 2.0 * std::pow((1.0 - f) / (f * agarwal_c(a_)), a_);
+  const double latency_term =
+      tau > 0.0 ? std::pow(2.0, w / (2.0 * tau) + 2.0) : std::numeric_limits<double>::infinity();
+  return LawFormula{std::min(noise_term, latency_term),
+                    "min(2 ((1-f)/(f c_a))^a, 2^(w/(2 tau) + 2)), c_a = ((a-1)/a)^(1-1/a)"};
 }
 
 LawKind pareto_law_kind() {

@@ -22,6 +22,11 @@ class ParetoLaw final : public NoiseLaw {
   double expected_max(double n) const override;
   double mean_excess(double x) const override;
   double second_excess(double x) const override;
+  /// Theorem 3: s c_a leaves^(1/a), c_a = ((a-1)/a)^(1-1/a).
+  std::optional<TreeBarrierBound> tree_barrier_bound(double leaves, double scale) const override;
+  /// min(2 ((1-f)/(f c_a))^a, 2^(w/(2 tau) + 2)): noise alone or latency alone reaching w.
+  std::optional<LawFormula> nhalf_approximation(double overhead, double w,
+                                                double tau) const override;
 
   double a() const { return a_; }
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/field_spec.hpp"
 #include "core/key_spec.hpp"
 #include "core/param_reader.hpp"
 #include "core/record.hpp"
@@ -185,6 +186,9 @@ struct ModelKind {
   /// Its own run-level settings table ([nhalf]): keys of the run, not of a point, handed to it in
   /// RunContext::settings; it reads and checks them when it prepares a point.
   std::vector<KeySpec> settings;
+  /// The fields its summary records hold, in the order it writes them: its own, not those every
+  /// point shares (runs/point_fields.hpp). docs/reference/summary-fields.md lists them.
+  std::vector<FieldSpec> summary_fields;
   /// Whether it takes the point: looks at the run kind and the given keys without reading them.
   std::function<bool(const ParamReader&, const RunContext&)> takes;
   /// Reads its keys through `reader` (InputError naming the key at fault) and sets the point's

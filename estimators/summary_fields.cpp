@@ -1,5 +1,7 @@
 #include "estimators/summary_fields.hpp"
 
+#include <fmt/format.h>
+
 #include "estimators/quantile_interval.hpp"
 
 namespace collnoise {
@@ -58,6 +60,34 @@ void put_quantiles(Record& record, const std::string& prefix, const Histogram& h
     record.set(name + "_resolution", q.resolution);
     record.set_unit({name, name + "_ci_low", name + "_ci_high", name + "_resolution"}, unit);
   }
+}
+
+std::vector<FieldSpec> mean_field_specs(const std::string& prefix, const std::string& unit,
+                                        const std::string& what, const std::string& when) {
+  return {
+      {prefix + "samples", "", "samples of " + what, when},
+      {prefix + "mean", unit, "mean of " + what, when},
+      {prefix + "ci_low", unit, "lower end of the mean's confidence interval", when},
+      {prefix + "ci_high", unit, "upper end of the mean's confidence interval", when},
+      {prefix + "ci_method", "", "how the mean's interval was computed (docs/models/estimators.md)",
+       when},
+      {prefix + "standard_error", unit, "standard error of the mean", when},
+  };
+}
+
+std::vector<FieldSpec> quantile_field_specs(const std::string& prefix, const std::string& unit,
+                                            const std::string& what, const std::string& when) {
+  std::vector<FieldSpec> fields;
+  for (double p : reported_probabilities()) {
+    const std::string name = prefix + quantile_name(p);
+    const std::string quantile = fmt::format("the {} quantile of {}", p, what);
+    fields.push_back({name, unit, quantile + " (from the histogram)", when});
+    fields.push_back({name + "_ci_low", unit, "lower end of its distribution-free interval", when});
+    fields.push_back(
+        {name + "_ci_high", unit, "upper end of its distribution-free interval", when});
+    fields.push_back({name + "_resolution", unit, "width of the histogram bin holding it", when});
+  }
+  return fields;
 }
 
 std::string join_warnings(const std::vector<std::string>& warnings) {

@@ -3,7 +3,9 @@
 // prefix ("" for the primary metric of a tree barrier, "conventional_" for a butterfly case),
 // so that all models report intervals the same way: value, interval, level and method.
 #include <string>
+#include <vector>
 
+#include "core/field_spec.hpp"
 #include "core/record.hpp"
 #include "estimators/accumulator.hpp"
 #include "estimators/histogram.hpp"
@@ -25,6 +27,16 @@ void put_null_mean(Record& record, const std::string& prefix, const std::string&
 /// p99.9 of a histogram (distribution-free intervals), in `unit`, the histogram's.
 void put_quantiles(Record& record, const std::string& prefix, const Histogram& histogram,
                    double level, const std::string& unit);
+
+/// The schema of what put_mean (or put_null_mean) writes under `prefix`: `what` names the
+/// estimated quantity ("the phase time"), `unit` is the metric's, `when` the condition of the
+/// fields (empty: always).
+std::vector<FieldSpec> mean_field_specs(const std::string& prefix, const std::string& unit,
+                                        const std::string& what, const std::string& when = "");
+
+/// The schema of what put_quantiles writes under `prefix`, as mean_field_specs.
+std::vector<FieldSpec> quantile_field_specs(const std::string& prefix, const std::string& unit,
+                                            const std::string& what, const std::string& when = "");
 
 /// Quantile probabilities reported for every sampled point (median, p90, p99, p99.9).
 const std::vector<double>& reported_probabilities();

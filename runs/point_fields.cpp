@@ -6,6 +6,34 @@
 
 namespace collnoise {
 
+const std::vector<FieldSpec>& shared_point_fields() {
+  const std::string targets = "with precision targets";
+  const std::string mean_target = "with a precision target on the mean";
+  const std::string quantile_target = "with a precision target on a quantile";
+  static const std::vector<FieldSpec> fields = {
+      {"confidence", "", "the level of the point's intervals: the run's `confidence`",
+       "unless the analysis has a level of its own (N_1/2)"},
+      {"warnings", "", "the model's warnings joined with \"; \" (empty when none)"},
+      {"precision_met", "", "whether the point met every precision target", targets},
+      {"precision_samples", "", "samples the point took", targets},
+      {"precision_batches", "", "batches the point was sampled in", targets},
+      {"precision_predicted_samples", "", "samples predicted to meet the targets", targets},
+      {"precision_max_samples", "", "the most samples a point may take (precision.max_samples)",
+       targets},
+      {"precision_min_samples", "", "the fewest samples a point takes (precision.min_samples)",
+       targets},
+      {"precision_mean_target", "", "the target relative half-width of the mean's interval",
+       mean_target},
+      {"precision_mean_achieved", "", "the relative half-width achieved", mean_target},
+      {"precision_quantile", "", "the quantile's probability", quantile_target},
+      {"precision_quantile_target", "", "the target relative half-width of its interval",
+       quantile_target},
+      {"precision_quantile_achieved", "", "the relative half-width achieved", quantile_target},
+      {"precision_note", "", "why the targets were not met", "when a precision target is not met"},
+  };
+  return fields;
+}
+
 Record point_record(const PreparedPoint& point, PointSummary summary, double run_confidence,
                     const PrecisionOutcome* precision) {
   Record record = std::move(summary.record);

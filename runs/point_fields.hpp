@@ -8,7 +8,9 @@
 //   warnings     the model's warnings joined with "; " (empty when none)
 //   precision_*  where the point stands against the run's precision targets, when it has some
 #include <cstdint>
+#include <vector>
 
+#include "core/field_spec.hpp"
 #include "core/record.hpp"
 #include "engine/study.hpp"
 #include "runs/precision_target.hpp"
@@ -21,6 +23,10 @@ struct PrecisionOutcome {
   PrecisionStatus status;
   std::uint64_t batches = 0;  ///< batches the point was sampled in
 };
+
+/// The schema of the fields every point shares, in the order point_record writes them
+/// (docs/reference/summary-fields.md).
+const std::vector<FieldSpec>& shared_point_fields();
 
 /// The point's summary record: the model's fields, then the fields every point shares.
 /// `precision`: null when the run has no precision targets.

@@ -17,6 +17,7 @@
 #include "distributions/time_noise_kind.hpp"
 #include "engine/schedules/algorithms.hpp"
 #include "engine/study.hpp"
+#include "runs/point_fields.hpp"
 #include "runs/run_settings.hpp"
 
 namespace collnoise {
@@ -311,17 +312,50 @@ std::string algorithms_page() {
   return out;
 }
 
+// One table of summary fields.
+std::string field_table(const std::vector<FieldSpec>& fields) {
+  std::string out =
+      "| field | unit | meaning | written |\n"
+      "|---|---|---|---|\n";
+  for (const FieldSpec& field : fields)
+    out += fmt::format("| {} | {} | {} | {} |\n", code(field.name), cell(field.unit),
+                       cell(field.meaning), field.when.empty() ? "always" : cell(field.when));
+  return out;
+}
+
+std::string summary_fields_page() {
+  std::string out = page_header("Summary fields",
+                                "model_kinds() (engine/models.cpp) and shared_point_fields() "
+                                "(runs/point_fields.cpp)");
+  out +=
+      "The fields of each point's summary record (`/points/<i>/summary` in a result file,\n"
+      "docs/hdf5-layout.md; `summary --json`), as each model declares them\n"
+      "(`ModelKind::summary_fields`, `FieldSpec` in core/field_spec.hpp). The unit is the one the\n"
+      "file stores beside the field (`<field>_units`); a blank unit means none: a count, a ratio\n"
+      "of like quantities, text or a verdict. *Written* says whether every point of the model\n"
+      "writes the field or when it does. A field may be null, with its reason beside it\n"
+      "(`<field>_reason`). tests/test_summary_schema.cpp runs a point of each model and checks\n"
+      "that it writes exactly the fields declared here.\n\n"
+      "## Fields every point carries\n\n"
+      "Written after the model's own (runs/point_fields.hpp), by `run` and `merge` alike.\n\n";
+  out += field_table(shared_point_fields());
+  for (const ModelKind& model : model_kinds()) {
+    out += fmt::format("\n## {}\n\n{}\n\n", code(model.name), model.meaning);
+    out += field_table(model.summary_fields);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<ReferencePage> reference_pages() {
-  // Summary fields have no registry yet: when they get one, their page is
-  // rendered here, beside these, and the test of the committed files covers them unchanged.
   return {
       {"keys.md", keys_page()},
       {"laws.md", laws_page()},
       {"time-noise.md", time_noise_page()},
       {"algorithms.md", algorithms_page()},
       {"settings.md", settings_page()},
+      {"summary-fields.md", summary_fields_page()},
   };
 }
 

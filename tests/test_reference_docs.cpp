@@ -244,7 +244,7 @@ TEST_CASE("the tables of docs/reference/ are those the registries give", "[refer
 
 TEST_CASE("the reference renderer marks open and closed ends and every default", "[reference]") {
   const auto pages = reference_pages();
-  REQUIRE(pages.size() == 5);
+  REQUIRE(pages.size() == 6);
   const std::string& keys = pages[0].text;
   // network.rho: [0, 1); isoefficiency.efficiency: (0, 1); the default sampling path.
   CHECK(keys.find("| `network.rho` | number |") != std::string::npos);

@@ -90,6 +90,7 @@ ModelKind cycle_model_kind() {
           "a dissemination barrier under LogGOPS",
       .collectives = {"butterfly", "dissemination"},
       .keys = keys,
+      .summary_fields = cycle_summary_fields(),
       .takes =
           [](const ParamReader& reader, const RunContext& run) {
             const auto kind = reader.peek_text(collective_kind_key().name);

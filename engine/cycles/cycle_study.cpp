@@ -199,6 +199,40 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
   }
 }
 
+std::vector<FieldSpec> cycle_summary_fields() {
+  const std::string s = "seconds";
+  const std::string cases[] = {"conventional", "redundant", "quiet"};
+  std::vector<FieldSpec> fields;
+  for (const std::string& c : cases)
+    append_fields(fields, mean_field_specs(c + "_", s,
+                                           "T_M, the " + c +
+                                               " case's run time (null when the algorithm lacks "
+                                               "the case or the run leaves it out)"));
+  const std::string butterfly = "the butterfly (which has a redundant variant)";
+  append_fields(
+      fields, {
+                  {"recovery_ratio", "", "(T_conv - T_red) / (T_conv - T_quiet), a ratio of means"},
+                  {"recovery_ratio_ci_low", "", "lower end of its delta-method interval"},
+                  {"recovery_ratio_ci_high", "", "upper end of its delta-method interval"},
+                  {"recovery_ratio_method", "", "how its interval was computed",
+                   "for " + butterfly + " running every case"},
+                  {"adoptions_per_rank_cycle", "",
+                   "adoptions of a redundant message per rank and cycle", "for " + butterfly},
+                  {"noiseless_closed_form", s, "T_M without noise, in closed form"},
+                  {"noiseless_closed_form_redundant", s, "the same for the redundant variant"},
+                  {"noise_busy_fraction", "", "the fraction of time the noise keeps a rank busy",
+                   "under time-based noise"},
+                  {"cycle", "", "the cycle numbers 1 .. collective.cycles (a series)"},
+              });
+  for (const std::string& c : cases) {
+    const std::string when = "when the " + c + " case runs";
+    fields.push_back({c + "_T", s, "mean T_c, the end of cycle c, at each c (a series)", when});
+    fields.push_back({c + "_T_ci_low", s, "lower ends of their Student t intervals", when});
+    fields.push_back({c + "_T_ci_high", s, "upper ends of their Student t intervals", when});
+  }
+  return fields;
+}
+
 PointSummary CycleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   const auto& cases = case_names();

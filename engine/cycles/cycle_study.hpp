@@ -71,4 +71,7 @@ class CycleStudy final : public SampledStudy {
 /// The model kind of this room: butterfly and dissemination cycles under LogGOPS.
 ModelKind cycle_model_kind();
 
+/// What CycleStudy::summarize writes (ModelKind::summary_fields).
+std::vector<FieldSpec> cycle_summary_fields();
+
 }  // namespace collnoise

@@ -304,6 +304,7 @@ ModelKind isoefficiency_model_kind() {
           .keys = {kEfficiency, kP, kM, kLog2M, kSurfaceW, kSamples, kImbalance, kC1, kC2, kJobMean,
                    kAssignment, kDelay, kScale, kOverhead, kOverheadC1, kOverheadC2,
                    kOverheadSamples, kTreeW, kTreeTau},
+          .summary_fields = isoefficiency_summary_fields(),
           .takes = [](const ParamReader&,
                       const RunContext& run) { return run.run_kind == "isoefficiency"; },
           .prepare = prepare_isoefficiency};

@@ -365,8 +365,8 @@ PredictedGrowth imbalance_growth_of(const Spec& s) {
             "E[Y^m]) does not depend on W, so no W keeps it as m grows",
             false};
   if (std::isfinite(a)) return {1.0 + 1.0 / a, "", true};  // E[Y^m] ~ m^(1/a)
-  if (s.law->name() == "exponential")
-    return {std::nullopt, "m H_m is not a power law (its log-log slope is 1 + 1/H_m)", true};
+  // A light tail whose law has a closed form of E[max] may say how it grows (H_m ~ ln m).
+  if (const auto note = s.law->max_growth_note()) return {std::nullopt, *note, true};
   if (std::isfinite(s.law->support_max()))
     return {1.0, "", true};  // a bounded delay: E[Y^m] tends to its maximum
   return {std::nullopt,
@@ -476,6 +476,41 @@ void set_surface_fields(Record& r, const Spec& s, const CurveColumns& c) {
 }
 
 }  // namespace
+
+std::vector<FieldSpec> isoefficiency_summary_fields() {
+  const std::string w = "work units";
+  const std::string s = "seconds";
+  const std::string w_free = "when the efficiency does not depend on W";
+  return {
+      {"curve", "", "what the curve is: T_q, T_o and the target efficiency, in words"},
+      {"efficiency_target", "", "the efficiency E the curve keeps"},
+      {"p", "work units per second", "the processing rate (isoefficiency.p)"},
+      {"m", "", "the node counts m (a series, as every field below)"},
+      {"W", w, "the work that keeps the efficiency at each m (null where none does)"},
+      {"W_ci_low", w, "lower ends of W's intervals"},
+      {"W_ci_high", w, "upper ends of W's intervals"},
+      {"W_exact", w, "W from the exact overheads, where they have a closed form"},
+      {"W_ci_method", "", "how W's intervals were computed"},
+      {"T_q", s, "the imbalance overhead at W"},
+      {"T_q_ci_low", s, "lower ends of its intervals"},
+      {"T_q_ci_high", s, "upper ends of its intervals"},
+      {"T_o", s, "the communication overhead at W"},
+      {"T_o_ci_low", s, "lower ends of its intervals"},
+      {"T_o_ci_high", s, "upper ends of its intervals"},
+      {"samples_per_m", "", "samples of the imbalance at each m (0 for a family)"},
+      {"growth_exponent", "", "the fitted log-log slope of W(m)"},
+      {"growth_exponent_ci_low", "", "lower end of the slope's interval"},
+      {"growth_exponent_ci_high", "", "upper end of the slope's interval"},
+      {"predicted_exponent", "", "the slope the theory predicts (null where W(m) is no power law)"},
+      {"scalable", "", "whether a W keeps the efficiency at every m"},
+      {"scalable_note", "", "why not", "when at some m no W reaches the target efficiency"},
+      {"W_note", "", "why W is null", w_free},
+      {"efficiency_any_W", "", "the efficiency at each m, whatever W", w_free},
+      {"surface_W", w, "the W of the efficiency surface E(W, m), m-major"},
+      {"surface_m", "", "the m of the efficiency surface"},
+      {"surface_E", "", "the efficiency at (surface_W, surface_m)"},
+  };
+}
 
 IsoefficiencyStudy::IsoefficiencyStudy(IsoefficiencySpec spec) : spec_(std::move(spec)) {}
 

@@ -77,4 +77,7 @@ class IsoefficiencyStudy final : public AnalysisStudy {
 /// The model kind of this room: isoefficiency curves (kind = "isoefficiency").
 ModelKind isoefficiency_model_kind();
 
+/// What IsoefficiencyStudy::analyse writes (ModelKind::summary_fields).
+std::vector<FieldSpec> isoefficiency_summary_fields();
+
 }  // namespace collnoise

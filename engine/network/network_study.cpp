@@ -194,6 +194,40 @@ bool on_network(const ParamReader& reader) {
          kind == "binomial_broadcast" || kind == "binomial_reduce";
 }
 
+// What NetworkStudy::summarize writes, in its order; the units are the tally's (layout).
+std::vector<FieldSpec> network_fields() {
+  const std::string cost = "message-times";
+  std::vector<FieldSpec> fields = {
+      {"topology", "", "the topology, described"},
+      {"topology_family", "", "\"xgft\" or \"torus\""},
+      {"endpoints", "", "endpoints of the topology"},
+      {"switches", "", "switches of the topology"},
+      {"links", "", "links of the topology"},
+      {"diameter", "", "the longest shortest route, in hops"},
+      {"background_endpoints", "", "endpoints sending background traffic"},
+      {"processes", "", "processes of the collective"},
+      {"active_processes", "", "processes taking part in the collective"},
+      {"idle_processes", "", "processes - active_processes"},
+      {"rounds", "", "rounds of the collective"},
+  };
+  append_fields(fields,
+                mean_field_specs("slowdown_", "1", "the slowdown: cost_perturbed / cost_quiet"));
+  fields.push_back({"samples", "", "samples of the point"});
+  append_fields(fields,
+                mean_field_specs("cost_perturbed_", cost,
+                                 "the collective's cost with background traffic and OS delays"));
+  append_fields(fields,
+                mean_field_specs("cost_quiet_", cost, "the collective's cost with OS delays only"));
+  append_fields(fields,
+                mean_field_specs("cost_clean_", cost,
+                                 "the collective's cost without OS delays or background traffic"));
+  append_fields(fields,
+                mean_field_specs("slowdown_total_", "1",
+                                 "cost_perturbed / cost_clean: network and OS noise together"));
+  append_fields(fields, quantile_field_specs("slowdown_", "1", "the slowdown"));
+  return fields;
+}
+
 }  // namespace
 
 ModelKind network_model_kind() {
@@ -212,6 +246,7 @@ ModelKind network_model_kind() {
           "background traffic and optional OS noise",
       .collectives = {"binomial_broadcast", "binomial_reduce", "butterfly"},
       .keys = {topology, rho},
+      .summary_fields = network_fields(),
       .takes = [](const ParamReader& reader,
                   const RunContext& run) { return run.run_kind == "sample" && on_network(reader); },
       .prepare =

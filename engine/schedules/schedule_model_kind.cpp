@@ -366,6 +366,7 @@ ModelKind schedule_model_kind() {
       .collectives = {"schedule"},
       .keys = keys,
       .records_critical_path = true,
+      .summary_fields = schedule_summary_fields(),
       .takes =
           [](const ParamReader& reader, const RunContext& run) {
             return run.run_kind == "sample" &&

@@ -308,6 +308,33 @@ void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
     for (const CriticalPath& path : paths) PathAttribution::count_last(path, *extra.back());
 }
 
+std::vector<FieldSpec> schedule_summary_fields() {
+  const std::string s = "seconds";
+  const std::string sampled = "with collective.finish_sample";
+  const std::string listed =
+      fmt::format("a series over the ranks; null beyond {} ranks", kMaxRanksListed);
+  std::vector<FieldSpec> fields = {
+      {"schedule", "", "the schedule, described (algorithm or GOAL file)"},
+      {"ranks", "", "ranks of the schedule"},
+      {"operations", "", "operations of the schedule"},
+      {"events_per_sample", "", "events one simulated replication handles"},
+  };
+  append_fields(fields, mean_field_specs("completion_", s, "the completion time"));
+  append_fields(fields, {
+                            {"completion_sd", s, "standard deviation of the completion time"},
+                            {"noiseless_completion", s, "the completion time without noise"},
+                        });
+  append_fields(fields, quantile_field_specs("completion_", s, "the completion time"));
+  append_fields(
+      fields,
+      {
+          {"noiseless_finish", s, "every rank's finishing time without noise: " + listed},
+          {"sample_finish_index", "", "the replication whose finishing times follow", sampled},
+          {"sample_finish", s, "every rank's finishing time in it: " + listed, sampled},
+      });
+  return fields;
+}
+
 PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   const Accumulator total = tally.total(0);

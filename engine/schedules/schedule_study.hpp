@@ -134,4 +134,7 @@ class ScheduleStudy final : public SampledStudy {
 /// The model kind of this room: collective.kind = "schedule".
 ModelKind schedule_model_kind();
 
+/// What ScheduleStudy::summarize writes (ModelKind::summary_fields).
+std::vector<FieldSpec> schedule_summary_fields();
+
 }  // namespace collnoise

@@ -35,24 +35,11 @@ bool level_counts_exact(RankCount n) {
 }  // namespace
 
 PaperApprox nhalf_paper_approx(const TreeBarrierModel& m) {
-  const std::string law = m.noise.eta->name();
-  const double overhead = m.noise.overhead;  // f/(1-f)
-  const double f = overhead / (1.0 + overhead);
-  if (law == "exponential") {
-    return {Nullable::of(std::exp(1.0 / (overhead + 2.0 * m.tau / (m.w * std::log(2.0))))),
-            "exp(1 / (f/(1-f) + 2 tau/(w ln 2)))"};
-  }
-  if (law == "pareto") {
-    const double a = m.noise.eta->tail_index();
-    const double c_a = std::pow((a - 1.0) / a, 1.0 - 1.0 / a);
-    const double noise_term = 2.0 * std::pow((1.0 - f) / (f * c_a), a);
-    const double latency_term = m.tau > 0.0 ? std::pow(2.0, m.w / (2.0 * m.tau) + 2.0)
-                                            : std::numeric_limits<double>::infinity();
-    return {Nullable::of(std::min(noise_term, latency_term)),
-            "min(2 ((1-f)/(f c_a))^a, 2^(w/(2 tau) + 2)), c_a = ((a-1)/a)^(1-1/a)"};
-  }
-  if (law == "bernoulli") return {Nullable::of(2.0 / f), "2/f, f/(1-f) = pT/w"};
-  return {Nullable::null(fmt::format("the paper gives no N_1/2 formula for {} noise", law)), ""};
+  const NoiseLaw& law = *m.noise.eta;
+  if (const auto approx = law.nhalf_approximation(m.noise.overhead, m.w, m.tau))
+    return {Nullable::of(approx->value), approx->formula};
+  return {Nullable::null(fmt::format("the paper gives no N_1/2 formula for {} noise", law.name())),
+          ""};
 }
 
 ExactNHalf exact_nhalf(const TreeBarrierModel& model, bool full_trees_only) {

@@ -8,8 +8,9 @@
 
 namespace collnoise {
 
-/// The paper's approximate formula for the model's law (exponential, Pareto, Bernoulli); null
-/// with a reason for other laws.
+/// The paper's approximate formula for the model's law, where the law gives one
+/// (NoiseLaw::nhalf_approximation: exponential, Pareto, Bernoulli); null with a reason for
+/// other laws.
 struct PaperApprox {
   Nullable value;
   std::string formula;

@@ -164,6 +164,52 @@ PlotHints NHalfStudy::plot_hints() const {
   return hints;
 }
 
+namespace {
+
+// What NHalfStudy::analyse writes, in its order.
+std::vector<FieldSpec> nhalf_fields() {
+  const std::string s = "seconds";
+  const std::string found = "when N_1/2 is found below 2^126";
+  const std::string unresolved = "when E[T] cannot resolve N_1/2 to one N";
+  const std::string full_found = "when a full tree reaches 2w below 2^126";
+  std::vector<FieldSpec> fields = {
+      {"target_time", s, "2w: the expected phase time N_1/2 reaches"},
+      {"nhalf_paper_approx", "", "the paper's approximate N_1/2 (null for laws it does not treat)"},
+      {"nhalf_paper_formula", "", "its formula as text (empty when null)"},
+      {"nhalf_exact", "", "the smallest N with exact E[T] >= 2w (null when none below 2^126)"},
+      {"nhalf_exact_string", "", "the same N in decimal digits, exact beyond 2^53", found},
+      {"nhalf_exact_resolved", "", "whether E[T] separates N_1/2 from its neighbours", found},
+      {"nhalf_exact_low", "", "unresolved: the smallest N whose E[T] is within error of 2w", found},
+      {"nhalf_exact_low_string", "", "the same N in decimal digits", unresolved},
+      {"nhalf_exact_high", "", "unresolved: the largest N whose E[T] is within error of 2w", found},
+      {"nhalf_exact_high_string", "", "the same N in decimal digits", unresolved},
+      {"nhalf_exact_note", "", "why N_1/2 is a range", unresolved},
+      {"nhalf_full_tree", "", "the smallest full tree 2^k - 1 with E[T] >= 2w"},
+      {"nhalf_full_tree_string", "", "the same N in decimal digits", full_found},
+      {"nhalf_full_tree_levels", "", "its number of levels k", full_found},
+      {"paper_relative_error", "", "nhalf_paper_approx / nhalf_exact - 1", found},
+      {"check_N_half", "", "N_1/2 / 2, where the simulated check samples", found},
+      {"check_N_half_string", "", "the same N in decimal digits", found},
+      {"check_N_double", "", "2 N_1/2, where the simulated check samples", found},
+      {"check_N_double_string", "", "the same N in decimal digits", found},
+      {"check_confidence", "", "the check's confidence level (nhalf.check_confidence)", found},
+      {"check_samples", "", "phases sampled at each checked N (nhalf.check_samples)", found},
+      {"check_ci_method", "", "how the check's intervals were computed", found},
+      {"check_below_mean", s, "mean phase time at N_1/2 / 2", found},
+      {"check_below_ci_low", s, "lower end of its interval", found},
+      {"check_below_ci_high", s, "upper end of its interval", found},
+      {"check_above_mean", s, "mean phase time at 2 N_1/2", found},
+      {"check_above_ci_low", s, "lower end of its interval", found},
+      {"check_above_ci_high", s, "upper end of its interval", found},
+      {"exact_mean_at_half", s, "exact E[T] at N_1/2 / 2", found},
+      {"exact_mean_at_double", s, "exact E[T] at 2 N_1/2", found},
+      {"check_passed", "", "whether the intervals put 2w between the two checked N"},
+  };
+  return fields;
+}
+
+}  // namespace
+
 ModelKind nhalf_model_kind() {
   static const KeySpec check_samples{.name = "nhalf.check_samples",
                                      .type = KeyType::kInteger,
@@ -185,6 +231,7 @@ ModelKind nhalf_model_kind() {
       .collectives = {"tree_barrier"},
       .keys = tree_keys(),
       .settings = {check_samples, check_confidence},
+      .summary_fields = nhalf_fields(),
       .takes = [](const ParamReader&, const RunContext& run) { return run.run_kind == "nhalf"; },
       .prepare =
           [](PreparedPoint& point, ParamReader& reader, const RunContext& run) {

@@ -133,6 +133,28 @@ PlotHints TimedTreeStudy::plot_hints() const {
   return hints;
 }
 
+namespace {
+
+// What TimedTreeStudy::summarize writes, in its order.
+std::vector<FieldSpec> timed_tree_fields() {
+  const std::string s = "seconds";
+  std::vector<FieldSpec> fields = mean_field_specs("", s, "the time of all phases");
+  append_fields(fields,
+                {
+                    {"sd", s, "standard deviation of the time of all phases"},
+                    {"noiseless_time", s, "the time of all phases without noise"},
+                    {"mean_phase_time", s, "mean / collective.phases"},
+                    {"noise_busy_fraction", "", "the fraction of time the noise keeps a rank busy"},
+                    {"phase_time_means", s, "mean time of each phase (a series over the phases)"},
+                    {"phase_time_ci_low", s, "lower ends of their Student t intervals"},
+                    {"phase_time_ci_high", s, "upper ends of their Student t intervals"},
+                });
+  append_fields(fields, quantile_field_specs("phase_time_", s, "a phase's time"));
+  return fields;
+}
+
+}  // namespace
+
 ModelKind timed_tree_model_kind() {
   static const KeySpec phases{.name = "collective.phases",
                               .type = KeyType::kInteger,
@@ -147,6 +169,7 @@ ModelKind timed_tree_model_kind() {
               "interact",
           .collectives = {"tree_barrier"},
           .keys = keys,
+          .summary_fields = timed_tree_fields(),
           .takes =
               [](const ParamReader& reader, const RunContext& run) {
                 return run.run_kind == "sample" &&

@@ -178,12 +178,55 @@ TreeBarrierModel read_tree_model(ParamReader& reader, const TreeParams& tree) {
   return m;
 }
 
+namespace {
+
+// What TreeBarrierStudy::summarize writes, in its order.
+std::vector<FieldSpec> tree_barrier_fields() {
+  const std::string s = "seconds";
+  std::vector<FieldSpec> fields = mean_field_specs("", s, "the phase time T");
+  append_fields(
+      fields,
+      {
+          {"mean_tail_corrected", s, "the mean corrected for the unseen tail (Peng's interval)"},
+          {"sd", s, "standard deviation of T (null for a tail index <= 2)"},
+          {"min", s, "shortest sampled phase"},
+          {"max", s, "longest sampled phase"},
+          {"tail_index", "", "the law's tail index alpha (null for a light tail)"},
+          {"tail_index_hill", "", "Hill's estimate of the tail index from the largest samples"},
+          {"exact_mean", s, "exact E[T] (null for a tail index <= 1)"},
+          {"exact_sd", s, "exact standard deviation of T (null for a tail index <= 2)"},
+          {"exact_in_ci", "", "whether exact_mean lies in the mean's interval"},
+          {"exact_in_ci_adjusted", "",
+           "the same at the Bonferroni-adjusted level of the run's points"},
+          {"adjusted_confidence", "", "that adjusted level"},
+          {"z_score", "", "(mean - exact_mean) / standard_error"},
+          {"within_theorem1", "", "whether the mean's interval meets Theorem 1's bounds"},
+          {"within_bounds", "", "whether the mean's interval meets bound_lower .. bound_upper"},
+          {"theorem1_lower", s, "Theorem 1's lower bound as printed (full trees)"},
+          {"theorem1_lower_corrected", s, "Theorem 1's lower bound, leaves at the right depth"},
+          {"theorem1_upper", s, "Theorem 1's upper bound (full trees)"},
+          {"bound_lower", s, "w + s E[Y^(n_D)] + 2 tau D, any N"},
+          {"bound_upper", s, "w + s E[Y^N] + 2 tau D, any N"},
+          {"theorem2_lower", s, "Theorem 2 (exponential noise, full trees)"},
+          {"theorem3_lower", s, "Theorem 3 (Pareto noise, full trees)"},
+          {"theorem4_lower", s, "Theorem 4 (Bernoulli noise, full trees)"},
+          {"noiseless_time", s, "w + 2 tau D: the phase without noise"},
+      });
+  append_fields(fields, quantile_field_specs("", s, "T"));
+  for (double p : reported_probabilities())
+    fields.push_back({quantile_name(p) + "_exact", s, fmt::format("exact {} quantile of T", p)});
+  return fields;
+}
+
+}  // namespace
+
 ModelKind tree_barrier_model_kind() {
   return {
       .name = "tree_barrier",
       .meaning = "the tree barrier under per-stage noise: phase times, exact theory, Theorems 1-4",
       .collectives = {"tree_barrier"},
       .keys = tree_keys(),
+      .summary_fields = tree_barrier_fields(),
       .takes =
           [](const ParamReader& reader, const RunContext& run) {
             return run.run_kind == "sample" &&

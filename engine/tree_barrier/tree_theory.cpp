@@ -3,9 +3,6 @@
 #include <fmt/format.h>
 #include <cmath>
 
-#include "distributions/exponential.hpp"
-#include "distributions/pareto.hpp"
-
 namespace collnoise {
 namespace {
 
@@ -65,21 +62,19 @@ TreeTheory tree_theory(const TreeBarrierModel& m, const std::vector<double>& pro
   th.theorem1_lower_corrected = Nullable::of(m.w + noise_leaves + 2.0 * m.tau * (log2_n1 - 1.0));
   th.theorem1_upper = Nullable::of(m.w + s * law.expected_max(n) + 2.0 * m.tau * (log2_n1 - 1.0));
 
+  // Theorems 2-4 hold for one law each (exponential, Pareto, Bernoulli): the law says which
+  // one is its own and gives the theorem's noise term.
   const std::string wrong_law = fmt::format("not defined for {} noise", law.name());
   const double printed_latency = 2.0 * m.tau * (log2_n1 - 2.0);
-  th.theorem2_lower = law.name() == "exponential"
-                          ? Nullable::of(m.w + s * harmonic_number(leaves) + printed_latency)
-                          : Nullable::null(wrong_law);
-  if (law.name() == "pareto") {
-    const double a = law.tail_index();
-    const double c_a = std::pow((a - 1.0) / a, 1.0 - 1.0 / a);
-    th.theorem3_lower = Nullable::of(m.w + s * std::pow(leaves, 1.0 / a) * c_a + printed_latency);
-  } else {
-    th.theorem3_lower = Nullable::null(wrong_law);
-  }
-  // Theorem 4: w + T (1 - (1-p)^((N+1)/2)), and T (1 - (1-p)^n) = s E[Y^n] for eta = B/p.
-  th.theorem4_lower = law.name() == "bernoulli" ? Nullable::of(m.w + noise_leaves + printed_latency)
-                                                : Nullable::null(wrong_law);
+  const auto bound = law.tree_barrier_bound(leaves, s);
+  const auto theorem_lower = [&](int theorem) {
+    return bound && bound->theorem == theorem
+               ? Nullable::of(m.w + bound->noise_term + printed_latency)
+               : Nullable::null(wrong_law);
+  };
+  th.theorem2_lower = theorem_lower(2);
+  th.theorem3_lower = theorem_lower(3);
+  th.theorem4_lower = theorem_lower(4);
   return th;
 }
 
