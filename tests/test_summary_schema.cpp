@@ -142,6 +142,8 @@ W = 1.0e-4
       {"schedule", R"toml(name = "schema-schedule"
 seed = 7
 samples = 4
+[output]
+critical_path = true
 [collective]
 kind = "schedule"
 algorithm = "dissemination_barrier"

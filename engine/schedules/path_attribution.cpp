@@ -92,6 +92,34 @@ void PathAttribution::count_last(const CriticalPath& path, Histogram& histogram)
     histogram.add(static_cast<double>(path.last_ranks[i]) + 0.5, share + (i < rest ? 1 : 0));
 }
 
+std::vector<FieldSpec> PathAttribution::field_specs(const std::string& when) {
+  const std::string s = "seconds";
+  static const char* const meaning[kPathCategories] = {
+      "computation (calc)", "CPU overhead (o, O)", "NIC gap (g, G)", "wire latency (L)", "noise",
+      "rendezvous wait"};
+  std::vector<FieldSpec> fields;
+  for (std::size_t c = 0; c < kPathCategories; ++c) {
+    const std::string prefix = category_prefix(c);
+    const std::string what = fmt::format("the critical path's time in {}", meaning[c]);
+    append_fields(fields, mean_field_specs(prefix, s, what, when));
+    append_fields(fields, {{prefix + "noiseless", s, what + " without noise", when},
+                           {prefix + "excess", s, what + ": mean less the noiseless", when}});
+  }
+  append_fields(fields, mean_field_specs("noise_charged_", s,
+                                         "the noise charged to all the sample's operations", when));
+  append_fields(
+      fields,
+      {{"absorption_ratio", "1", "share of the charged noise absorbed off the critical path", when},
+       {"absorption_ratio_ci_low", "1", "lower end of its interval", when},
+       {"absorption_ratio_ci_high", "1", "upper end of its interval", when},
+       {"path_noise_by_step", s, "the critical path's mean noise by step bucket (a series)", when},
+       {"path_step_operations", "", "operations of a rank per step bucket", when},
+       {"last_rank_top", "", "the ranks (or ranges' first ranks) most often last", when},
+       {"last_rank_share", "1", "their shares of the samples, ties shared equally", when},
+       {"last_rank_range", "", "ranks per range (1 up to 4096 ranks)", when}});
+  return fields;
+}
+
 void PathAttribution::summarize(Record& record, const Tally& tally, const CriticalPath& noiseless,
                                 double level, std::vector<std::string>& warnings) const {
   const std::size_t first = first_metric();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/field_spec.hpp"
 #include "core/record.hpp"
 #include "engine/schedules/critical_path.hpp"
 #include "estimators/histogram.hpp"
@@ -50,6 +51,8 @@ class PathAttribution {
   /// the ranks that most often finish last and their shares; the path's noise by step.
   void summarize(Record& record, const Tally& tally, const CriticalPath& noiseless, double level,
                  std::vector<std::string>& warnings) const;
+  /// The schema of the fields summarize writes (core/field_spec.hpp), each written `when`.
+  static std::vector<FieldSpec> field_specs(const std::string& when);
 
  private:
   std::uint32_t ranks_;

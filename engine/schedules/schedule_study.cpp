@@ -332,6 +332,7 @@ std::vector<FieldSpec> schedule_summary_fields() {
           {"sample_finish_index", "", "the replication whose finishing times follow", sampled},
           {"sample_finish", s, "every rank's finishing time in it: " + listed, sampled},
       });
+  append_fields(fields, PathAttribution::field_specs("with output.critical_path = true"));
   return fields;
 }
 
