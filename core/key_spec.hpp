@@ -58,6 +58,15 @@ struct KeySpec {
   /// that change how, not what, is computed (an engine that gives the same bits, a sample
   /// count of an analysis): changing them leaves every stream in place (docs/models/streams.md).
   bool identity = true;
+  /// Keys that give one quantity in different ways (a collective's size as collective.N,
+  /// collective.log2_N or collective.levels) share a group name here: a [[case]] or [sweep] value
+  /// of one of them replaces whichever of the group the run file gave before. Empty: none.
+  std::string alternatives;
+  /// Also written without its table in [sweep] and [[case]] ("N" for "collective.N").
+  bool short_form = false;
+  /// The value is an array of tables ([[noise.components]]): entry i's keys become keys of their
+  /// own, "<name>[i].<key>" (a mixture's components). Never swept.
+  bool table_array = false;
 };
 
 }  // namespace collnoise

@@ -175,7 +175,8 @@ LawKind mixture_law_kind() {
       .name = "components",
       .type = KeyType::kText,
       .meaning = "array of tables, each a law (law and its keys) and its weight",
-      .optional = true};
+      .optional = true,
+      .table_array = true};
   return {.name = "mixture",
           .meaning = "component j drawn with probability weight_j, rescaled to unit mean",
           .shape_keys = {components},

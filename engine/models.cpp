@@ -39,4 +39,9 @@ const KeySpec& collective_kind_key() {
   return kind;
 }
 
+const std::string& noise_law_table() {
+  static const std::string table = "noise";
+  return table;
+}
+
 }  // namespace collnoise

@@ -61,6 +61,9 @@ struct PlotHints {
   std::string y_high = "ci_high";
   std::string y_label = "mean [s]";
   std::vector<std::string> references;  ///< fields drawn as reference curves ("exact_mean")
+  /// Parameters the summary table shows even when every point has the same value (a point's
+  /// size and noise law at a glance); the others only where points differ.
+  std::vector<std::string> table_params = {"collective.N", "noise.law"};
 };
 
 /// Called with the samples done so far in a point (progress display).
@@ -204,5 +207,9 @@ std::vector<std::string> run_kinds();
 
 /// collective.kind: the collective of a sampled point.
 const KeySpec& collective_kind_key();
+
+/// The table a point's noise law is given in ("noise"): the laws declare their keys relative to
+/// it (distributions/law_kind.hpp), every model reads them there.
+const std::string& noise_law_table();
 
 }  // namespace collnoise

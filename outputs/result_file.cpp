@@ -22,6 +22,7 @@ void write_point(const h5::Group& group, const PointResult& p, const PointIdenti
   Record kind;
   kind.set("kind", Field(p.kind));
   if (!p.table_columns.empty()) kind.set("table_columns", Field(p.table_columns));
+  kind.set("table_params", Field(p.table_params));
   if (p.wall_time_s) {
     kind.set("wall_time_s", Field(*p.wall_time_s));
     kind.set_unit("wall_time_s", "seconds");
@@ -155,6 +156,10 @@ ResultFile read_result(const std::string& path, const h5::ReadOptions& options) 
     out.table_columns.push_back(columns && std::holds_alternative<std::string>(*columns)
                                     ? std::get<std::string>(*columns)
                                     : std::string());
+    const Field* shown = attributes.find("table_params");
+    out.table_params.push_back(shown && std::holds_alternative<std::string>(*shown)
+                                   ? std::optional(std::get<std::string>(*shown))
+                                   : std::nullopt);
     const Field* wall = attributes.find("wall_time_s");
     out.wall_times_s.push_back(wall && std::holds_alternative<double>(*wall)
                                    ? std::optional(std::get<double>(*wall))

@@ -39,6 +39,7 @@ struct PointResult {
   const Tally* tally = nullptr;
   std::uint64_t chunk_size = 0;
   std::string table_columns;  ///< lines "header<TAB>field<TAB>format" (outputs/summary_report.hpp)
+  std::string table_params;   ///< lines: parameters the table shows even where all points agree
   Record plot;                ///< plot hints for `collnoise plot` (python/collnoise/figures/)
   /// Seconds the point took (summed over sittings and the parts of a merge); written beside
   /// `kind`, outside the summary: timing differs from run to run, the results do not.
@@ -57,6 +58,9 @@ struct ResultFile {
   std::vector<Record> params;
   std::vector<Record> summaries;
   std::vector<std::string> table_columns;
+  /// Per point: the parameters its table always shows, one a line (engine/study.hpp,
+  /// PlotHints::table_params); none in files written before models declared them.
+  std::vector<std::optional<std::string>> table_params;
   std::vector<std::optional<double>> wall_times_s;  ///< per point; none in older files
   /// Per point: its stream identity and data files (outputs/point_identity.hpp); none in files
   /// written before they were recorded.

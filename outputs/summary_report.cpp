@@ -31,7 +31,19 @@ std::string cell(const Field* f) {
       *f);
 }
 
-std::vector<std::string> varying_keys(const std::vector<Record>& params) {
+std::set<std::string> lines_of(const std::string& text) {
+  std::set<std::string> lines;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    if (end > at) lines.insert(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return lines;
+}
+
+std::vector<std::string> varying_keys(const std::vector<Record>& params,
+                                      const std::set<std::string>& always) {
   std::vector<std::string> keys;
   for (const auto& r : params)
     for (const auto& [k, v] : r.fields())
@@ -41,7 +53,7 @@ std::vector<std::string> varying_keys(const std::vector<Record>& params) {
   for (const auto& k : keys) {
     std::set<std::string> values;
     for (const auto& r : params) values.insert(cell(r.find(k)));
-    if (values.size() > 1 || k == "collective.N" || k == "noise.law") varying.push_back(k);
+    if (values.size() > 1 || always.contains(k)) varying.push_back(k);
   }
   return varying;
 }
@@ -82,8 +94,8 @@ std::vector<Column> parse_columns(const std::string& text) {
 }  // namespace
 
 std::string summary_table(const std::vector<Record>& params, const std::vector<Record>& summaries,
-                          const std::string& table_columns) {
-  const auto keys = varying_keys(params);
+                          const std::string& table_columns, const std::string& table_params) {
+  const auto keys = varying_keys(params, lines_of(table_params));
   const auto columns = summaries.empty() ? std::vector<Column>{} : parse_columns(table_columns);
   std::vector<std::string> header;
   for (const auto& k : keys) header.push_back(k.substr(k.find('.') + 1));
@@ -126,7 +138,8 @@ std::string summary_table(const std::vector<PointResult>& results) {
     summaries.push_back(r.summary);
   }
   return summary_table(params, summaries,
-                       results.empty() ? std::string() : results.front().table_columns);
+                       results.empty() ? std::string() : results.front().table_columns,
+                       results.empty() ? std::string() : results.front().table_params);
 }
 
 std::string summary_json(const Record& root, const std::vector<Record>& params,

@@ -9,11 +9,12 @@
 
 namespace collnoise {
 
-/// A table with one row per point: the parameters that differ between points, then the columns
-/// the first point's model chose (`table_columns`: lines "header<TAB>field<TAB>format", format
-/// "z" for two decimals; empty: the sample count, mean and interval where present).
+/// A table with one row per point: the parameters that differ between points and those the
+/// first point's model always shows (`table_params`: one key a line), then the columns it chose
+/// (`table_columns`: lines "header<TAB>field<TAB>format", format "z" for two decimals; empty: the
+/// sample count, mean and interval where present).
 std::string summary_table(const std::vector<Record>& params, const std::vector<Record>& summaries,
-                          const std::string& table_columns);
+                          const std::string& table_columns, const std::string& table_params);
 
 /// The same table of the points a run or merge has just written.
 std::string summary_table(const std::vector<PointResult>& results);

@@ -60,7 +60,8 @@ RunContext context_of(const RunSpec& run) {
 const ModelKind& model_taking(const ParamReader& reader, const RunContext& context) {
   for (const auto& model : model_kinds())
     if (model.takes(reader, context)) return model;
-  throw InputError(fmt::format("collective.kind = \"{}\" is not a known collective (known: {})",
+  throw InputError(fmt::format("{} = \"{}\" is not a known collective (known: {})",
+                               collective_kind_key().name,
                                reader.peek_text(collective_kind_key().name).value_or("?"),
                                fmt::join(collective_kinds(), ", ")));
 }
@@ -95,8 +96,8 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   reader.reject_unread(
       !model.point_label.empty()
           ? model.point_label
-          : fmt::format("a {} run",
-                        reader.peek_text(collective_kind_key().name).value_or("tree_barrier")));
+          : fmt::format("a {} run", reader.peek_text(collective_kind_key().name)
+                                        .value_or(to_text(*collective_kind_key().fallback))));
   if (run.kind == kSampleRunKind && point.sampled && run.samples < 2 && !run.precision.enabled)
     throw InputError(fmt::format("{}: samples = {} is invalid: at least 2 samples per point",
                                  run.path, run.samples));

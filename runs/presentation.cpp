@@ -10,6 +10,12 @@ std::string columns_text(const std::vector<TableColumn>& columns) {
   return text;
 }
 
+std::string table_params_text(const std::vector<std::string>& keys) {
+  std::string text;
+  for (const auto& k : keys) text += k + "\n";
+  return text;
+}
+
 Record plot_record(const PlotHints& hints) {
   Record r;
   r.set("figure", Field(hints.figure));
@@ -32,6 +38,7 @@ PointResult point_result(const PreparedPoint& point, Record summary, const Tally
   r.tally = tally;
   r.chunk_size = chunk_size;
   r.table_columns = columns_text(point.columns());
+  r.table_params = table_params_text(point.plot_hints().table_params);
   r.plot = plot_record(point.plot_hints());
   return r;
 }

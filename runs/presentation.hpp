@@ -13,6 +13,9 @@ namespace collnoise {
 /// Lines "header<TAB>field<TAB>format".
 std::string columns_text(const std::vector<TableColumn>& columns);
 
+/// One key a line.
+std::string table_params_text(const std::vector<std::string>& keys);
+
 /// figure, x, x_scale, y, y_low, y_high, y_label, references (comma-separated).
 Record plot_record(const PlotHints& hints);
 

@@ -12,6 +12,7 @@
 #include "core/input_file.hpp"
 #include "core/rng.hpp"
 #include "core/stop_request.hpp"
+#include "distributions/law_kind.hpp"
 #include "engine/study.hpp"
 #include "runs/run_settings.hpp"
 
@@ -20,19 +21,62 @@ namespace {
 
 using NodeMap = std::map<std::string, const toml::node*>;
 
+std::string table_of(const std::string& key) {
+  return key.substr(0, key.find('.'));
+}
+
+// Every key the models declare by its full name, and the laws' keys under the table they are
+// given in ([noise]).
+std::vector<KeySpec> declared_keys() {
+  std::vector<KeySpec> keys = {collective_kind_key()};
+  for (const ModelKind& model : model_kinds())
+    keys.insert(keys.end(), model.keys.begin(), model.keys.end());
+  for (const LawKind& law : law_kinds())
+    for (const auto* list : {&law.shape_keys, &law.scale_keys})
+      for (KeySpec key : *list) {
+        key.name = noise_law_table() + "." + key.name;
+        keys.push_back(std::move(key));
+      }
+  return keys;
+}
+
 // Tables whose keys define a point (checked by the point's model): those of the keys every model
-// declares, and [noise], whose laws declare their own keys.
+// declares, and the noise law's, whose laws declare their own keys.
 const std::set<std::string>& point_tables() {
   static const std::set<std::string> tables = [] {
-    std::set<std::string> t = {"collective", "noise"};
-    for (const ModelKind& model : model_kinds())
-      for (const KeySpec& key : model.keys)
-        if (const auto dot = key.name.find('.'); dot != std::string::npos)
-          t.insert(key.name.substr(0, dot));
+    std::set<std::string> t = {noise_law_table()};
+    for (const KeySpec& key : declared_keys())
+      if (key.name.find('.') != std::string::npos) t.insert(table_of(key.name));
     return t;
   }();
   return tables;
 }
+
+// What the key declarations say about the run file's shape: keys that replace one another (by
+// group), keys written without their table, and keys holding an array of tables.
+struct KeyShapes {
+  std::map<std::string, std::set<std::string>> alternatives;  // group -> its keys
+  std::map<std::string, std::string> group_of;
+  std::map<std::string, std::string> full_name;  // short form -> key
+  std::set<std::string> table_arrays;
+};
+
+const KeyShapes& key_shapes() {
+  static const KeyShapes shapes = [] {
+    KeyShapes s;
+    for (const KeySpec& key : declared_keys()) {
+      if (!key.alternatives.empty()) {
+        s.alternatives[key.alternatives].insert(key.name);
+        s.group_of[key.name] = key.alternatives;
+      }
+      if (key.short_form) s.full_name[key.name.substr(key.name.find('.') + 1)] = key.name;
+      if (key.table_array) s.table_arrays.insert(key.name);
+    }
+    return s;
+  }();
+  return shapes;
+}
+
 // A setting of the run (runs/run_settings.hpp) or of a model's own settings table ([nhalf]).
 bool is_model_setting(const std::string& key) {
   for (const ModelKind& model : model_kinds())
@@ -52,12 +96,19 @@ bool is_point_key(const std::string& key) {
 }
 
 std::string alias(const std::string& key) {
-  if (key == "N" || key == "log2_N" || key == "levels") return "collective." + key;
-  return key;
+  const auto full = key_shapes().full_name.find(key);
+  return full == key_shapes().full_name.end() ? key : full->second;
 }
 
-bool is_size_key(const std::string& key) {
-  return key == "collective.N" || key == "collective.log2_N" || key == "collective.levels";
+bool is_table_array(const std::string& key) {
+  return key_shapes().table_arrays.contains(key);
+}
+
+// Setting `key` drops the keys that give the same quantity another way (N, log2_N, levels).
+void drop_alternatives_of(const std::string& key, ParamMap& params) {
+  const auto group = key_shapes().group_of.find(key);
+  if (group == key_shapes().group_of.end()) return;
+  for (const std::string& other : key_shapes().alternatives.at(group->second)) params.erase(other);
 }
 
 // Dotted keys of every value; arrays stay whole.
@@ -112,17 +163,17 @@ ParamValue to_param(const std::string& origin, const std::string& key, const tom
   return scalar_value(origin, key, node);
 }
 
-std::vector<ParamMap> component_tables(const std::string& origin, const toml::node& node) {
+std::vector<ParamMap> array_of_tables(const std::string& origin, const std::string& key,
+                                      const toml::node& node) {
   const auto* arr = node.as_array();
   if (!arr)
-    throw InputError(
-        fmt::format("{}: noise.components must be an array of tables", where(origin, node)));
+    throw InputError(fmt::format("{}: {} must be an array of tables", where(origin, node), key));
   std::vector<ParamMap> tables;
   for (auto&& c : *arr) {
     const auto* t = c.as_table();
     if (!t)
       throw InputError(
-          fmt::format("{}: noise.components[{}] must be a table", where(origin, c), tables.size()));
+          fmt::format("{}: {}[{}] must be a table", where(origin, c), key, tables.size()));
     NodeMap flat;
     flatten(*t, "", flat);
     ParamMap table;
@@ -130,6 +181,15 @@ std::vector<ParamMap> component_tables(const std::string& origin, const toml::no
     tables.push_back(std::move(table));
   }
   return tables;
+}
+
+// An array of tables' entries become keys of their own: <key>[i].<sub> (a mixture's components).
+void spread_table_arrays(PointSpec& point) {
+  for (const auto& [key, tables] : point.table_arrays)
+    for (std::size_t i = 0; i < tables.size(); ++i)
+      for (const auto& [sub, value] : tables[i])
+        point.params[fmt::format("{}[{}].{}", key, i, sub)] = value;
+  point.table_arrays.clear();
 }
 
 // The run's settings and the models' settings tables: the run's are read here, a model's are
@@ -227,8 +287,8 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
   PointSpec base;
   for (const auto& [key, node] : all) {
     if (!is_point_key(key)) continue;
-    if (key == "noise.components")
-      base.components = component_tables(origin, *node);
+    if (is_table_array(key))
+      base.table_arrays[key] = array_of_tables(origin, key, *node);
     else
       base.params[key] = to_param(origin, key, *node);
   }
@@ -236,7 +296,7 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
   std::vector<std::pair<std::string, std::vector<ParamValue>>> axes;
   for (const auto& [raw_key, node] : sweep) {
     const std::string key = alias(raw_key);
-    if (!is_point_key(key) || key == "noise.components")
+    if (!is_point_key(key) || is_table_array(key))
       throw InputError(fmt::format("{}: [sweep] key '{}' is not a sweepable parameter",
                                    where(origin, *node), raw_key));
     const auto* arr = node->as_array();
@@ -264,11 +324,9 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
       if (!is_point_key(key))
         throw InputError(fmt::format("{}: [[case]] key '{}' is not a point parameter",
                                      where(origin, *node), raw_key));
-      if (is_size_key(key))
-        for (const char* k : {"collective.N", "collective.log2_N", "collective.levels"})
-          with_case.params.erase(k);
-      if (key == "noise.components")
-        with_case.components = component_tables(origin, *node);
+      drop_alternatives_of(key, with_case.params);
+      if (is_table_array(key))
+        with_case.table_arrays[key] = array_of_tables(origin, key, *node);
       else
         with_case.params[key] = to_param(origin, key, *node);
     }
@@ -280,17 +338,11 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
       std::size_t rest = flat;
       for (std::size_t a = axes.size(); a-- > 0;) {  // the last axis varies fastest
         const auto& [key, values] = axes[a];
-        if (is_size_key(key))  // N, log2_N and levels replace one another
-          for (const char* k : {"collective.N", "collective.log2_N", "collective.levels"})
-            point.params.erase(k);
+        drop_alternatives_of(key, point.params);
         point.params[key] = values[rest % values.size()];
         rest /= values.size();
       }
-      // A mixture's components become keys of their own: noise.components[i].<key>.
-      for (std::size_t i = 0; i < point.components.size(); ++i)
-        for (const auto& [key, value] : point.components[i])
-          point.params[fmt::format("noise.components[{}].{}", i, key)] = value;
-      point.components.clear();
+      spread_table_arrays(point);
       run.points.push_back(std::move(point));
     }
   }

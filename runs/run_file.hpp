@@ -2,11 +2,13 @@
 // Run files (TOML; schema in docs/run-files.md). A run file names a base point (the tables
 // [collective], [noise], [loggops], [network], [isoefficiency]), optional [[case]] tables that
 // override keys, and a [sweep] table of lists whose cross product, applied to every case, gives
-// the points. Keys are addressed by dotted names ("noise.f"); `N`, `log2_N` and `levels` are
-// short for collective.N etc. This layer checks the run's own settings and the file's shape;
-// each model checks its point parameters (runs/point_factory.hpp), so every point is validated
-// before anything is sampled.
+// the points. Keys are addressed by dotted names ("noise.f"); how the file is shaped around a key
+// (a short form such as `N`, keys that replace one another, arrays of tables) is what the models
+// and laws declare of it (core/key_spec.hpp). This layer checks the run's own settings and the
+// file's shape; each model checks its point parameters (runs/point_factory.hpp), so every point
+// is validated before anything is sampled.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,9 +22,9 @@ namespace collnoise {
 /// One sweep point as the run file gives it, before its model validates it.
 struct PointSpec {
   ParamMap params;  ///< dotted names: base, then case overrides, then sweep
-  /// While parsing: the tables of noise.components (a mixture); each point holds them as
-  /// noise.components[i].<key> parameters.
-  std::vector<ParamMap> components;
+  /// While parsing: the entries of keys that hold an array of tables (KeySpec::table_array, a
+  /// mixture's components); each point holds them as <key>[i].<sub> parameters.
+  std::map<std::string, std::vector<ParamMap>> table_arrays;
 };
 
 struct OutputSettings {

@@ -48,12 +48,16 @@ ModelKind cycle_model_kind() {
   static const KeySpec n{.name = "collective.N",
                          .type = KeyType::kRankCount,
                          .meaning = "ranks (a power of two for the butterfly)",
-                         .optional = true};
+                         .optional = true,
+                         .alternatives = "ranks",
+                         .short_form = true};
   static const KeySpec log2_n{.name = "collective.log2_N",
                               .type = KeyType::kInteger,
                               .meaning = "N = 2^log2_N",
                               .bounds = {0.0, 36.0},
-                              .optional = true};
+                              .optional = true,
+                              .alternatives = "ranks",
+                              .short_form = true};
   static const KeySpec cycles{.name = "collective.cycles",
                               .type = KeyType::kInteger,
                               .meaning = "cycles M of compute, then the collective",

@@ -10,17 +10,23 @@ namespace {
 const KeySpec kN{.name = "collective.N",
                  .type = KeyType::kRankCount,
                  .meaning = "ranks (an integer, or a string of digits beyond 2^63)",
-                 .optional = true};
+                 .optional = true,
+                 .alternatives = "ranks",
+                 .short_form = true};
 const KeySpec kLog2N{.name = "collective.log2_N",
                      .type = KeyType::kInteger,
                      .meaning = "N = 2^log2_N",
                      .bounds = {0.0, 126.0},
-                     .optional = true};
+                     .optional = true,
+                     .alternatives = "ranks",
+                     .short_form = true};
 const KeySpec kLevels{.name = "collective.levels",
                       .type = KeyType::kInteger,
                       .meaning = "N = 2^levels - 1, a full tree",
                       .bounds = {1.0, 127.0},
-                      .optional = true};
+                      .optional = true,
+                      .alternatives = "ranks",
+                      .short_form = true};
 const KeySpec kW{.name = "collective.w",
                  .meaning = "work per phase",
                  .unit = "seconds",
