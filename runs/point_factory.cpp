@@ -66,6 +66,20 @@ const ModelKind& model_taking(const ParamReader& reader, const RunContext& conte
                                fmt::join(collective_kinds(), ", ")));
 }
 
+// How messages name a point of `model`: its own label, else "a <collective.kind> run".
+std::string point_label(const ModelKind& model, const ParamReader& reader) {
+  if (!model.point_label.empty()) return model.point_label;
+  return fmt::format("a {} run", reader.peek_text(collective_kind_key().name)
+                                     .value_or(to_text(*collective_kind_key().fallback)));
+}
+
+std::vector<std::string> models_recording_paths() {
+  std::vector<std::string> names;
+  for (const auto& model : model_kinds())
+    if (model.records_critical_path) names.push_back(model.name);
+  return names;
+}
+
 }  // namespace
 
 std::vector<std::string> collective_kinds() {
@@ -85,19 +99,11 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   const ModelKind& model = model_taking(reader, context);
   if (run.output.critical_path && !model.records_critical_path)
     throw InputError(fmt::format(
-        "{}: output.critical_path = true, but {} records no critical path (only schedule points "
-        "do: docs/models/critical-path.md shows how to run an algorithm as a schedule)",
-        run.path,
-        !model.point_label.empty()
-            ? model.point_label
-            : fmt::format("a {} run",
-                          reader.peek_text(collective_kind_key().name).value_or("tree_barrier"))));
+        "{}: output.critical_path = true, but {} records no critical path (models that do: {}; "
+        "docs/models/critical-path.md shows how to run an algorithm as a schedule)",
+        run.path, point_label(model, reader), fmt::join(models_recording_paths(), ", ")));
   model.prepare(point, reader, context);
-  reader.reject_unread(
-      !model.point_label.empty()
-          ? model.point_label
-          : fmt::format("a {} run", reader.peek_text(collective_kind_key().name)
-                                        .value_or(to_text(*collective_kind_key().fallback))));
+  reader.reject_unread(point_label(model, reader));
   if (run.kind == kSampleRunKind && point.sampled && run.samples < 2 && !run.precision.enabled)
     throw InputError(fmt::format("{}: samples = {} is invalid: at least 2 samples per point",
                                  run.path, run.samples));
