@@ -26,6 +26,9 @@ constexpr std::size_t kTopCapacity = 2048;
 // bench/RESULTS.md).
 constexpr double kSecondsPerSearch = 1.0e-9;
 constexpr double kNanosecond = 1e-9;
+// What a critical-path recorder holds per operation at most (measured: 2.3 kB per rank, 43 bytes
+// per operation, for recursive doubling at 2^18 ranks).
+constexpr double kPathBytesPerOperation = 48.0;
 // Every rank's noiseless finishing time is kept in the summary up to this many ranks.
 constexpr std::uint32_t kMaxRanksListed = 65536;
 
@@ -381,7 +384,8 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
 double ScheduleStudy::cost_per_sample() const {
   // The event engine: about 100 ns an event, more with noise draws, and 1 ns for each match-list
   // entry searched where searches grow faster than the events (bench/RESULTS.md).
-  const double per_event = noisy() ? 1.6e-7 : 1.0e-7;
+  // Recording critical paths costs about 5 times the engine's time (bench/RESULTS.md).
+  const double per_event = (noisy() ? 1.6e-7 : 1.0e-7) * (attributed_ ? 5.0 : 1.0);
   return noisy() ? per_event * 1.5 * source_.operations + kSecondsPerSearch * searches() + 1.0e-6
                  : 1.0e-6;
 }
@@ -402,10 +406,15 @@ double ScheduleStudy::searches() const {
 }
 
 double ScheduleStudy::working_bytes(int threads) const {
-  // The schedule once; per thread the engine's memory, kept from sample to sample.
-  return source_.stored_bytes + threads * estimated_engine_bytes(static_cast<double>(source_.ranks),
-                                                                 source_.operations,
-                                                                 source_.ready_at_start);
+  // The schedule once; per thread the engine's memory, kept from sample to sample, and with
+  // critical paths the recorder's segments: where paths do not merge (recursive doubling, each
+  // rank's path through its partners), every operation's two or three segments stay held until
+  // the sample ends, 32 bytes each (bench/RESULTS.md, "Critical-path attribution").
+  const double paths = attributed_ ? kPathBytesPerOperation * source_.operations : 0.0;
+  return source_.stored_bytes +
+         threads * (estimated_engine_bytes(static_cast<double>(source_.ranks), source_.operations,
+                                           source_.ready_at_start) +
+                    paths);
 }
 
 std::vector<TableColumn> ScheduleStudy::columns() const {
