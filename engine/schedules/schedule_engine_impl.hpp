@@ -64,389 +64,483 @@ concept StoredSchedule = requires(const Sched& s) {
   s.prefetch_dependents(std::uint32_t{0}, std::uint64_t{0});
 };
 
+// One run of the engine: its state (the per-rank states, the dependency counters of type Counter,
+// the queue, rooms and match lists it works on, the run's counters) and one handler per kind of
+// event, with the rooms, the look-ahead and the end-of-run checks as members.
+//
+// The run itself is small (references, spans and counters), and the event loop works on a local
+// copy of it (run_events): through `this` the compiler would reload every span and counter after
+// each store to a dependency counter (a byte, which may alias anything). The loop's handlers and
+// helpers are forced inline, so that the copy's address never leaves the loop and its fields stay
+// in registers, as one function's locals would; the two helpers left out of line (release,
+// sort_fresh) are static and take what they need as arguments. Without this, splitting the loop
+// into members cost 4-7% on the noisy recursive doubling; with all of it inlined, 5% (the
+// compiler then no longer inlined the schedule's walk over an operation's dependents).
+//
 // `use_rooms`: operations waiting for a busy CPU or NIC wait in rooms (one CPU and NIC per rank
 // only); else each is queued again as in LogGOPSim. Both give the same times
 // (tests/test_waiting_rooms.cpp).
 // `observer` is told every occupation, message and rendezvous
 // (engine/schedules/engine_observer.hpp).
 template <class Counter, class Sched, class Noise, class Observer>
-ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
-                          EngineBuffers& buffers, Observer& observer) {
-  const std::uint32_t p = s.ranks();
-  const std::uint32_t cpus = s.cpus();
-  const std::uint32_t nics = s.nics();
-  if constexpr (Observer::kActive) observer.begin(p, cpus, nics);
+class EngineRun {
+ public:
   // Each rank's state in one cache line: its first CPU and NIC, its two match lists and the
   // noise's own per-rank state (the engine is bound by memory latency once noise scatters the
   // ranks in time). Further CPUs and NICs, which few schedules name, live apart.
   using Slot = NoiseSlot<Noise>;
-  buffers.reset();
-  const std::span<RankState<Slot>> state =
-      EngineBuffers::array_of<RankState<Slot>>(buffers.rank_lines, p);
-  const std::uint32_t more_cpus = cpus - 1, more_nics = nics - 1;
-  std::vector<double> extra_cpu(static_cast<std::size_t>(p) * more_cpus, 0.0);
-  std::vector<double> extra_send(static_cast<std::size_t>(p) * more_nics, 0.0);
-  std::vector<double> extra_recv(static_cast<std::size_t>(p) * more_nics, 0.0);
-  const auto cpu_of = [&](std::uint32_t host, std::uint8_t cpu) -> double& {
-    return cpu == 0 ? state[host].cpu : extra_cpu[std::size_t{host} * more_cpus + cpu - 1U];
-  };
-  const auto send_nic = [&](std::uint32_t host, std::uint8_t nic) -> double& {
-    return nic == 0 ? state[host].send : extra_send[std::size_t{host} * more_nics + nic - 1U];
-  };
-  const auto recv_nic = [&](std::uint32_t host, std::uint8_t nic) -> double& {
-    return nic == 0 ? state[host].recv : extra_recv[std::size_t{host} * more_nics + nic - 1U];
-  };
-  // The end of CPU work on `host`, from the noise (with the rank's slot when it keeps one).
-  const auto busy_until = [&](std::uint32_t host, Busy what, std::uint64_t op, double t,
-                              double length, double window) {
-    if constexpr (kHasSlot<Noise>)
-      return noise.end(host, state[host].slot, what, op, t, length, window);
-    else
-      return noise.end(host, what, op, t, length, window);
-  };
-  MatchPool& matches_pool = buffers.matches;
 
-  const std::span<Counter> remaining =
-      EngineBuffers::array_of<Counter>(buffers.counter_lines, s.operations());
-  std::uint64_t ready_at_start = 0;
-  StopPoll setup;
-  for (std::uint32_t host = 0; host < p; ++host) {
-    const auto v = s.view(host);
-    setup.tick(v.count() + std::uint64_t{1});
-    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) {
-      remaining[op] = static_cast<Counter>(v.dependencies(op));
-      ready_at_start += remaining[op] == 0;
+  /// The doubles a run of `s` keeps for the CPUs and NICs beyond each rank's first.
+  static std::size_t extra_doubles(const Sched& s) {
+    return std::size_t{s.ranks()} * ((s.cpus() - 1) + 2 * (s.nics() - 1));
+  }
+
+  /// A run on `buffers` (emptied by the caller); `extra`: extra_doubles(s) zeros, kept by the
+  /// caller for the run.
+  EngineRun(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
+            EngineBuffers& buffers, Observer& observer, std::span<double> extra)
+      : s_(s),
+        net_(net),
+        noise_(noise),
+        observer_(observer),
+        buffers_(buffers),
+        matches_pool_(buffers.matches),
+        queue_(buffers.queue),
+        rooms_(buffers.rooms),
+        fresh_(buffers.fresh),
+        state_(EngineBuffers::array_of<RankState<Slot>>(buffers.rank_lines, s.ranks())),
+        remaining_(EngineBuffers::array_of<Counter>(buffers.counter_lines, s.operations())),
+        p_(s.ranks()),
+        cpus_(s.cpus()),
+        more_cpus_(s.cpus() - 1),
+        more_nics_(s.nics() - 1),
+        use_rooms_(use_rooms) {
+    const std::size_t cpus = std::size_t{p_} * more_cpus_, nics = std::size_t{p_} * more_nics_;
+    extra_cpu_ = extra.subspan(0, cpus);
+    extra_send_ = extra.subspan(cpus, nics);
+    extra_recv_ = extra.subspan(cpus + nics, nics);
+  }
+
+  // ---- Before the events ----
+
+  /// Sets the dependency counters; returns the operations ready at the start.
+  std::uint64_t count_dependencies(StopPoll& setup) {
+    std::uint64_t ready_at_start = 0;
+    for (std::uint32_t host = 0; host < p_; ++host) {
+      const auto v = s_.view(host);
+      setup.tick(v.count() + std::uint64_t{1});
+      for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) {
+        remaining_[op] = static_cast<Counter>(v.dependencies(op));
+        ready_at_start += remaining_[op] == 0;
+      }
+    }
+    return ready_at_start;
+  }
+
+  /// Queues the `ready_at_start` operations without dependencies.
+  void enqueue_ready_at_start(std::uint64_t ready_at_start, StopPoll& setup) {
+    // The operations ready at the start enter the queue at once (a million for a 2^20-rank
+    // barrier): room made for them spares its window the copies of growing by doubling.
+    queue_.reserve_window(ready_at_start);
+    for (std::uint32_t host = 0; host < p_; ++host) {
+      const auto v = s_.view(host);
+      setup.tick(v.count() + std::uint64_t{1});
+      for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+        if (remaining_[op] == 0) fresh_.emplace_back(host, op);
+      enqueue_fresh();
     }
   }
-  // Operations made ready by the current event, (rank, op) in the order they became ready.
-  auto& fresh = buffers.fresh;
-  RadixEventQueue<Event>& queue = buffers.queue;
-  // The operations ready at the start enter the queue at once (a million for a 2^20-rank
-  // barrier): room made for them spares its window the copies of growing by doubling.
-  queue.reserve_window(ready_at_start);
-  WaitingRooms<Event>& rooms = buffers.rooms;
-  std::uint64_t stamp = 0;
+
+  // ---- The events ----
+
+  /// Processes every event, on a local copy of the run (see above).
+  void run_events() {
+    EngineRun hot(*this);
+    hot.event_loop();
+    stamp_ = hot.stamp_;
+    events_ = hot.events_;
+    ran_ = hot.ran_;
+    last_wait_ = hot.last_wait_;
+  }
+
+  // ---- After the events ----
+
+  /// The run's finishing times and counts; whether it completed, and if not why.
+  ScheduleRun result() const {
+    ScheduleRun run;
+    run.events = events_;
+    run.searched = matches_pool_.searched();
+    record_finish_times(run);
+    check_complete(run);
+    return run;
+  }
+
+ private:
+  using View = decltype(std::declval<const Sched&>().view(0));
+  using Room = typename WaitingRooms<Event>::Room;
+  using Fresh = std::vector<std::pair<std::uint32_t, std::uint64_t>>;
+
+  // ---- Resources and noise ----
+
+  [[gnu::always_inline]] double& cpu_of(std::uint32_t host, std::uint8_t cpu) const {
+    return cpu == 0 ? state_[host].cpu : extra_cpu_[std::size_t{host} * more_cpus_ + cpu - 1U];
+  }
+  [[gnu::always_inline]] double& send_nic(std::uint32_t host, std::uint8_t nic) const {
+    return nic == 0 ? state_[host].send : extra_send_[std::size_t{host} * more_nics_ + nic - 1U];
+  }
+  [[gnu::always_inline]] double& recv_nic(std::uint32_t host, std::uint8_t nic) const {
+    return nic == 0 ? state_[host].recv : extra_recv_[std::size_t{host} * more_nics_ + nic - 1U];
+  }
+  // The end of CPU work on `host`, from the noise (with the rank's slot when it keeps one).
+  [[gnu::always_inline]] double busy_until(std::uint32_t host, Busy what, std::uint64_t op,
+                                           double t, double length, double window) {
+    if constexpr (kHasSlot<Noise>)
+      return noise_.end(host, state_[host].slot, what, op, t, length, window);
+    else
+      return noise_.end(host, what, op, t, length, window);
+  }
+
+  // ---- Rooms: waiting for a busy CPU or NIC ----
+
   // `e` waits for resources free at max(cpu, nic): queued again at that time, or in its room
   // when the last operation that waited did so on the same rank for the same values (an
   // operation waiting alone, the common case under noise, costs no lookup).
-  struct LastWait {
-    std::uint32_t host = ~std::uint32_t{0};
-    unsigned kind = 0;
-    double cpu = 0.0, nic = 0.0;
-  } last_wait;
-  const auto wait = [&](Event e, unsigned kind, double cpu, double nic) {
+  [[gnu::always_inline]] void wait(Event e, unsigned kind, double cpu, double nic) {
     bool requeue = true;
-    if (use_rooms) {
-      const bool again = last_wait.host == e.host && last_wait.kind == kind &&
-                         last_wait.cpu == cpu && last_wait.nic == nic;
-      if (!again) last_wait = LastWait{e.host, kind, cpu, nic};
-      if (again && rooms.wait(e.host, kind, e, cpu, nic, requeue))
-        queue.push(gate(std::max(cpu, nic), e.stamp, e.host, kind));
+    if (use_rooms_) {
+      const bool again = last_wait_.host == e.host && last_wait_.kind == kind &&
+                         last_wait_.cpu == cpu && last_wait_.nic == nic;
+      if (!again) last_wait_ = LastWait{e.host, kind, cpu, nic};
+      if (again && rooms_.wait(e.host, kind, e, cpu, nic, requeue))
+        queue_.push(gate(std::max(cpu, nic), e.stamp, e.host, kind));
     }
     if (requeue) {
       e.time = std::max(cpu, nic);
-      queue.push(e);
+      queue_.push(e);
     }
-  };
+  }
+  // A room's gate `e`: its least stamp's operation, due now, replaces `e`; false if the room
+  // moved on (or closed) and the gate is stale.
+  [[gnu::always_inline]] bool open_gate(Event& e, Room*& room, unsigned& kind) {
+    kind = e.origin();
+    room = rooms_.find(e.host, kind);
+    if (room == nullptr || !WaitingRooms<Event>::current(*room, e.time, e.stamp)) return false;
+    const double now = e.time;
+    e = WaitingRooms<Event>::take_least(*room);
+    e.time = now;
+    return true;
+  }
   // After a gate's operation was examined at t, the rest of its room is due at (t, their stamps).
   // With the CPU busy beyond t nothing on the rank runs before it frees, and each would be queued
   // again at the same time: the room moves there at once. Else they go back to the queue.
-  const auto leave_room = [&](typename WaitingRooms<Event>::Room& room, std::uint32_t host,
-                              unsigned kind, double t) {
+  [[gnu::always_inline]] void leave_room(Room& room, std::uint32_t host, unsigned kind, double t) {
     if (room.waiting.empty()) {
-      rooms.close(host, kind);
+      rooms_.close(host, kind);
       return;
     }
-    const double cpu = state[host].cpu;
-    const double nic = kind == kSendRoom ? state[host].send : state[host].recv;
+    const double cpu = state_[host].cpu;
+    const double nic = kind == kSendRoom ? state_[host].send : state_[host].recv;
     if (cpu > t) {
       WaitingRooms<Event>::move(room, cpu, nic);
-      queue.push(gate(room.pending, room.waiting.front().stamp, host, kind));
+      queue_.push(gate(room.pending, room.waiting.front().stamp, host, kind));
       return;
     }
     for (Event w : room.waiting) {
       w.time = t;
-      queue.push(w);
+      queue_.push(w);
     }
-    rooms.close(host, kind);
-  };
-  ScheduleRun run;
-  std::uint64_t ran = 0;  // operations that ran (LogGOPSim's events less the messages)
+    rooms_.close(host, kind);
+  }
 
-  using View = decltype(s.view(0));
-  // `v` is the view of `host`.
-  const auto release = [&](const View& v, std::uint32_t host, std::uint64_t op, bool started) {
+  // ---- Dependencies and the queue of ready operations ----
+
+  // `v` is the view of `host`. Kept out of line, as the compiler left it when the loop was one
+  // function (with the schedule's walk over the dependents inlined here, not in the loop); static
+  // so that the run's copy in the loop does not escape, and given the view by value so that the
+  // loop's view stays in registers.
+  [[gnu::noinline]] static void release(std::span<Counter> remaining, Fresh& fresh, const View v,
+                                        std::uint32_t host, std::uint64_t op, bool started) {
     const std::uint64_t first = v.first();
     v.for_each_dependent(op, [&](const auto& d) {
       if (d.started != started) return;
       if (--remaining[first + d.local] == 0) fresh.emplace_back(host, first + d.local);
     });
-  };
+  }
+  [[gnu::always_inline]] void release(const View& v, std::uint32_t host, std::uint64_t op,
+                                      bool started) {
+    release(remaining_, fresh_, v, host, op, started);
+  }
   // Finishing an operation twice (a rendezvous receive matching an eager send of another size)
   // releases its dependents twice, as in LogGOPSim: their counters wrap and they never run.
-  const auto finish_op = [&](const View& v, std::uint32_t host, std::uint64_t op) {
+  [[gnu::always_inline]] void finish_op(const View& v, std::uint32_t host, std::uint64_t op) {
     release(v, host, op, false);
-  };
-  const auto enqueue = [&](const View& v, std::uint32_t host, std::uint64_t op) {
+  }
+  [[gnu::always_inline]] void enqueue(const View& v, std::uint32_t host, std::uint64_t op) {
     const auto type = static_cast<EventType>(v.kind(op));
     const double cpu_free = cpu_of(host, v.cpu(op));
     const double t = type == kSend ? std::max(cpu_free, send_nic(host, v.nic(op))) : cpu_free;
-    queue.push(Event{t, stamp++, op, host, host << 2 | type});
-  };
+    queue_.push(Event{t, stamp_++, op, host, host << 2 | type});
+  }
   // Ready operations enter the queue rank by rank in increasing rank order, and within a rank
   // sends first, then receives, then computations, as LogGOPSim orders them (its std::sort by
   // type, the same comparisons on the same sequence, hence the same order among equals).
-  const auto enqueue_fresh = [&] {
-    if (fresh.size() == 1) {
-      enqueue(s.view(fresh[0].first), fresh[0].first, fresh[0].second);
-    } else if (!fresh.empty()) {
-      // Stable by rank. Mostly one rank or a few, often in order: an insertion sort, which
-      // (unlike std::stable_sort) allocates nothing per event.
-      for (std::size_t i = 1; i < fresh.size(); ++i)
-        for (std::size_t j = i; j > 0 && fresh[j - 1].first > fresh[j].first; --j)
-          std::swap(fresh[j - 1], fresh[j]);
-      for (auto group = fresh.begin(); group != fresh.end();) {
-        const auto next = std::find_if(group, fresh.end(),
-                                       [&](const auto& x) { return x.first != group->first; });
-        const auto v = s.view(group->first);
-        std::sort(group, next, [&](const auto& a, const auto& b) {
-          return static_cast<int>(v.kind(a.second)) < static_cast<int>(v.kind(b.second));
-        });
-        for (auto it = group; it != next; ++it) enqueue(v, it->first, it->second);
-        group = next;
+  [[gnu::always_inline]] void enqueue_fresh() {
+    if (fresh_.size() == 1) {
+      enqueue(s_.view(fresh_[0].first), fresh_[0].first, fresh_[0].second);
+    } else if (!fresh_.empty()) {
+      sort_fresh(fresh_, s_);
+      for (auto group = fresh_.begin(); group != fresh_.end();) {
+        const auto v = s_.view(group->first);
+        auto it = group;
+        for (; it != fresh_.end() && it->first == group->first; ++it)
+          enqueue(v, it->first, it->second);
+        group = it;
       }
     }
-    fresh.clear();
-  };
-
-  for (std::uint32_t host = 0; host < p; ++host) {
-    const auto v = s.view(host);
-    setup.tick(v.count() + std::uint64_t{1});
-    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
-      if (remaining[op] == 0) fresh.emplace_back(host, op);
-    enqueue_fresh();
+    fresh_.clear();
+  }
+  // `fresh` in the order its operations enter the queue (above).
+  [[gnu::noinline]] static void sort_fresh(Fresh& fresh, const Sched& s) {
+    // Stable by rank. Mostly one rank or a few, often in order: an insertion sort, which
+    // (unlike std::stable_sort) allocates nothing per event.
+    for (std::size_t i = 1; i < fresh.size(); ++i)
+      for (std::size_t j = i; j > 0 && fresh[j - 1].first > fresh[j].first; --j)
+        std::swap(fresh[j - 1], fresh[j]);
+    for (auto group = fresh.begin(); group != fresh.end();) {
+      const auto next =
+          std::find_if(group, fresh.end(), [&](const auto& x) { return x.first != group->first; });
+      const auto v = s.view(group->first);
+      std::sort(group, next, [&](const auto& a, const auto& b) {
+        return static_cast<int>(v.kind(a.second)) < static_cast<int>(v.kind(b.second));
+      });
+      group = next;
+    }
   }
 
-  // A stop request is polled by elapsed time, counting events and the match-list entries they
-  // search (one event may search a million: a root posting its receives in reverse order).
-  StopPoll poll(std::uint64_t{1} << 12);
-  poll.check();                     // at the start, then by elapsed time
-  std::uint64_t polled = 0;         // events and entries searched at the last tick
-  std::uint64_t next_progress = 0;  // events processed at the next progress report
-  while (!queue.empty()) {
-    Event e = queue.pop();
-    // A room's gate: its least stamp's operation, due now (or nothing, if the room moved on).
-    typename WaitingRooms<Event>::Room* room = nullptr;
-    unsigned room_kind = 0;
-    if (is_gate(e)) {
-      room_kind = e.origin();
-      room = rooms.find(e.host, room_kind);
-      if (room == nullptr || !WaitingRooms<Event>::current(*room, e.time, e.stamp)) continue;
-      const double now = e.time;
-      e = WaitingRooms<Event>::take_least(*room);
-      e.time = now;
+  // ---- The event loop ----
+
+  [[gnu::always_inline]] void event_loop() {
+    // A stop request is polled by elapsed time, counting events and the match-list entries they
+    // search (one event may search a million: a root posting its receives in reverse order).
+    StopPoll poll(std::uint64_t{1} << 12);
+    poll.check();                     // at the start, then by elapsed time
+    std::uint64_t polled = 0;         // events and entries searched at the last tick
+    std::uint64_t next_progress = 0;  // events processed at the next progress report
+    while (!queue_.empty()) {
+      Event e = queue_.pop();
+      Room* room = nullptr;
+      unsigned room_kind = 0;
+      if (is_gate(e) && !open_gate(e, room, room_kind)) continue;
+      prefetch_ahead();
+      const std::uint64_t work = events_ + matches_pool_.searched();
+      poll.tick(work - polled);
+      polled = work;
+      if (events_ >= next_progress) {  // at the start, then every 2^20 events
+        next_progress = events_ + (std::uint64_t{1} << 20);
+        if (buffers_.on_progress) buffers_.on_progress(events_);
+      }
+      const auto v = s_.view(e.host);
+      switch (e.type()) {
+        case kCalc:
+          on_calc(e, v);
+          break;
+        case kSend:
+          on_send(e, v);
+          break;
+        case kRecv:
+          on_recv(e, v);
+          break;
+        case kMessage:
+          on_message(e, v);
+          break;
+      }
+      if (room != nullptr) leave_room(*room, e.host, room_kind, e.time);
+      enqueue_fresh();
     }
-    // Events of one time leave in a known order: fetch the state of a rank a few events ahead
-    // while this one is processed (a rank's state is a cache miss at a million ranks).
-    const std::size_t distance = queue.reading_round() ? kRoundPrefetchDistance : kPrefetchDistance;
-    const Event* next = queue.ahead(distance);
+  }
+
+  // Events of one time leave in a known order: fetch the state of a rank a few events ahead
+  // while this one is processed (a rank's state is a cache miss at a million ranks).
+  [[gnu::always_inline]] void prefetch_ahead() {
+    const std::size_t distance =
+        queue_.reading_round() ? kRoundPrefetchDistance : kPrefetchDistance;
+    const Event* next = queue_.ahead(distance);
     if (next != nullptr && !is_gate(*next)) {
-      __builtin_prefetch(&state[next->host]);
-      __builtin_prefetch(&remaining[next->op]);
+      __builtin_prefetch(&state_[next->host]);
+      __builtin_prefetch(&remaining_[next->op]);
       // A stored schedule's records (a message reads its send's, on the sender).
       if constexpr (StoredSchedule<Sched>) {
-        s.prefetch_operation(next->type() == kMessage ? next->origin() : next->host, next->op);
-        if (next->type() == kMessage) s.prefetch_rank(next->host);
+        s_.prefetch_operation(next->type() == kMessage ? next->origin() : next->host, next->op);
+        if (next->type() == kMessage) s_.prefetch_rank(next->host);
       }
     }
     // Nearer, that state is in the cache: fetch the first nodes of its match lists' chains.
-    const Event* near = queue.ahead(distance / 2);
+    const Event* near = queue_.ahead(distance / 2);
     if (near != nullptr && !is_gate(*near)) {
-      const RankState<Slot>& r = state[near->host];
-      matches_pool.prefetch(r.posted);
-      matches_pool.prefetch(r.unexpected);
+      const RankState<Slot>& r = state_[near->host];
+      matches_pool_.prefetch(r.posted);
+      matches_pool_.prefetch(r.unexpected);
       // A message most often finishes the first posted receive: fetch its dependents' counters
       // (the message's own operation is the sender's).
       if (near->type() == kMessage && !r.posted.empty()) {
-        const std::uint64_t receive = s.view(near->host).first() + r.posted.first.op;
-        __builtin_prefetch(&remaining[receive]);
-        if constexpr (StoredSchedule<Sched>) s.prefetch_operation(near->host, receive);
+        const std::uint64_t receive = s_.view(near->host).first() + r.posted.first.op;
+        __builtin_prefetch(&remaining_[receive]);
+        if constexpr (StoredSchedule<Sched>) s_.prefetch_operation(near->host, receive);
       } else if constexpr (StoredSchedule<Sched>) {
-        if (near->type() != kMessage) s.prefetch_dependents(near->host, near->op);
+        if (near->type() != kMessage) s_.prefetch_dependents(near->host, near->op);
       }
     }
-    const std::uint64_t work = run.events + matches_pool.searched();
-    poll.tick(work - polled);
-    polled = work;
-    if (run.events >= next_progress) {  // at the start, then every 2^20 events
-      next_progress = run.events + (std::uint64_t{1} << 20);
-      if (buffers.on_progress) buffers.on_progress(run.events);
-    }
-    const std::uint32_t h = e.host;
-    const auto v = s.view(h);
-    switch (e.type()) {
-      case kCalc: {
-        double& cpu = cpu_of(h, v.cpu(e.op));
-        if (cpu <= e.time) {
-          const auto length = static_cast<double>(v.size(e.op));
-          cpu = busy_until(h, Busy::kCalc, e.op, e.time, length, length);
-          if constexpr (Observer::kActive)
-            observer.calc(CalcSeen{h, v.cpu(e.op), e.op, e.op - v.first(), e.time, length, cpu});
-          ++run.events;
-          ++ran;
-          release(v, h, e.op, true);
-          finish_op(v, h, e.op);
-        } else {
-          e.time = cpu;
-          queue.push(e);
-        }
-        break;
-      }
-      case kSend: {
-        double& cpu = cpu_of(h, v.cpu(e.op));
-        double& nic = send_nic(h, v.nic(e.op));
-        if (std::max(cpu, nic) <= e.time) {
-          ++run.events;
-          ++ran;
-          release(v, h, e.op, true);
-          const std::uint64_t size = v.size(e.op);
-          const double extra = loggopsim::extra_bytes(size);
-          cpu = busy_until(h, Busy::kSend, e.op, e.time, loggopsim::send_overhead(net, extra),
-                           loggopsim::noise_window(net));
-          nic = loggopsim::nic_free_after(net, e.time, extra);
-          const double wire_end = loggopsim::first_byte_arrival(net, e.time);
-          double arrival = wire_end;
-          if constexpr (requires { noise.message_delay(e.op, size); })
-            arrival += noise.message_delay(e.op, size);
-          if constexpr (Observer::kActive)
-            observer.send(SendSeen{h, v.cpu(e.op), v.nic(e.op), e.op, e.op - v.first(),
-                                   v.peer(e.op), v.tag(e.op), size, e.time,
-                                   loggopsim::send_overhead(net, extra), cpu, nic, net.o, wire_end,
-                                   arrival, loggopsim::eager(net, size)});
-          queue.push(Event{arrival, stamp++, e.op, v.peer(e.op), h << 2 | kMessage});
-          if (loggopsim::eager(net, size)) finish_op(v, h, e.op);
-        } else {
-          wait(e, kSendRoom, cpu, nic);
-        }
-        break;
-      }
-      case kRecv: {
-        ++run.events;
-        ++ran;
-        release(v, h, e.op, true);
-        const std::uint32_t want_src = v.peer(e.op);
-        const std::uint32_t want_tag = v.tag(e.op);
-        PendingMatch m{};
-        const bool taken = matches_pool.take_first(
-            state[h].unexpected,
-            [&](const PendingMatch& x) { return matches(want_src, want_tag, x); }, m);
-        if constexpr (Observer::kActive)
-          observer.receive(ReceiveSeen{h, e.op, e.op - v.first(), e.time, taken});
-        if (taken) {
-          if (!loggopsim::eager(net, v.size(e.op))) {  // rendezvous: the send finishes now
-            const auto vs = s.view(m.src);
-            finish_op(vs, m.src, vs.first() + m.op);
-            double& sender_cpu = cpu_of(m.src, v.cpu(e.op));
-            double& sender_nic = send_nic(m.src, v.nic(e.op));
-            sender_cpu = std::max(sender_cpu, e.time);
-            sender_nic = std::max(sender_nic, e.time);
-            if constexpr (Observer::kActive)
-              observer.rendezvous(
-                  RendezvousSeen{m.src, v.cpu(e.op), v.nic(e.op), vs.first() + m.op, e.time});
-          }
-          finish_op(v, h, e.op);
-        } else {
-          matches_pool.push_back(state[h].posted, PendingMatch{want_src, want_tag, local(v, e.op)});
-        }
-        break;
-      }
-      case kMessage: {
-        const std::uint64_t send = e.op;
-        const std::uint32_t origin = e.origin();
-        const auto vs = s.view(origin);
-        double& cpu = cpu_of(h, vs.cpu(send));
-        double& nic = recv_nic(h, vs.nic(send));
-        if (std::max(cpu, nic) <= e.time) {
-          ++run.events;
-          const std::uint64_t size = vs.size(send);
-          const double extra = loggopsim::extra_bytes(size);
-          cpu = busy_until(h, Busy::kReceive, send, e.time, loggopsim::receive_overhead(net, extra),
-                           loggopsim::noise_window(net));
-          nic = loggopsim::nic_free_after(net, e.time, extra);
-          const std::uint32_t tag = vs.tag(send);
-          PendingMatch r{};
-          const bool taken = matches_pool.take_first(
-              state[h].posted, [&](const PendingMatch& x) { return matches(origin, tag, x); }, r);
-          if constexpr (Observer::kActive)
-            observer.message(MessageSeen{h, origin, vs.cpu(send), vs.nic(send), send, size, e.time,
-                                         loggopsim::receive_overhead(net, extra), cpu, nic,
-                                         loggopsim::eager(net, size), taken});
-          if (taken) {
-            if (!loggopsim::eager(net, size)) {  // rendezvous: the send finishes now
-              finish_op(vs, origin, send);
-              double& sender_cpu = cpu_of(origin, vs.cpu(send));
-              double& sender_nic = send_nic(origin, vs.nic(send));
-              sender_cpu = std::max(sender_cpu, e.time);
-              sender_nic = std::max(sender_nic, e.time);
-              if constexpr (Observer::kActive)
-                observer.rendezvous(
-                    RendezvousSeen{origin, vs.cpu(send), vs.nic(send), send, e.time});
-            }
-            finish_op(v, h, v.first() + r.op);
-          } else {
-            matches_pool.push_back(state[h].unexpected, PendingMatch{origin, tag, local(vs, send)});
-          }
-        } else {
-          wait(e, kMessageRoom, cpu, nic);
-        }
-        break;
-      }
-    }
-    if (room != nullptr) leave_room(*room, e.host, room_kind, e.time);
-    enqueue_fresh();
   }
 
-  run.searched = matches_pool.searched();
-  run.finish.assign(p, 0.0);
-  for (std::uint32_t host = 0; host < p; ++host)
-    for (std::uint32_t c = 0; c < cpus; ++c)
-      run.finish[host] = std::max(run.finish[host], cpu_of(host, static_cast<std::uint8_t>(c)));
-  // Everything ran, every message found its receive?
-  if (ran != s.operations()) {
-    run.complete = false;
-    for (std::uint32_t host = 0; host < p && run.incomplete.empty(); ++host) {
-      const auto vh = s.view(host);
-      const std::uint64_t first = vh.first();
-      for (std::uint32_t k = 0; k < vh.count(); ++k) {
-        const std::uint64_t op = first + k;
-        if (remaining[op] != 0) {
-          const Operation o = vh.operation(op);
-          run.incomplete =
-              fmt::format("rank {}'s operation {} ({} {} {}, tag {}) never {}", host, k,
-                          o.kind == OpKind::kSend   ? "send to"
-                          : o.kind == OpKind::kRecv ? "recv from"
-                                                    : "calc",
-                          o.kind == OpKind::kCalc
-                              ? std::string()
-                              : (o.peer == kAnyPeer ? std::string("any") : std::to_string(o.peer)),
-                          o.kind == OpKind::kCalc ? fmt::format("{} ns", o.size)
-                                                  : fmt::format("({} b)", o.size),
-                          o.tag == kAnyTag ? std::string("any") : std::to_string(o.tag),
-                          "became ready: what it waits for never finished");
-          break;
-        }
-      }
+  // ---- One handler per kind of event ----
+
+  // A computation: runs when its CPU is free, else is queued again at that time (`e` moves).
+  [[gnu::always_inline]] void on_calc(Event& e, const View& v) {
+    const std::uint32_t h = e.host;
+    double& cpu = cpu_of(h, v.cpu(e.op));
+    if (cpu <= e.time) {
+      const auto length = static_cast<double>(v.size(e.op));
+      cpu = busy_until(h, Busy::kCalc, e.op, e.time, length, length);
+      if constexpr (Observer::kActive)
+        observer_.calc(CalcSeen{h, v.cpu(e.op), e.op, e.op - v.first(), e.time, length, cpu});
+      ++events_;
+      ++ran_;
+      release(v, h, e.op, true);
+      finish_op(v, h, e.op);
+    } else {
+      e.time = cpu;
+      queue_.push(e);
     }
-  } else {
-    for (std::uint32_t host = 0; host < p && run.complete; ++host) {
-      if (!state[host].unexpected.empty()) {
+  }
+  // A send: runs when its CPU and NIC are free (else waits), charged by LogGOPSim's rule; its
+  // message is queued at its first byte's arrival. An eager send finishes at once.
+  [[gnu::always_inline]] void on_send(const Event& e, const View& v) {
+    const std::uint32_t h = e.host;
+    double& cpu = cpu_of(h, v.cpu(e.op));
+    double& nic = send_nic(h, v.nic(e.op));
+    if (std::max(cpu, nic) <= e.time) {
+      ++events_;
+      ++ran_;
+      release(v, h, e.op, true);
+      const std::uint64_t size = v.size(e.op);
+      const double extra = loggopsim::extra_bytes(size);
+      cpu = busy_until(h, Busy::kSend, e.op, e.time, loggopsim::send_overhead(net_, extra),
+                       loggopsim::noise_window(net_));
+      nic = loggopsim::nic_free_after(net_, e.time, extra);
+      const double wire_end = loggopsim::first_byte_arrival(net_, e.time);
+      double arrival = wire_end;
+      if constexpr (requires { noise_.message_delay(e.op, size); })
+        arrival += noise_.message_delay(e.op, size);
+      if constexpr (Observer::kActive)
+        observer_.send(SendSeen{h, v.cpu(e.op), v.nic(e.op), e.op, e.op - v.first(), v.peer(e.op),
+                                v.tag(e.op), size, e.time, loggopsim::send_overhead(net_, extra),
+                                cpu, nic, net_.o, wire_end, arrival, loggopsim::eager(net_, size)});
+      queue_.push(Event{arrival, stamp_++, e.op, v.peer(e.op), h << 2 | kMessage});
+      if (loggopsim::eager(net_, size)) finish_op(v, h, e.op);
+    } else {
+      wait(e, kSendRoom, cpu, nic);
+    }
+  }
+  // A posted receive: takes the first matching unexpected message, or waits in the posted list.
+  [[gnu::always_inline]] void on_recv(const Event& e, const View& v) {
+    const std::uint32_t h = e.host;
+    ++events_;
+    ++ran_;
+    release(v, h, e.op, true);
+    const std::uint32_t want_src = v.peer(e.op);
+    const std::uint32_t want_tag = v.tag(e.op);
+    PendingMatch m{};
+    const bool taken = matches_pool_.take_first(
+        state_[h].unexpected, [&](const PendingMatch& x) { return matches(want_src, want_tag, x); },
+        m);
+    if constexpr (Observer::kActive)
+      observer_.receive(ReceiveSeen{h, e.op, e.op - v.first(), e.time, taken});
+    if (taken) {
+      if (!loggopsim::eager(net_, v.size(e.op))) {  // rendezvous: the send finishes now
+        const auto vs = s_.view(m.src);
+        finish_op(vs, m.src, vs.first() + m.op);
+        double& sender_cpu = cpu_of(m.src, v.cpu(e.op));
+        double& sender_nic = send_nic(m.src, v.nic(e.op));
+        sender_cpu = std::max(sender_cpu, e.time);
+        sender_nic = std::max(sender_nic, e.time);
+        if constexpr (Observer::kActive)
+          observer_.rendezvous(
+              RendezvousSeen{m.src, v.cpu(e.op), v.nic(e.op), vs.first() + m.op, e.time});
+      }
+      finish_op(v, h, e.op);
+    } else {
+      matches_pool_.push_back(state_[h].posted, PendingMatch{want_src, want_tag, local(v, e.op)});
+    }
+  }
+  // A message: received when the receiver's CPU and NIC are free (else waits), charged by
+  // LogGOPSim's rule; it finishes the first matching posted receive, or waits as unexpected.
+  [[gnu::always_inline]] void on_message(const Event& e, const View& v) {
+    const std::uint32_t h = e.host;
+    const std::uint64_t send = e.op;
+    const std::uint32_t origin = e.origin();
+    const auto vs = s_.view(origin);
+    double& cpu = cpu_of(h, vs.cpu(send));
+    double& nic = recv_nic(h, vs.nic(send));
+    if (std::max(cpu, nic) <= e.time) {
+      ++events_;
+      const std::uint64_t size = vs.size(send);
+      const double extra = loggopsim::extra_bytes(size);
+      cpu = busy_until(h, Busy::kReceive, send, e.time, loggopsim::receive_overhead(net_, extra),
+                       loggopsim::noise_window(net_));
+      nic = loggopsim::nic_free_after(net_, e.time, extra);
+      const std::uint32_t tag = vs.tag(send);
+      PendingMatch r{};
+      const bool taken = matches_pool_.take_first(
+          state_[h].posted, [&](const PendingMatch& x) { return matches(origin, tag, x); }, r);
+      if constexpr (Observer::kActive)
+        observer_.message(MessageSeen{h, origin, vs.cpu(send), vs.nic(send), send, size, e.time,
+                                      loggopsim::receive_overhead(net_, extra), cpu, nic,
+                                      loggopsim::eager(net_, size), taken});
+      if (taken) {
+        if (!loggopsim::eager(net_, size)) {  // rendezvous: the send finishes now
+          finish_op(vs, origin, send);
+          double& sender_cpu = cpu_of(origin, vs.cpu(send));
+          double& sender_nic = send_nic(origin, vs.nic(send));
+          sender_cpu = std::max(sender_cpu, e.time);
+          sender_nic = std::max(sender_nic, e.time);
+          if constexpr (Observer::kActive)
+            observer_.rendezvous(RendezvousSeen{origin, vs.cpu(send), vs.nic(send), send, e.time});
+        }
+        finish_op(v, h, v.first() + r.op);
+      } else {
+        matches_pool_.push_back(state_[h].unexpected, PendingMatch{origin, tag, local(vs, send)});
+      }
+    } else {
+      wait(e, kMessageRoom, cpu, nic);
+    }
+  }
+
+  // ---- The end of the run ----
+
+  // A rank's finishing time is its CPUs' last busy end.
+  void record_finish_times(ScheduleRun& run) const {
+    run.finish.assign(p_, 0.0);
+    for (std::uint32_t host = 0; host < p_; ++host)
+      for (std::uint32_t c = 0; c < cpus_; ++c)
+        run.finish[host] = std::max(run.finish[host], cpu_of(host, static_cast<std::uint8_t>(c)));
+  }
+  // Everything ran, every message found its receive?
+  void check_complete(ScheduleRun& run) const {
+    if (ran_ != s_.operations()) {
+      run.complete = false;
+      for (std::uint32_t host = 0; host < p_ && run.incomplete.empty(); ++host)
+        describe_unfinished(run, host);
+      return;
+    }
+    for (std::uint32_t host = 0; host < p_ && run.complete; ++host) {
+      if (!state_[host].unexpected.empty()) {
         run.complete = false;
         run.incomplete =
             fmt::format("rank {} received a message from rank {} (tag {}) that no receive took",
-                        host, matches_pool.front(state[host].unexpected).src,
-                        matches_pool.front(state[host].unexpected).tag);
-      } else if (!state[host].posted.empty()) {
-        const PendingMatch& r = matches_pool.front(state[host].posted);
+                        host, matches_pool_.front(state_[host].unexpected).src,
+                        matches_pool_.front(state_[host].unexpected).tag);
+      } else if (!state_[host].posted.empty()) {
+        const PendingMatch& r = matches_pool_.front(state_[host].posted);
         run.complete = false;
         run.incomplete =
             fmt::format("rank {}'s receive from {} (tag {}) never found a matching message", host,
@@ -455,7 +549,66 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
       }
     }
   }
-  return run;
+  // Names the first operation of `host` that never became ready, if any.
+  void describe_unfinished(ScheduleRun& run, std::uint32_t host) const {
+    const auto vh = s_.view(host);
+    const std::uint64_t first = vh.first();
+    for (std::uint32_t k = 0; k < vh.count(); ++k) {
+      const std::uint64_t op = first + k;
+      if (remaining_[op] == 0) continue;
+      const Operation o = vh.operation(op);
+      run.incomplete = fmt::format(
+          "rank {}'s operation {} ({} {} {}, tag {}) never {}", host, k,
+          o.kind == OpKind::kSend   ? "send to"
+          : o.kind == OpKind::kRecv ? "recv from"
+                                    : "calc",
+          o.kind == OpKind::kCalc
+              ? std::string()
+              : (o.peer == kAnyPeer ? std::string("any") : std::to_string(o.peer)),
+          o.kind == OpKind::kCalc ? fmt::format("{} ns", o.size) : fmt::format("({} b)", o.size),
+          o.tag == kAnyTag ? std::string("any") : std::to_string(o.tag),
+          "became ready: what it waits for never finished");
+      return;
+    }
+  }
+
+  const Sched& s_;
+  const ScheduleNet& net_;
+  Noise& noise_;
+  Observer& observer_;
+  EngineBuffers& buffers_;
+  MatchPool& matches_pool_;
+  RadixEventQueue<Event>& queue_;
+  WaitingRooms<Event>& rooms_;
+  // Operations made ready by the current event, (rank, op) in the order they became ready.
+  Fresh& fresh_;
+  std::span<RankState<Slot>> state_;
+  std::span<Counter> remaining_;
+  std::span<double> extra_cpu_, extra_send_, extra_recv_;
+  std::uint32_t p_, cpus_, more_cpus_, more_nics_;
+  bool use_rooms_;
+  std::uint64_t stamp_ = 0;
+  std::uint64_t events_ = 0;  // operations and messages processed
+  std::uint64_t ran_ = 0;     // operations that ran (LogGOPSim's events less the messages)
+  struct LastWait {
+    std::uint32_t host = ~std::uint32_t{0};
+    unsigned kind = 0;
+    double cpu = 0.0, nic = 0.0;
+  } last_wait_;
+};
+
+template <class Counter, class Sched, class Noise, class Observer>
+ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
+                          EngineBuffers& buffers, Observer& observer) {
+  using Run = EngineRun<Counter, Sched, Noise, Observer>;
+  if constexpr (Observer::kActive) observer.begin(s.ranks(), s.cpus(), s.nics());
+  buffers.reset();
+  std::vector<double> extra(Run::extra_doubles(s), 0.0);
+  Run run(s, net, noise, use_rooms, buffers, observer, extra);
+  StopPoll setup;
+  run.enqueue_ready_at_start(run.count_dependencies(setup), setup);
+  run.run_events();
+  return run.result();
 }
 
 // The same, observed by no one.
