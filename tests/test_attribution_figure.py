@@ -56,6 +56,31 @@ D = 2.5e-5
 log2_N = [3, 4]
 """
 
+# Cases at one N: no numeric parameter varies, so the bars and the ratios stand side by side.
+CASES = """name = "tiny-cases"
+seed = 5
+samples = 8
+[output]
+critical_path = true
+[collective]
+kind = "schedule"
+N = 16
+message_bytes = 8
+[loggops]
+L = 1.0e-6
+o = 1.0e-9
+g = 0.0
+G = 1.0e-9
+[noise]
+law = "periodic"
+P = 1.0e-4
+D = 2.5e-5
+[[case]]
+"collective.algorithm" = "recursive_doubling_allreduce"
+[[case]]
+"collective.algorithm" = "ring_allreduce"
+"""
+
 failures: list[str] = []
 
 
@@ -65,9 +90,9 @@ def check(condition, what: str) -> None:
         print(f"FAILED: {what}", file=sys.stderr)
 
 
-def run(binary: str, name: str, critical_path: bool) -> str:
+def run(binary: str, name: str, critical_path: bool, text: str = RUN) -> str:
     with open(f"{name}.toml", "w") as f:
-        f.write(RUN.format(name=name, critical_path="true" if critical_path else "false"))
+        f.write(text.format(name=name, critical_path="true" if critical_path else "false"))
     subprocess.run([binary, "run", f"{name}.toml", "--out", f"{name}.h5", "--force", "--quiet",
                     "--no-checkpoint", "--threads", "1"], check=True)
     return os.path.abspath(f"{name}.h5")
@@ -206,6 +231,22 @@ def check_figure(binary: str, path: str) -> None:
           f"collnoise plot: {done.returncode} {done.stdout!r} {done.stderr!r}")
 
 
+def check_cases(path: str) -> None:
+    """Two algorithms at one N: a bar and a ratio per case, at positions 0 and 1, labelled by
+    the algorithm."""
+    result = collnoise.load(path)
+    by_category, by_point = collnoise.attribution(result)
+    check(list(by_point["collective.algorithm"]) == ["recursive_doubling_allreduce",
+                                                     "ring_allreduce"], "the cases' algorithms")
+    fig = figure.attribution_figure(result)
+    ratio = [line for line in figures.tagged_lines(fig) if line.axes is fig.axes[1]]
+    check(len(ratio) == 1 and np.array_equal(ratio[0].get_xdata(), [0.0, 1.0]) and
+          np.array_equal(ratio[0].get_ydata(), by_point["absorption_ratio"].to_numpy()),
+          "the ratios side by side")
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    check(labels == ["recursive_doubling_allreduce", "ring_allreduce"], f"bar labels {labels}")
+
+
 def main() -> int:
     binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     shutil.rmtree(work, ignore_errors=True)
@@ -217,6 +258,7 @@ def main() -> int:
     check_without(without)
     check_damaged(with_paths)
     check_figure(binary, with_paths)
+    check_cases(run(binary, "tiny-cases", True, CASES))
     if failures:
         print("\n".join(failures))
         return 1

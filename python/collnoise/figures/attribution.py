@@ -130,32 +130,48 @@ def _draw_bars(ax, result: Result, groups, x: str | None) -> None:
     ax.grid(True, axis="y", alpha=0.3)
 
 
+def _ratio_label(result: Result, rows: list[int], label: str) -> str:
+    """A line's label; when it has no ratio at all, why (in the panel's width)."""
+    if np.isfinite(column(result, rows, "absorption_ratio")).any():
+        return label
+    reasons = dict.fromkeys(result.reason(r, "absorption_ratio") or "null" for r in rows)
+    return wrap(f"{label} (none: {'; '.join(reasons)})", 3.0, 7)
+
+
+def _draw_ratio(ax, result: Result, rows: list[int], xs, xdata: Data, label: str, color,
+                joined: bool = True) -> None:
+    """The ratios with their intervals: a line and a band, or (cases side by side, nothing
+    between them) markers and bars."""
+    low = column(result, rows, "absorption_ratio_ci_low")
+    high = column(result, rows, "absorption_ratio_ci_high")
+    tag(ax.plot(xs, column(result, rows, "absorption_ratio"), "o-" if joined else "o", ms=3.5,
+                lw=1.3, color=color, label=_ratio_label(result, rows, label))[0], rows, xdata,
+        Data("absorption_ratio"))
+    if joined:
+        band(ax, xs, low, high, color)
+    else:
+        ax.vlines(xs, low, high, color=color, lw=1.2)
+
+
 def _draw_absorption(ax, result: Result, groups, x: str | None) -> None:
-    position = 0
-    for k, (label, g) in enumerate(groups):
-        color = f"C{k % 10}"
-        if x:
-            xs, xdata = column(result, g, x), Data(x)
-        else:  # the bars' positions
-            xs = np.arange(position, position + len(g), dtype=float)
-            xdata = Data("", "position")
-        ratio = column(result, g, "absorption_ratio")
-        text = label or "absorption ratio"
-        if not np.isfinite(ratio).any():  # say why nothing is drawn
-            reasons = dict.fromkeys(result.reason(r, "absorption_ratio") or "null" for r in g)
-            text = wrap(f"{text} (none: {'; '.join(reasons)})", 3.0, 7)  # kept in the panel
-        tag(ax.plot(xs, ratio, "o-", ms=3.5, lw=1.3, color=color, label=text)[0], g, xdata,
-            Data("absorption_ratio"))
-        band(ax, xs, column(result, g, "absorption_ratio_ci_low"),
-             column(result, g, "absorption_ratio_ci_high"), color)
-        position += len(g)
-    if x:
-        values = column(result, [r for _, g in groups for r in g], x)
-        set_x_scale(ax, result.plot_hints(groups[0][1][0]).get("x_scale", "linear")
-                    if x == result.plot_hints(groups[0][1][0]).get("x") else "linear", values)
+    order = [r for _, g in groups for r in g]
+    if x:  # a line per case against x
+        for k, (label, g) in enumerate(groups):
+            _draw_ratio(ax, result, g, column(result, g, x), Data(x), label or "absorption ratio",
+                        f"C{k % 10}")
+        hints = result.plot_hints(order[0])
+        set_x_scale(ax, hints.get("x_scale", "linear") if x == hints.get("x") else "linear",
+                    column(result, order, x))
         ax.set_xlabel(axis_label(result, x))
+    else:  # no numeric parameter varies: one line over the bars' positions, labelled as they are
+        positions = np.arange(len(order), dtype=float)
+        _draw_ratio(ax, result, order, positions, Data("", "position"), "absorption ratio", "C0",
+                    joined=False)
+        ax.set_xlim(-0.6, len(order) - 0.4)
+        ax.set_xticks(positions, [label or str(r) for label, g in groups for r in g],
+                      fontsize=8, rotation=20, ha="right")
     # From 0, or from the tenth below the lowest interval when the ratios are all high.
-    low = column(result, [r for _, g in groups for r in g], "absorption_ratio_ci_low")
+    low = column(result, order, "absorption_ratio_ci_low")
     low = low[np.isfinite(low)]
     bottom = max(0.0, math.floor(10 * float(low.min())) / 10) if low.size else 0.0
     ax.set_ylim(bottom - 0.02, 1.02)
@@ -176,7 +192,7 @@ def attribution_figure(result: Result | str, rows: list[int] | None = None) -> F
         return None
     x = _x_key(result, rows)
     groups = _ordered_groups(result, rows, x)
-    width = min(16.0, 7.0 + 0.35 * len(rows))
+    width = min(16.0, 9.0 + 0.3 * len(rows))
     fig = Figure(figsize=(width, 5.0), layout="constrained")
     bars, absorbed = fig.subplots(1, 2, width_ratios=[1.5, 1.0])
     _draw_bars(bars, result, groups, x)
