@@ -56,6 +56,7 @@ SMALL = {
     "bosque-fig4": {},
     "chen-suda-fig8": {("sweep", "log2_N"): [1, 3, 5, 7]},
     "chen-suda-fig9": {("collective", "log2_N"): 7},
+    "critical-path-allreduce": {("sweep", "log2_N"): [4, 6, 8], ("samples",): 8},
     "default": {("sweep", "N"): [1, 7, 1023, 65535]},
     "hoefler-fig13": {("sweep", "network.topology"): ["xgft(2; 12,12; 1,6)",
                                                       "xgft(2; 12,24; 1,12)",
@@ -128,6 +129,8 @@ EXPECTED_FILES = {
     "bosque-fig3": ["efficiency"],
     "timed-tree": ["time-of-all-phases"],
     "mixed-kinds": ["phase-time", "completion-time"],
+    # Points that recorded their critical paths: the attribution figure after the model's.
+    "critical-path-allreduce": ["completion-time", "attribution"],
 }
 for name in ("bosque-fig2", "bosque-fig4", "isoefficiency-noise"):
     EXPECTED_FILES[name] = ["isoefficiency"]
@@ -156,6 +159,7 @@ SCALES = {
     ("hoefler-fig16", "slowdown"): ("log", "linear"),
     ("agarwal-nhalf", "nhalf"): [("log", None), ("linear", None)],  # N_1/2; E[T] / 2w
     ("timed-tree", "time-of-all-phases"): ("log", None),
+    ("critical-path-allreduce", "attribution"): [(None, "linear"), ("log", "linear")],
 }
 
 # What each figure must draw (the y of some data line), beyond what the model's hints name.
@@ -169,6 +173,7 @@ MUST_DRAW = {
                                      "noiseless_closed_form"},
     ("chen-suda-fig9", "overhead"): {"quiet_T", "conventional_T", "redundant_T"},
     ("bosque-fig2", "isoefficiency"): {"W", "W_exact"},
+    ("critical-path-allreduce", "attribution"): {"completion_mean", "absorption_ratio"},
 }
 
 failures: list[str] = []

@@ -314,6 +314,13 @@ class Result:
         hints["references"] = [r for r in refs.split(",") if r] if isinstance(refs, str) else refs
         return hints
 
+    def attribution(self):
+        """Where the critical path's time went, per point and category, and the noise absorbed
+        off it, per point: collnoise.attribution(self) (collnoise.critical_path)."""
+        from .critical_path import attribution
+
+        return attribution(self)
+
     def histograms(self, index: int) -> dict[str, Histogram]:
         return self.point(index).histograms
 

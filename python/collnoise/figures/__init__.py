@@ -16,6 +16,11 @@ timeline.py is not a figure of a result's points: it draws one replayed sample's
 its Chrome trace JSON file (draw_timeline(json_path, out_path), docs/timelines.md) and defines no
 `draw`, so no model can name it.
 
+attribution.py is not named by a model either: a point's hints name one figure (schedules:
+`curve`), and `draw` adds the attribution figure (where the critical path's time went, the noise
+absorbed off it) after the models' figures of a result whose points recorded critical paths
+(`[output] critical_path = true`). It defines no `draw` either.
+
 A new model either names an existing figure or adds one module, python/collnoise/figures/
 NAME.py, defining `draw(result, rows)`; nothing else is edited. common.py holds what figures
 share (its names are also importable from here). A figure drawn outside the package (a model of
@@ -98,7 +103,9 @@ def figure_name(result: Result, row: int) -> str:
 
 
 def draw(result: Result) -> FigureList:
-    """Every figure of a result, as (suffix, Figure): the files are named <name>-<suffix>."""
+    """Every figure of a result, as (suffix, Figure): the files are named <name>-<suffix>. The
+    models' figures come first, then the attribution figure when points recorded critical
+    paths."""
     by_figure: dict[str, list[int]] = {}
     for row in range(len(result)):
         by_figure.setdefault(figure_name(result, row), []).append(row)
@@ -114,4 +121,7 @@ def draw(result: Result) -> FigureList:
             drawn = [(f"{name}-{suffix}" if not suffix.startswith(name) else suffix, fig)
                      for suffix, fig in drawn]
         out.extend(drawn)
+    from . import attribution  # imported here: `python3 -m collnoise.figures.attribution` runs it
+
+    out.extend(attribution.figures_of(result))  # nothing for points without critical paths
     return out
