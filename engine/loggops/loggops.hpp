@@ -25,6 +25,7 @@
 //  - a receive occupies the receiver's CPU for o + max((s-1)O, (s-1)G) (noise over o only), its
 //    NIC g + (s-1)G, from the time it starts.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 namespace collnoise {
@@ -86,11 +87,25 @@ struct ScheduleNet {
 
 /// Seconds to nanoseconds. A value within a millionth of a nanosecond of a whole number is that
 /// number, so parameters given in whole nanoseconds are exact (LogGOPSim's integers).
-double to_ns(double seconds);
+inline double to_ns(double seconds) {
+  const double ns = seconds * 1e9;
+  const double whole = std::round(ns);
+  return std::abs(ns - whole) < 1e-6 ? whole : ns;
+}
 
 /// `net` (seconds; its message size unused: a schedule gives each message its own) in
-/// nanoseconds, with `eager_bytes` as the largest eager message.
-ScheduleNet to_engine_units(const LogGops& net, std::uint64_t eager_bytes);
+/// nanoseconds, with `eager_bytes` as the largest eager message. Here beside both types, so that
+/// a new LogGOPS parameter is its fields and formulas here and its key in loggops_keys.cpp.
+inline ScheduleNet to_engine_units(const LogGops& net, std::uint64_t eager_bytes) {
+  ScheduleNet ns;
+  ns.L = to_ns(net.L);
+  ns.o = to_ns(net.o);
+  ns.g = to_ns(net.g);
+  ns.G = to_ns(net.G);
+  ns.O = to_ns(net.O);
+  ns.S = eager_bytes;
+  return ns;
+}
 
 namespace loggopsim {
 
