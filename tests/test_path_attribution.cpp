@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 #include "tests/command_line.hpp"
 
 using namespace collnoise::testing;
@@ -135,4 +137,19 @@ f = 0.1
 )");
   expect_refused(run_command_line("run pa_tree.toml --out pa_tree.h5 --force"),
                  {"pa_tree.toml", "output.critical_path", "docs/models/critical-path.md"});
+}
+
+TEST_CASE("path attribution: an interrupted run resumes to the same attribution") {
+  write_text("pa_resume.toml", kNoisyRun);
+  REQUIRE(run_command_line("run pa_resume.toml --out pa_plain.h5 --force --quiet").code == 0);
+  std::remove("pa_stopped.h5");
+  std::remove("pa_stopped.h5.ckpt");
+  const auto first = run_command_line(
+      "run pa_resume.toml --out pa_stopped.h5 --quiet --threads 1 --interrupt-after-chunks 2");
+  INFO(first.output);
+  REQUIRE(first.code == 3);
+  REQUIRE(
+      run_command_line("run pa_resume.toml --out pa_stopped.h5 --quiet --resume pa_stopped.h5.ckpt")
+          .code == 0);
+  CHECK(without_timing(first_point("pa_plain.h5")) == without_timing(first_point("pa_stopped.h5")));
 }
