@@ -94,8 +94,14 @@ std::uint32_t CriticalPathRecorder::occupy(std::uint32_t from, PathCategory cate
                                            double start, double length, double end,
                                            std::uint32_t rank, std::uint64_t index,
                                            std::uint8_t bucket) {
-  const double work_end = start + length;
-  const std::uint32_t work = extend(from, category, lane, work_end, rank, index, bucket);
+  const std::uint32_t work = extend(from, category, lane, start + length, rank, index, bucket);
+  return noise_after(work, lane, end, rank, index, bucket);
+}
+
+std::uint32_t CriticalPathRecorder::noise_after(std::uint32_t work, PathLane lane, double end,
+                                                std::uint32_t rank, std::uint64_t index,
+                                                std::uint8_t bucket) {
+  const double work_end = nodes_[work].end;
   if (end == work_end) return work;
   add_noise(end - work_end);
   return extend(work, PathCategory::kNoise, lane, end, rank, index, bucket);
@@ -128,13 +134,9 @@ void CriticalPathRecorder::send(const SendSeen& s) {
   hold(arrived);
   flight_[s.op] = Flight{arrived, static_cast<std::uint32_t>(s.index), bucket};
   const std::uint32_t busy =
-      s.overhead == s.o
-          ? (s.cpu_end == nodes_[leave].end ? leave
-                                            : (add_noise(s.cpu_end - nodes_[leave].end),
-                                               extend(leave, PathCategory::kNoise, PathLane::kCpu,
-                                                      s.cpu_end, s.host, s.index, bucket)))
-          : occupy(from, PathCategory::kOverhead, PathLane::kCpu, s.start, s.overhead, s.cpu_end,
-                   s.host, s.index, bucket);
+      s.overhead == s.o ? noise_after(leave, PathLane::kCpu, s.cpu_end, s.host, s.index, bucket)
+                        : occupy(from, PathCategory::kOverhead, PathLane::kCpu, s.start, s.overhead,
+                                 s.cpu_end, s.host, s.index, bucket);
   const std::uint32_t gap =
       extend(from, PathCategory::kGap, PathLane::kSendNic, s.nic_end, s.host, s.index, bucket);
   assign(nic_slot, gap);  // before the CPU: `from` may be either slot's node

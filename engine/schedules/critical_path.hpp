@@ -139,6 +139,9 @@ class CriticalPathRecorder {
   /// (counted as unmatched).
   std::uint32_t binding(double t, std::initializer_list<std::uint32_t> candidates);
   /// `work` of `length` (category) then noise up to `end`, from `from`.
+  /// Noise after the work ending at `work`, up to `end` (none when it ends there).
+  std::uint32_t noise_after(std::uint32_t work, PathLane lane, double end, std::uint32_t rank,
+                            std::uint64_t index, std::uint8_t bucket);
   std::uint32_t occupy(std::uint32_t from, PathCategory category, PathLane lane, double start,
                        double length, double end, std::uint32_t rank, std::uint64_t index,
                        std::uint8_t bucket);

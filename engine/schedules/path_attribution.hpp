@@ -35,6 +35,12 @@ class PathAttribution {
   std::uint8_t bucket(std::uint64_t index) const {
     return static_cast<std::uint8_t>(index / per_bucket_);
   }
+  /// bucket() as a critical-path recorder asks for it.
+  StepBucket step_bucket() const {
+    return [per_bucket = per_bucket_](std::uint32_t, std::uint64_t index) {
+      return static_cast<std::uint8_t>(index / per_bucket);
+    };
+  }
 
   /// Appends its metrics (seconds), their pair and the last-rank histogram to `layout`, whose
   /// metric 0 is the completion time. The metrics start at first_metric().

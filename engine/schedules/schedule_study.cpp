@@ -195,7 +195,7 @@ bool ScheduleStudy::noisy() const {
 const CriticalPath& ScheduleStudy::noiseless_path() const {
   std::call_once(noiseless_path_once_, [&] {
     const PathAttribution a = attribution();
-    CriticalPathRecorder recorder([a](std::uint32_t, std::uint64_t i) { return a.bucket(i); });
+    CriticalPathRecorder recorder(a.step_bucket());
     ScheduleEngineMemory memory;
     const ScheduleRun run = run_any(*schedule(), net_, ScheduleNoiseSpec{}, 0, memory, recorder);
     noiseless_path_ = recorder.result(run.finish);
@@ -203,22 +203,10 @@ const CriticalPath& ScheduleStudy::noiseless_path() const {
   return noiseless_path_;
 }
 
-std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replicate_with_path(std::uint64_t index,
-                                                                        bool keep_segments) const {
-  const PathAttribution a = attribution();
-  CriticalPathRecorder recorder([a](std::uint32_t, std::uint64_t i) { return a.bucket(i); },
-                                keep_segments);
-  ScheduleEngineMemory memory;
-  ScheduleRun run = run_any(*schedule(), net_, noise_,
-                            stream_key(key_, StreamPurpose::kReplication, index), memory, recorder);
-  CriticalPath path = recorder.result(run.finish);
-  return {std::move(run), std::move(path)};
-}
-
 std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
                                                            TimelineRecorder& timeline) const {
   const PathAttribution a = attribution();
-  CriticalPathRecorder recorder([a](std::uint32_t, std::uint64_t i) { return a.bucket(i); }, true);
+  CriticalPathRecorder recorder(a.step_bucket(), true);
   BothObservers<CriticalPathRecorder, TimelineRecorder> both{recorder, timeline};
   ScheduleEngineMemory memory;
   ScheduleRun run = run_any(*schedule(), net_, noise_,
@@ -276,7 +264,7 @@ void ScheduleStudy::sample_row(std::uint64_t index, UnitInFlight& unit, std::spa
   if (!noisy()) {
     last = noiseless_path();
   } else {
-    CriticalPathRecorder recorder([&a](std::uint32_t, std::uint64_t i) { return a.bucket(i); });
+    CriticalPathRecorder recorder(a.step_bucket());
     const ScheduleRun run = run_replication(index, unit, recorder);
     last = recorder.result(run.finish);
   }

@@ -89,10 +89,6 @@ class ScheduleStudy final : public SampledStudy {
   /// Record every sample's critical path and tally where its time and noise went
   /// (path_attribution.hpp).
   void record_critical_paths() { attributed_ = true; }
-  /// Replication `index` simulated again (its times depend on its index only), with its critical
-  /// path; `keep_segments`: with the path's segments.
-  std::pair<ScheduleRun, CriticalPath> replicate_with_path(std::uint64_t index,
-                                                           bool keep_segments) const;
   /// Replication `index` simulated again with `timeline` watching it too; the path holds its
   /// segments.
   std::pair<ScheduleRun, CriticalPath> replay(std::uint64_t index,
