@@ -163,10 +163,14 @@ Schedule binomial_reduce(const AlgorithmParams& p) {
   });
 }
 
-Schedule knomial_broadcast(const AlgorithmParams& p) {
+void check_k(const AlgorithmParams& p) {
   if (p.k < 2)
     throw InputError(
         fmt::format("collective.k = {} is invalid: a k-nomial tree needs k >= 2", p.k));
+}
+
+Schedule knomial_broadcast(const AlgorithmParams& p) {
+  check_k(p);
   const std::uint32_t n = p.ranks;
   const std::uint64_t k = p.k;
   return build(n, [&](std::uint32_t r, RankOps& ops) {
@@ -459,9 +463,13 @@ std::optional<GeneratedSchedule> rabenseifner_allreduce_on_the_fly(const Algorit
 
 // Reduce-scatter then allgather around the ring, each of the N chunks in `segments` pieces;
 // piece j of step k + 1 waits for piece j of step k.
-Schedule ring_allreduce(const AlgorithmParams& p) {
+void check_segments(const AlgorithmParams& p) {
   if (p.segments < 1)
     throw InputError(fmt::format("collective.segments = {} is invalid: at least 1", p.segments));
+}
+
+Schedule ring_allreduce(const AlgorithmParams& p) {
+  check_segments(p);
   const std::uint32_t n = p.ranks;
   const Blocks chunks{p.message_bytes, n};
   return build(n, [&](std::uint32_t r, RankOps& ops) {
@@ -568,6 +576,118 @@ double linear_joins(const AlgorithmParams& p, bool with_compute) {
   return joins(n, n, with_compute) + n * joins(1.0, 1.0, with_compute);
 }
 
+// ---- rounds, for the critical path's noise by step ----------------------------------------------
+// Each algorithm's rounds follow from its generator above: the exchange-based ones carry the
+// round in the tag, the trees and the linear ones in the distance between a rank and its peer.
+
+using RoundOf = std::function<std::uint32_t(std::uint32_t rank, const Operation& op)>;
+
+// N = 1 has no messages, hence no round to find: one round, never asked for.
+AlgorithmRounds rounds(std::uint32_t count, RoundOf of) {
+  return {std::max(1U, count), std::move(of)};
+}
+
+std::uint32_t distance(std::uint32_t rank, const Operation& op) {
+  return rank > op.peer ? rank - op.peer : op.peer - rank;
+}
+
+// Dissemination barrier, Bruck allgather: round k is tag k, ceil(log2 N) of them.
+AlgorithmRounds rounds_by_tag(const AlgorithmParams& p) {
+  return rounds(ceil_log2(p.ranks), [](std::uint32_t, const Operation& op) { return op.tag; });
+}
+
+// Pairwise alltoall: round k - 1 exchanges with r + k and r - k, tag k, for k = 1 .. N - 1.
+AlgorithmRounds pairwise_rounds(const AlgorithmParams& p) {
+  return rounds(p.ranks - std::min(p.ranks, 1U),
+                [](std::uint32_t, const Operation& op) { return op.tag - 1; });
+}
+
+// Ring allreduce: step s (2 (N - 1) of them) sends its segments with tags s * segments + j.
+AlgorithmRounds ring_rounds(const AlgorithmParams& p) {
+  check_segments(p);
+  const std::uint32_t steps = p.ranks < 2 ? 0 : 2 * (p.ranks - 1);
+  return rounds(steps, [segments = p.segments](std::uint32_t, const Operation& op) {
+    return op.tag / segments;
+  });
+}
+
+// The butterflies (recursive doubling, Rabenseifner): `per_doubling` rounds for each doubling of
+// the power of two, tagged by their number; with MPICH's fold (N not a power of two) the fold-in
+// is round 0, the butterfly's rounds follow, and the fold-out is the last.
+AlgorithmRounds folded_rounds(const AlgorithmParams& p, std::uint32_t per_doubling) {
+  if (p.ranks < 2) return rounds(1, [](std::uint32_t, const Operation&) { return 0U; });
+  const Folding f = folding_of(p.ranks);
+  const std::uint32_t butterfly =
+      per_doubling * static_cast<std::uint32_t>(std::countr_zero(f.pof2));
+  if (f.rem == 0)
+    return rounds(butterfly, [](std::uint32_t, const Operation& op) { return op.tag; });
+  return rounds(butterfly + 2, [last = butterfly + 1](std::uint32_t, const Operation& op) {
+    if (op.tag == kFoldTag) return 0U;
+    if (op.tag == kFoldTag + 1) return last;
+    return op.tag + 1;
+  });
+}
+
+AlgorithmRounds recursive_doubling_rounds(const AlgorithmParams& p) {
+  return folded_rounds(p, 1);
+}
+AlgorithmRounds rabenseifner_rounds(const AlgorithmParams& p) {
+  return folded_rounds(p, 2);  // recursive halving, then recursive doubling
+}
+
+// Binomial broadcast: the message over distance 2^i leaves in round (rounds - 1 - i), the root
+// sending over the largest distance first (masks from high to low).
+AlgorithmRounds binomial_broadcast_rounds(const AlgorithmParams& p) {
+  const std::uint32_t count = ceil_log2(p.ranks);
+  return rounds(count, [count](std::uint32_t rank, const Operation& op) {
+    return count - static_cast<std::uint32_t>(std::bit_width(distance(rank, op)));
+  });
+}
+
+// Binomial reduce: the message over distance 2^i is round i (masks from low to high).
+AlgorithmRounds binomial_reduce_rounds(const AlgorithmParams& p) {
+  return rounds(ceil_log2(p.ranks), [](std::uint32_t rank, const Operation& op) {
+    return static_cast<std::uint32_t>(std::bit_width(distance(rank, op))) - 1;
+  });
+}
+
+// K-nomial broadcast: one round per level of the tree, the root's highest power of k first. A
+// level's k - 1 sends over distances j k^i (j = 1 .. k - 1) are one round, as the tree's depth
+// counts them (one round per send would leave rounds empty where N - 1 < (k - 1) k^i).
+AlgorithmRounds knomial_rounds(const AlgorithmParams& p) {
+  check_k(p);
+  std::uint32_t levels = 0;
+  for (std::uint64_t mask = 1; mask < p.ranks; mask *= p.k) ++levels;
+  return rounds(levels, [levels, k = std::uint64_t{p.k}](std::uint32_t rank, const Operation& op) {
+    const std::uint64_t d = distance(rank, op);
+    std::uint32_t level = 0;  // the i of k^i <= d < k^(i + 1)
+    for (std::uint64_t mask = k; mask <= d; mask *= k) ++level;
+    return levels - 1 - level;
+  });
+}
+
+// Tree barrier, the heap-ordered binary tree of depth D = floor(log2 N): the message between a
+// child at depth d and its parent is round D - d going up (the deepest first), D + d - 1 coming
+// down (the root's children first): 2 D rounds.
+AlgorithmRounds tree_barrier_rounds(const AlgorithmParams& p) {
+  const auto depth = [](std::uint64_t r) {
+    return static_cast<std::uint32_t>(std::bit_width(r + 1)) - 1;
+  };
+  const std::uint32_t tree = p.ranks < 1 ? 0 : depth(p.ranks - 1);
+  return rounds(2 * tree, [tree, depth](std::uint32_t rank, const Operation& op) {
+    const std::uint32_t child = depth(std::max(rank, op.peer));
+    return op.tag == 0 ? tree - child : tree + child - 1;
+  });
+}
+
+// Linear gather and scatter: the root's N - 1 messages one after the other, rank q's in round
+// q - 1.
+AlgorithmRounds linear_rounds(const AlgorithmParams& p) {
+  return rounds(p.ranks - std::min(p.ranks, 1U), [](std::uint32_t rank, const Operation& op) {
+    return std::max(rank, op.peer) - 1;
+  });
+}
+
 }  // namespace
 
 double cycle_joins_of(const AlgorithmKind& algorithm, const AlgorithmParams& p, bool with_compute) {
@@ -595,73 +715,85 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
        .meaning = "binomial tree from rank 0 (MPICH and Open MPI, short messages)",
        .generate = binomial_broadcast,
        .operations = messages_of_tree,
-       .cycle_joins = tree_joins},
+       .cycle_joins = tree_joins,
+       .rounds = binomial_broadcast_rounds},
       {.name = "binomial_reduce",
        .meaning = "binomial tree to rank 0 (MPICH reduce, short messages)",
        .uses_receive_order = true,
        .generate = binomial_reduce,
        .operations = messages_of_tree,
-       .cycle_joins = tree_joins},
+       .cycle_joins = tree_joins,
+       .rounds = binomial_reduce_rounds},
       {.name = "knomial_broadcast",
        .meaning = "k-nomial tree from rank 0 (MPICH's default broadcast tree, k = 4)",
        .uses_k = true,
        .generate = knomial_broadcast,
        .operations = messages_of_tree,
-       .cycle_joins = tree_joins},
+       .cycle_joins = tree_joins,
+       .rounds = knomial_rounds},
       {.name = "recursive_doubling_allreduce",
        .meaning = "the butterfly with MPICH's fold for N not a power of two (short vectors)",
        .uses_receive_order = true,
        .generate = recursive_doubling_allreduce,
        .generate_on_the_fly = recursive_doubling_allreduce_on_the_fly,
-       .operations = butterfly_operations},
+       .operations = butterfly_operations,
+       .rounds = recursive_doubling_rounds},
       {.name = "rabenseifner_allreduce",
        .meaning = "reduce-scatter by recursive halving, allgather by recursive doubling (MPICH, "
                   "long vectors)",
        .uses_receive_order = true,
        .generate = rabenseifner_allreduce,
        .generate_on_the_fly = rabenseifner_allreduce_on_the_fly,
-       .operations = rabenseifner_operations},
+       .operations = rabenseifner_operations,
+       .rounds = rabenseifner_rounds},
       {.name = "ring_allreduce",
        .meaning = "reduce-scatter and allgather around a ring, segmented (Open MPI, NCCL)",
        .uses_segments = true,
        .uses_receive_order = true,
        .generate = ring_allreduce,
        .operations = ring_operations,
-       .cycle_joins = ring_joins},
+       .cycle_joins = ring_joins,
+       .rounds = ring_rounds},
       {.name = "dissemination_barrier",
        .meaning = "ceil(log2 N) rounds to r + 2^k (MPICH barrier)",
        .uses_receive_order = true,
        .generate = dissemination_barrier,
        .generate_on_the_fly = dissemination_barrier_on_the_fly,
-       .operations = rounds_operations},
+       .operations = rounds_operations,
+       .rounds = rounds_by_tag},
       {.name = "tree_barrier",
        .meaning = "up the heap-ordered binary tree and down again (Agarwal et al.)",
        .generate = tree_barrier,
        .generate_on_the_fly = tree_barrier_on_the_fly,
-       .operations = tree_barrier_operations},
+       .operations = tree_barrier_operations,
+       .rounds = tree_barrier_rounds},
       {.name = "bruck_allgather",
        .meaning = "ceil(log2 N) rounds of doubling blocks (MPICH, short messages)",
        .uses_receive_order = true,
        .generate = bruck_allgather,
        .generate_on_the_fly = bruck_allgather_on_the_fly,
-       .operations = rounds_operations},
+       .operations = rounds_operations,
+       .rounds = rounds_by_tag},
       {.name = "pairwise_alltoall",
        .meaning = "N - 1 rounds of pairwise exchanges (MPICH, Open MPI, long messages)",
        .uses_receive_order = true,
        .generate = pairwise_alltoall,
        .generate_on_the_fly = pairwise_alltoall_on_the_fly,
-       .operations = pairwise_operations},
+       .operations = pairwise_operations,
+       .rounds = pairwise_rounds},
       {.name = "linear_gather",
        .meaning = "every rank sends to rank 0 (Open MPI's basic linear gather)",
        .generate = linear_gather,
        .operations = messages_of_tree,
        .searches = root_searches,
-       .cycle_joins = linear_joins},
+       .cycle_joins = linear_joins,
+       .rounds = linear_rounds},
       {.name = "linear_scatter",
        .meaning = "rank 0 sends to every rank (Open MPI's basic linear scatter)",
        .generate = linear_scatter,
        .operations = messages_of_tree,
-       .cycle_joins = linear_joins},
+       .cycle_joins = linear_joins,
+       .rounds = linear_rounds},
   };
   return kinds;
 }

@@ -25,6 +25,19 @@ struct AlgorithmParams {
   ReceiveOrder receives = ReceiveOrder::kInOrder;
 };
 
+/// An algorithm's rounds, for the critical path's noise by step (docs/models/critical-path.md):
+/// how many, and the round of each of a rank's sends and receives, from the operation itself.
+/// A round is the algorithm's own communication step, as LogP counts them: a message's send and
+/// its receive are in the same round, every round holds a message (N >= 2), and along a rank's
+/// dependencies the round never decreases.
+struct AlgorithmRounds {
+  std::uint32_t count = 0;  ///< rounds, at least 1 (1 when N = 1: no messages)
+  /// The round (< count) of `op`, a send or a receive of rank `rank` (found by its peer and tag).
+  /// Precondition: `op` is one of the rank's sends or receives in the schedule generated with the
+  /// same parameters (calcs never reach it).
+  std::function<std::uint32_t(std::uint32_t rank, const Operation& op)> of;
+};
+
 struct AlgorithmKind {
   std::string name;     ///< "recursive_doubling_allreduce"
   std::string meaning;  ///< one line, with the libraries that use it
@@ -48,6 +61,10 @@ struct AlgorithmKind {
   /// the sum over ranks of cycle_join_dependencies, schedule.hpp), for the estimate of repeated
   /// cycles' memory before they are built (empty: computed from generate_on_the_fly).
   std::function<double(const AlgorithmParams&, bool with_compute)> cycle_joins = {};
+  /// Its rounds with these parameters (every built-in algorithm has them; InputError where
+  /// generate throws for a bad parameter, k < 2 or segments < 1). Cheap: computed from the
+  /// parameters, not from a schedule; `of` costs at most O(log N).
+  std::function<AlgorithmRounds(const AlgorithmParams&)> rounds = {};
 };
 
 /// The dependencies between two cycles of `algorithm` repeated (see AlgorithmKind::cycle_joins).
