@@ -139,7 +139,7 @@ def check_frames(path: str) -> None:
         shares = point["last_rank_share"]
         check(len(shares) == len(point["last_rank_top"]) and 0.0 < sum(shares) <= 1.0 + 1e-12,
               f"point {row}: last_rank_share {shares}")
-        check(int(point["path_step_operations"]) >= 1, f"point {row}: path_step_operations")
+        check(int(point["path_steps_per_bucket"]) >= 1, f"point {row}: path_steps_per_bucket")
     same = result.attribution()
     check(same.categories.equals(by_category) and same.points.equals(by_point),
           "Result.attribution() is collnoise.attribution(result)")

@@ -1,6 +1,7 @@
 // The critical path of a schedule sample (engine/schedules/critical_path.hpp) on cases worked by
 // hand, and its two invariants on every generated algorithm under noise: the categories sum to
-// the completion time, and every binding constraint is one of the engine's times.
+// the completion time, and every binding constraint is one of the engine's times. Each case also
+// runs the recorder that carries the sums forward (path_composition.hpp): the same sums.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
@@ -9,8 +10,10 @@
 #include "engine/schedules/critical_path.hpp"
 #include "engine/schedules/generated_schedule.hpp"
 #include "engine/schedules/goal_reader.hpp"
+#include "engine/schedules/path_composition.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/timeline_recorder.hpp"
 
 using namespace collnoise;
 
@@ -50,11 +53,19 @@ template <class Noise>
 CriticalPath path_of(const Schedule& s, Noise& noise, const ScheduleNet& net = path_net()) {
   ScheduleEngineMemory memory;
   CriticalPathRecorder recorder({}, true);
-  const ScheduleRun run = simulate_schedule(s, net, noise, memory, recorder);
+  PathCompositionRecorder composition({}, 1);
+  BothObservers<CriticalPathRecorder, PathCompositionRecorder> both{recorder, composition};
+  const ScheduleRun run = simulate_schedule(s, net, noise, memory, both);
   INFO(run.incomplete);
   REQUIRE(run.complete);
   CriticalPath path = recorder.result(run.finish);
   CHECK(path.unmatched == 0);
+  // The recorder that carries sums forward (for attribution) finds the same path's sums.
+  const CriticalPath sums = composition.result(run.finish);
+  CHECK(sums.unmatched == 0);
+  CHECK(sums.time == path.time);
+  CHECK(sums.noise_total == path.noise_total);
+  CHECK(sums.last_ranks == path.last_ranks);
   return path;
 }
 

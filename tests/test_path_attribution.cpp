@@ -98,10 +98,10 @@ TEST_CASE("path attribution: categories add up to the completion, and noise is p
   CHECK(p["absorption_ratio_ci_low"].get<double>() <= absorbed);
   CHECK(p["absorption_ratio_ci_high"].get<double>() >= absorbed);
   CHECK(p["path_noise_mean"].get<double>() <= p["noise_charged_mean"].get<double>());
-  // The path's noise by step adds up to its noise.
+  // The path's noise by step adds up to its noise (each step's a single-precision sum).
   double by_step = 0.0;
   for (const auto& x : p["path_noise_by_step"]) by_step += x.get<double>();
-  CHECK(by_step == Approx(p["path_noise_mean"].get<double>()).epsilon(1e-12));
+  CHECK(by_step == Approx(p["path_noise_mean"].get<double>()).epsilon(1e-6));
 }
 
 TEST_CASE("path attribution: the same for any threads, and across parts and merge") {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/schedules/path_sums.hpp"
+
 namespace collnoise {
 
 std::string_view path_category_name(PathCategory c) {
@@ -35,9 +37,10 @@ void CriticalPathRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std::u
   cpus_per_rank_ = cpus;
   nics_per_rank_ = nics;
   cpus_.assign(std::size_t{ranks} * cpus, kRoot);
+  cpu_steps_.assign(std::size_t{ranks} * cpus, 0);
   send_nics_.assign(std::size_t{ranks} * nics, kRoot);
   receive_nics_.assign(std::size_t{ranks} * nics, kRoot);
-  noise_sum_ = noise_carry_ = 0.0;
+  noise_ = {};
   unmatched_ = 0;
 }
 
@@ -74,20 +77,14 @@ void CriticalPathRecorder::assign(std::uint32_t& slot, std::uint32_t node) {
 
 std::uint32_t CriticalPathRecorder::binding(double t,
                                             std::initializer_list<std::uint32_t> candidates) {
-  std::uint32_t latest = kRoot;
-  for (const std::uint32_t c : candidates) {
-    if (nodes_[c].end == t) return c;
-    if (nodes_[c].end < t && nodes_[c].end > nodes_[latest].end) latest = c;
-  }
-  ++unmatched_;
-  return latest;
+  std::array<double, 3> ends{};
+  std::size_t n = 0;
+  for (const std::uint32_t c : candidates) ends[n++] = nodes_[c].end;
+  return *(candidates.begin() + path_sums::binding(t, std::span(ends.data(), n), unmatched_));
 }
 
 void CriticalPathRecorder::add_noise(double amount) {
-  const double sum = noise_sum_ + amount;
-  noise_carry_ += std::abs(noise_sum_) >= std::abs(amount) ? (noise_sum_ - sum) + amount
-                                                           : (amount - sum) + noise_sum_;
-  noise_sum_ = sum;
+  noise_.add(amount);
 }
 
 std::uint32_t CriticalPathRecorder::occupy(std::uint32_t from, PathCategory category, PathLane lane,
@@ -110,15 +107,18 @@ std::uint32_t CriticalPathRecorder::noise_after(std::uint32_t work, PathLane lan
 void CriticalPathRecorder::calc(const CalcSeen& c) {
   std::uint32_t& slot = cpu(c.host, c.cpu);
   const std::uint32_t from = binding(c.start, {slot});
+  std::uint8_t& step = cpu_step(c.host, c.cpu);
+  step = step_bucket_of(bucket_, {c.host, c.index, true, 0, 0}, step);
   assign(slot, occupy(from, PathCategory::kCalc, PathLane::kCpu, c.start, c.length, c.end, c.host,
-                      c.index, bucket_of(c.host, c.index)));
+                      c.index, step));
 }
 
 void CriticalPathRecorder::send(const SendSeen& s) {
   std::uint32_t& cpu_slot = cpu(s.host, s.cpu);
   std::uint32_t& nic_slot = send_nic(s.host, s.nic);
   const std::uint32_t from = binding(s.start, {cpu_slot, nic_slot});
-  const std::uint8_t bucket = bucket_of(s.host, s.index);
+  const std::uint8_t bucket = step_bucket_of(bucket_, {s.host, s.index, false, s.peer, s.tag}, 0);
+  cpu_step(s.host, s.cpu) = bucket;
   // The message leaves after o: the CPU's overhead segment is shared when it is o itself.
   const std::uint32_t leave =
       extend(from, PathCategory::kOverhead, PathLane::kCpu, s.start + s.o, s.host, s.index, bucket);
@@ -153,6 +153,7 @@ void CriticalPathRecorder::message(const MessageSeen& m) {
   std::uint32_t& nic_slot = receive_nic(m.host, m.nic);
   const std::uint32_t from = binding(m.start, {arrived, cpu_slot, nic_slot});
   const std::uint8_t bucket = flight.bucket;
+  cpu_step(m.host, m.cpu) = bucket;
   const std::uint32_t index = flight.index;
   hold(from);  // the slots below may drop their holds on it
   assign(nic_slot,
@@ -180,39 +181,21 @@ void CriticalPathRecorder::rendezvous(const RendezvousSeen& r) {
                                     r.sender, flight.index, flight.bucket);
   hold(done);
   release(arrived);
-  for (std::uint32_t* slot : {&cpu(r.sender, r.cpu), &send_nic(r.sender, r.nic)})
-    if (nodes_[*slot].end < r.time) assign(*slot, done);
+  if (nodes_[cpu(r.sender, r.cpu)].end < r.time) {
+    assign(cpu(r.sender, r.cpu), done);
+    cpu_step(r.sender, r.cpu) = flight.bucket;
+  }
+  if (nodes_[send_nic(r.sender, r.nic)].end < r.time) assign(send_nic(r.sender, r.nic), done);
   release(done);
 }
-
-namespace {
-
-/// a + b as an exact pair (Knuth's TwoSum).
-struct Exact {
-  double hi = 0.0, lo = 0.0;
-};
-Exact two_sum(double a, double b) {
-  const double s = a + b;
-  const double bb = s - a;
-  return {s, (a - (s - bb)) + (b - bb)};
-}
-void accumulate(Exact& total, double hi, double lo) {
-  const Exact s = two_sum(total.hi, hi);
-  const Exact t = two_sum(s.lo, total.lo + lo);
-  total = two_sum(s.hi, t.hi);
-  total.lo += t.lo;
-}
-
-}  // namespace
 
 CriticalPath CriticalPathRecorder::result(std::span<const double> finish) const {
   CriticalPath path;
   path.unmatched = unmatched_;
-  path.noise_total = noise_sum_ + noise_carry_;
+  path.noise_total = noise_.value();
   if (finish.empty()) return path;
   path.completion = *std::max_element(finish.begin(), finish.end());
-  for (std::uint32_t r = 0; r < finish.size(); ++r)
-    if (finish[r] == path.completion) path.last_ranks.push_back(r);
+  path.last_ranks = path_sums::ranks_finishing_at(finish, path.completion);
   // The path ends at the last rank's CPU that ends last.
   const std::uint32_t last = path.last_ranks.front();
   std::uint32_t node = kRoot;
@@ -223,22 +206,22 @@ CriticalPath CriticalPathRecorder::result(std::span<const double> finish) const 
       break;
     }
   }
-  std::array<Exact, kPathCategories> exact{};
-  std::array<Exact, kPathBuckets> by_bucket{};
-  for (; node != kRoot; node = nodes_[node].parent) {
-    const Node& n = nodes_[node];
-    const Node& before = nodes_[n.parent];
-    // The segment's length exactly: end - start as a pair (both are doubles).
-    const Exact d = two_sum(n.end, -before.end);
-    accumulate(exact[static_cast<std::size_t>(n.category)], d.hi, d.lo);
-    if (n.category == PathCategory::kNoise) accumulate(by_bucket[n.bucket], d.hi, d.lo);
+  std::vector<std::uint32_t> chain;
+  for (; node != kRoot; node = nodes_[node].parent) chain.push_back(node);
+  // Sums in time order, as path_composition.cpp adds them, for the same bits.
+  std::array<path_sums::PathSum, kPathCategories> exact{};
+  std::array<float, kPathBuckets> by_bucket{};
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const Node& n = nodes_[*it];
+    const double start = nodes_[n.parent].end;
+    path_sums::add_span(exact[static_cast<std::size_t>(n.category)], start, n.end);
+    if (n.category == PathCategory::kNoise)
+      path_sums::add_bucket(by_bucket[n.bucket], start, n.end);
     if (keep_segments_)
-      path.segments.push_back(PathSegment{n.rank, n.lane, n.category, n.index, before.end, n.end});
+      path.segments.push_back(PathSegment{n.rank, n.lane, n.category, n.index, start, n.end});
   }
-  for (std::size_t c = 0; c < kPathCategories; ++c) path.time[c] = exact[c].hi + exact[c].lo;
-  for (std::size_t b = 0; b < kPathBuckets; ++b)
-    path.noise_by_bucket[b] = by_bucket[b].hi + by_bucket[b].lo;
-  std::reverse(path.segments.begin(), path.segments.end());
+  for (std::size_t c = 0; c < kPathCategories; ++c) path.time[c] = path_sums::value_of(exact[c]);
+  for (std::size_t b = 0; b < kPathBuckets; ++b) path.noise_by_bucket[b] = by_bucket[b];
   return path;
 }
 

@@ -20,7 +20,9 @@
 //
 // Segment end times are the engine's own doubles, so the path ends exactly at the sample's
 // completion; each category adds the exact differences of its segments (error-free
-// transformations into a double-double), so the categories sum to the completion within an ulp.
+// transformations into a double-double, engine/schedules/path_sums.hpp), so the categories sum to
+// the completion within an ulp. Attribution over many samples, which needs the sums and not the
+// segments, carries them forward instead (path_composition.hpp), with the same bits.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "engine/schedules/engine_observer.hpp"
+#include "engine/schedules/path_sums.hpp"
 
 namespace collnoise {
 
@@ -72,7 +75,8 @@ struct CriticalPath {
   /// The ranks that finish at `completion` (several at a tie), increasing; the path ends at the
   /// first.
   std::vector<std::uint32_t> last_ranks;
-  /// The path's noise (ns) by the step bucket of the operation it fell in.
+  /// The path's noise (ns) by the step bucket of the operation it fell in (summed in single
+  /// precision: they add up to the noise category to about 1e-7 of it).
   std::array<double, kPathBuckets> noise_by_bucket{};
   /// The path's segments in time order (when the recorder was asked to keep them).
   std::vector<PathSegment> segments;
@@ -81,8 +85,25 @@ struct CriticalPath {
   std::uint64_t unmatched = 0;
 };
 
-/// The step bucket (< kPathBuckets) of a rank's operation by its index.
-using StepBucket = std::function<std::uint8_t(std::uint32_t rank, std::uint64_t index)>;
+/// An operation whose step bucket a recorder asks for: its rank, its index within the rank, and
+/// for a send its peer and tag (a calc has none).
+struct StepOperation {
+  std::uint32_t rank;
+  std::uint64_t index;
+  bool calc;
+  std::uint32_t peer, tag;
+};
+/// The step bucket (< kPathBuckets) of an operation, or kSameStep: the bucket of the operation
+/// before it on its CPU (a computation between two rounds counts in the round before it).
+using StepBucket = std::function<std::uint8_t(const StepOperation&)>;
+inline constexpr std::uint8_t kSameStep = 0xff;
+/// The bucket `bucket` gives `op` (0 without one), `before` for kSameStep.
+inline std::uint8_t step_bucket_of(const StepBucket& bucket, const StepOperation& op,
+                                   std::uint8_t before) {
+  if (!bucket) return 0;
+  const std::uint8_t b = bucket(op);
+  return b == kSameStep ? before : b;
+}
 
 /// Records the critical path of one engine run. Pass it to simulate_schedule as the observer,
 /// then call result() with the run's finishing times.
@@ -145,8 +166,8 @@ class CriticalPathRecorder {
   std::uint32_t occupy(std::uint32_t from, PathCategory category, PathLane lane, double start,
                        double length, double end, std::uint32_t rank, std::uint64_t index,
                        std::uint8_t bucket);
-  std::uint8_t bucket_of(std::uint32_t rank, std::uint64_t index) const {
-    return bucket_ ? bucket_(rank, index) : std::uint8_t{0};
+  std::uint8_t& cpu_step(std::uint32_t rank, std::uint8_t index) {
+    return cpu_steps_[std::size_t{rank} * cpus_per_rank_ + index];
   }
   void add_noise(double amount);
 
@@ -155,6 +176,7 @@ class CriticalPathRecorder {
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> free_;
   std::vector<std::uint32_t> cpus_, send_nics_, receive_nics_;
+  std::vector<std::uint8_t> cpu_steps_;  // the bucket of each CPU's last operation
   std::uint32_t cpus_per_rank_ = 1, nics_per_rank_ = 1;
   /// Messages in flight (and rendezvous messages waiting for their receive): the send's global
   /// index to the node at their arrival.
@@ -164,7 +186,7 @@ class CriticalPathRecorder {
     std::uint8_t bucket;
   };
   std::unordered_map<std::uint64_t, Flight> flight_;
-  double noise_sum_ = 0.0, noise_carry_ = 0.0;  // Neumaier's compensated sum
+  path_sums::CompensatedSum noise_;
   std::uint64_t unmatched_ = 0;
 };
 

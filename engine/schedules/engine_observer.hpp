@@ -62,6 +62,17 @@ struct RendezvousSeen {
   double time;
 };
 
+/// An event the engine will process soon (its queue's look-ahead, a few events ahead): a message
+/// of send `op` to `host` when `message`, else operation `op` of `host`. An observer that keeps
+/// state per rank or per message may fetch it into the cache (optional members
+/// `fetch_far(const AheadSeen&)`, about 8 events ahead, and `fetch_near`, about 4), as the engine
+/// fetches its own.
+struct AheadSeen {
+  std::uint32_t host;
+  std::uint64_t op;
+  bool message;
+};
+
 /// The observer that observes nothing (the engine's default).
 struct NoObserver {
   static constexpr bool kActive = false;

@@ -48,11 +48,22 @@ void put_last_ranks(Record& record, const Histogram& last, std::uint32_t ranks) 
 
 }  // namespace
 
-PathAttribution::PathAttribution(std::uint32_t ranks, std::uint64_t most_operations)
-    : ranks_(ranks) {
-  const std::uint64_t ops = std::max<std::uint64_t>(most_operations, 1);
-  per_bucket_ = (ops + kPathBuckets - 1) / kPathBuckets;
-  buckets_ = static_cast<std::size_t>((ops + per_bucket_ - 1) / per_bucket_);
+PathAttribution::PathAttribution(std::uint32_t ranks, PathSteps steps)
+    : ranks_(ranks), steps_(std::move(steps)) {
+  const std::uint64_t count = std::max<std::uint64_t>(steps_.count, 1);
+  per_bucket_ = (count + kPathBuckets - 1) / kPathBuckets;
+  buckets_ = static_cast<std::size_t>((count + per_bucket_ - 1) / per_bucket_);
+}
+
+StepBucket PathAttribution::step_bucket() const {
+  const std::uint64_t per = per_bucket_;
+  if (!steps_.round_of)
+    return [per](const StepOperation& op) { return static_cast<std::uint8_t>(op.index / per); };
+  return [per, round_of = steps_.round_of](const StepOperation& op) {
+    if (op.calc) return kSameStep;
+    const Operation send{OpKind::kSend, 0, op.peer, op.tag, 0, 0};
+    return static_cast<std::uint8_t>(round_of(op.rank, send) / per);
+  };
 }
 
 void PathAttribution::add_to(TallyLayout& layout) const {
@@ -113,7 +124,9 @@ std::vector<FieldSpec> PathAttribution::field_specs(const std::string& when) {
        {"absorption_ratio_ci_low", "1", "lower end of its interval", when},
        {"absorption_ratio_ci_high", "1", "upper end of its interval", when},
        {"path_noise_by_step", s, "the critical path's mean noise by step bucket (a series)", when},
-       {"path_step_operations", "", "operations of a rank per step bucket", when},
+       {"path_step", "", "what a step is: \"round\" (an algorithm's) or \"operation\" (index)",
+        when},
+       {"path_steps_per_bucket", "", "steps per bucket of path_noise_by_step", when},
        {"last_rank_top", "", "the ranks (or ranges' first ranks) most often last", when},
        {"last_rank_share", "1", "their shares of the samples, ties shared equally", when},
        {"last_rank_range", "", "ranks per range (1 up to 4096 ranks)", when}});
@@ -154,12 +167,13 @@ void PathAttribution::summarize(Record& record, const Tally& tally, const Critic
       record.set(k, Field(Null{why}));
   }
   record.set_unit({"absorption_ratio", "absorption_ratio_ci_low", "absorption_ratio_ci_high"}, "1");
-  // The path's noise by step bucket, and the buckets' width in operations.
+  // The path's noise by step bucket, what a step is and the buckets' width in steps.
   std::vector<double> by_step;
   for (std::size_t b = 0; b < buckets_; ++b)
     by_step.push_back(tally.total(first + kPathCategories + 1 + b).mean);
   record.set("path_noise_by_step", Field(series_of(by_step)));
-  record.set("path_step_operations", Field(per_bucket_));
+  record.set("path_step", Field(std::string(steps_.round_of ? "round" : "operation")));
+  record.set("path_steps_per_bucket", Field(per_bucket_));
   seconds.push_back("path_noise_by_step");
   for (const std::string& key : seconds) record.set_unit(key, "seconds");
   const Histogram* last = tally.histogram_named("last_rank");

@@ -5,6 +5,7 @@
 // row of metrics after the completion time; they merge like every other metric, so the
 // attribution is the same for any threads, processes, parts and resumes.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "core/field_spec.hpp"
 #include "core/record.hpp"
 #include "engine/schedules/critical_path.hpp"
+#include "engine/schedules/schedule.hpp"
 #include "estimators/histogram.hpp"
 #include "estimators/tally.hpp"
 
@@ -23,24 +25,27 @@ inline constexpr std::uint64_t kLastRankWeight = 720720;
 /// The last-rank histogram has one bin per rank up to this many ranks, else equal rank ranges.
 inline constexpr std::uint32_t kLastRankBins = 4096;
 
+/// The steps the critical path's noise is spread over (docs/models/critical-path.md): a generated
+/// algorithm's rounds, or else a rank's operations by their index.
+struct PathSteps {
+  std::uint64_t count = 1;  ///< rounds, or the most operations of a rank
+  /// The round of a rank's send or receive, by its peer and tag (empty: the steps are the
+  /// operations' indices).
+  std::function<std::uint32_t(std::uint32_t rank, const Operation& op)> round_of;
+};
+
 class PathAttribution {
  public:
-  /// A schedule of `ranks` ranks whose ranks hold at most `most_operations` operations each.
-  PathAttribution(std::uint32_t ranks, std::uint64_t most_operations);
+  /// A schedule of `ranks` ranks whose steps are `steps`.
+  PathAttribution(std::uint32_t ranks, PathSteps steps);
 
-  /// Step buckets in use (at most kPathBuckets): operations indices [b k, (b + 1) k) of a rank
-  /// fall in bucket b, k = operations_per_bucket().
+  /// Step buckets in use (at most kPathBuckets): steps [b k, (b + 1) k) fall in bucket b,
+  /// k = steps_per_bucket().
   std::size_t buckets() const { return buckets_; }
-  std::uint64_t operations_per_bucket() const { return per_bucket_; }
-  std::uint8_t bucket(std::uint64_t index) const {
-    return static_cast<std::uint8_t>(index / per_bucket_);
-  }
-  /// bucket() as a critical-path recorder asks for it.
-  StepBucket step_bucket() const {
-    return [per_bucket = per_bucket_](std::uint32_t, std::uint64_t index) {
-      return static_cast<std::uint8_t>(index / per_bucket);
-    };
-  }
+  std::uint64_t steps_per_bucket() const { return per_bucket_; }
+  /// The bucket of an operation, as a critical-path recorder asks for it: by its round (a
+  /// computation: the round before it), or by its index.
+  StepBucket step_bucket() const;
 
   /// Appends its metrics (seconds), their pair and the last-rank histogram to `layout`, whose
   /// metric 0 is the completion time. The metrics start at first_metric().
@@ -62,6 +67,7 @@ class PathAttribution {
 
  private:
   std::uint32_t ranks_;
+  PathSteps steps_;
   std::size_t buckets_;
   std::uint64_t per_bucket_;
 };

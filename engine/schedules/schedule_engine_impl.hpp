@@ -373,6 +373,8 @@ class EngineRun {
         s_.prefetch_operation(next->type() == kMessage ? next->origin() : next->host, next->op);
         if (next->type() == kMessage) s_.prefetch_rank(next->host);
       }
+      if constexpr (requires { observer_.fetch_far(AheadSeen{}); })
+        observer_.fetch_far(AheadSeen{next->host, next->op, next->type() == kMessage});
     }
     // Nearer, that state is in the cache: fetch the first nodes of its match lists' chains.
     const Event* near = queue_.ahead(distance / 2);
@@ -389,6 +391,8 @@ class EngineRun {
       } else if constexpr (StoredSchedule<Sched>) {
         if (near->type() != kMessage) s_.prefetch_dependents(near->host, near->op);
       }
+      if constexpr (requires { observer_.fetch_near(AheadSeen{}); })
+        observer_.fetch_near(AheadSeen{near->host, near->op, near->type() == kMessage});
     }
   }
 

@@ -285,6 +285,12 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     source.ranks = p.ranks;
     source.operations = algorithm.operations(p) * cycles + (work_ns > 0 ? p.ranks * cycles : 0);
     if (algorithm.searches) source.searches = algorithm.searches(p) * cycles;
+    // The critical path's noise by round; repeated cycles, whose rounds recur, by operation index.
+    if (algorithm.rounds && cycles == 1) {
+      AlgorithmRounds rounds = algorithm.rounds(p);
+      source.rounds = rounds.count;
+      source.round_of = std::move(rounds.of);
+    }
     source.description =
         fmt::format("{} on {} ranks, {} bytes", algorithm.name, p.ranks, p.message_bytes);
     if (source.operations > kMaxOperations)
@@ -340,6 +346,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     };
   }
   auto study = std::make_unique<ScheduleStudy>(std::move(source), net, noise, std::move(check));
+  if (run.critical_path) study->record_critical_paths();  // before the noiseless run: it records
   // A GOAL file's schedule is simulated now: one that cannot complete is refused at once.
   if (goal) study->noiseless();
   if (reader.has(kFinishSample.name)) {
@@ -350,7 +357,6 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
                       index, run.samples - 1));
     study->record_finish_of(index);
   }
-  if (run.critical_path) study->record_critical_paths();
   point.sampled = std::move(study);
 }
 

@@ -14,6 +14,7 @@
 #include "core/task_parallel.hpp"
 #include "core/work_in_flight.hpp"
 #include "engine/schedules/message_delays.hpp"
+#include "engine/schedules/path_composition.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/summary_fields.hpp"
@@ -26,9 +27,6 @@ constexpr std::size_t kTopCapacity = 2048;
 // bench/RESULTS.md).
 constexpr double kSecondsPerSearch = 1.0e-9;
 constexpr double kNanosecond = 1e-9;
-// What a critical-path recorder holds per operation at most (measured: 2.3 kB per rank, 43 bytes
-// per operation, for recursive doubling at 2^18 ranks).
-constexpr double kPathBytesPerOperation = 48.0;
 // Every rank's noiseless finishing time is kept in the summary up to this many ranks.
 constexpr std::uint32_t kMaxRanksListed = 65536;
 
@@ -136,7 +134,8 @@ const ScheduleRun& ScheduleStudy::noiseless() const {
             estimated_engine_bytes(ranks_of(*s), static_cast<double>(operations_of(*s)),
                                    static_cast<double>(ready_at_start_of(*s))),
         fmt::format("simulating {} once without noise", source_.description));
-    ScheduleRun run = run_quiet(*s, net_);
+    most_operations_ = most_operations_of(*s);
+    ScheduleRun run = attributed_ ? run_noiseless_path(*s) : run_quiet(*s, net_);
     noiseless_searches_ = static_cast<double>(run.searched);
     if (!run.complete)
       throw InputError(
@@ -148,7 +147,6 @@ const ScheduleRun& ScheduleStudy::noiseless() const {
           "G {} ns per byte, O {} ns per byte",
           source_.description, last, net_.L, net_.o, net_.g, net_.G, net_.O));
     if (check_) check_(last * kNanosecond);
-    most_operations_ = most_operations_of(*s);
     noiseless_ = std::move(run);
   });
   return noiseless_;
@@ -179,27 +177,40 @@ TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&
 TallyLayout ScheduleStudy::shape(std::size_t histogram_bins, const std::string&) const {
   TallyLayout layout = completion_layout(histogram_bins, 1.0);
   // At most kPathBuckets steps (the ranks' operations are not known before the schedule is).
-  if (attributed_) PathAttribution(source_.ranks, kPathBuckets).add_to(layout);
+  if (attributed_) PathAttribution(source_.ranks, PathSteps{kPathBuckets, {}}).add_to(layout);
   return layout;
 }
 
 PathAttribution ScheduleStudy::attribution() const {
   noiseless();  // knows the most operations of a rank
-  return PathAttribution(built_ranks_, most_operations_);
+  return PathAttribution(built_ranks_, path_steps());
 }
 
 bool ScheduleStudy::noisy() const {
   return noise_.stage || noise_.pattern || noise_.poisson || noise_.delays;
 }
 
+PathSteps ScheduleStudy::path_steps() const {
+  if (source_.round_of) return {source_.rounds, source_.round_of};
+  return {most_operations_, {}};
+}
+
+ScheduleRun ScheduleStudy::run_noiseless_path(const AnySchedule& s) const {
+  // With critical paths, the one noiseless run records its path too (most_operations_ is set).
+  const PathAttribution a(built_ranks_, path_steps());
+  PathCompositionRecorder recorder(a.step_bucket(), a.buckets());
+  ScheduleEngineMemory memory;
+  ScheduleRun run = run_any(s, net_, ScheduleNoiseSpec{}, 0, memory, recorder);
+  noiseless_path_ = recorder.result(run.finish);
+  noiseless_path_recorded_ = true;
+  return run;
+}
+
 const CriticalPath& ScheduleStudy::noiseless_path() const {
-  std::call_once(noiseless_path_once_, [&] {
-    const PathAttribution a = attribution();
-    CriticalPathRecorder recorder(a.step_bucket());
-    ScheduleEngineMemory memory;
-    const ScheduleRun run = run_any(*schedule(), net_, ScheduleNoiseSpec{}, 0, memory, recorder);
-    noiseless_path_ = recorder.result(run.finish);
-  });
+  noiseless();
+  // Asked for paths after the noiseless run: its path in a run of its own.
+  if (!noiseless_path_recorded_)
+    std::call_once(noiseless_path_once_, [&] { run_noiseless_path(*schedule()); });
   return noiseless_path_;
 }
 
@@ -264,7 +275,7 @@ void ScheduleStudy::sample_row(std::uint64_t index, UnitInFlight& unit, std::spa
   if (!noisy()) {
     last = noiseless_path();
   } else {
-    CriticalPathRecorder recorder(a.step_bucket());
+    PathCompositionRecorder recorder(a.step_bucket(), a.buckets());
     const ScheduleRun run = run_replication(index, unit, recorder);
     last = recorder.result(run.finish);
   }
@@ -372,8 +383,8 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
 double ScheduleStudy::cost_per_sample() const {
   // The event engine: about 100 ns an event, more with noise draws, and 1 ns for each match-list
   // entry searched where searches grow faster than the events (bench/RESULTS.md).
-  // Recording critical paths costs about 5 times the engine's time (bench/RESULTS.md).
-  const double per_event = (noisy() ? 1.6e-7 : 1.0e-7) * (attributed_ ? 5.0 : 1.0);
+  // Recording critical paths costs about 2.5 times the engine's time (bench/RESULTS.md).
+  const double per_event = (noisy() ? 1.6e-7 : 1.0e-7) * (attributed_ ? 2.5 : 1.0);
   return noisy() ? per_event * 1.5 * source_.operations + kSecondsPerSearch * searches() + 1.0e-6
                  : 1.0e-6;
 }
@@ -395,10 +406,11 @@ double ScheduleStudy::searches() const {
 
 double ScheduleStudy::working_bytes(int threads) const {
   // The schedule once; per thread the engine's memory, kept from sample to sample, and with
-  // critical paths the recorder's segments: where paths do not merge (recursive doubling, each
-  // rank's path through its partners), every operation's two or three segments stay held until
-  // the sample ends, 32 bytes each (bench/RESULTS.md, "Critical-path attribution").
-  const double paths = attributed_ ? kPathBytesPerOperation * source_.operations : 0.0;
+  // critical paths the recorder's, per rank (path_composition.hpp).
+  const std::size_t buckets =
+      std::min<std::size_t>(kPathBuckets, source_.rounds > 0 ? source_.rounds : kPathBuckets);
+  const double paths =
+      attributed_ ? PathCompositionRecorder::bytes_per_rank(buckets) * source_.ranks : 0.0;
   return source_.stored_bytes +
          threads * (estimated_engine_bytes(static_cast<double>(source_.ranks), source_.operations,
                                            source_.ready_at_start) +

@@ -47,6 +47,10 @@ struct ScheduleSource {
   double stored_bytes = 0.0;  ///< what its arrays take, estimated before it is built
   double ready_at_start = 0.0;  ///< operations without dependencies (estimated before it is built)
   std::string description;      ///< "GOAL file x" or the algorithm and its parameters
+  /// A built-in algorithm's rounds and the round of a rank's send or receive (for the critical
+  /// path's noise by step; none for a GOAL file, whose steps are operation indices).
+  std::uint32_t rounds = 0;
+  std::function<std::uint32_t(std::uint32_t rank, const Operation& op)> round_of;
 };
 
 class ScheduleStudy final : public SampledStudy {
@@ -95,6 +99,10 @@ class ScheduleStudy final : public SampledStudy {
                                               TimelineRecorder& timeline) const;
   /// The noiseless run's critical path (simulated on first use).
   const CriticalPath& noiseless_path() const;
+  /// The steps of the path's noise: the algorithm's rounds, or operation indices.
+  PathSteps path_steps() const;
+  /// The noiseless run, recording its critical path in noiseless_path_.
+  ScheduleRun run_noiseless_path(const AnySchedule& s) const;
 
  private:
   ScheduleSource source_;
@@ -112,8 +120,9 @@ class ScheduleStudy final : public SampledStudy {
   double searches() const;
   std::optional<std::uint64_t> finish_sample_;
   bool attributed_ = false;
-  mutable std::once_flag noiseless_path_once_;
   mutable CriticalPath noiseless_path_;
+  mutable std::once_flag noiseless_path_once_;
+  mutable std::atomic<bool> noiseless_path_recorded_{false};
   mutable std::uint64_t most_operations_ = 0;  ///< of any rank, known with the noiseless run
   PathAttribution attribution() const;
   bool noisy() const;

@@ -64,6 +64,14 @@ struct BothObservers {
   void message(const MessageSeen& x) { a.message(x), b.message(x); }
   void receive(const ReceiveSeen& x) { a.receive(x), b.receive(x); }
   void rendezvous(const RendezvousSeen& x) { a.rendezvous(x), b.rendezvous(x); }
+  void fetch_far(const AheadSeen& x) {
+    if constexpr (requires { a.fetch_far(x); }) a.fetch_far(x);
+    if constexpr (requires { b.fetch_far(x); }) b.fetch_far(x);
+  }
+  void fetch_near(const AheadSeen& x) {
+    if constexpr (requires { a.fetch_near(x); }) a.fetch_near(x);
+    if constexpr (requires { b.fetch_near(x); }) b.fetch_near(x);
+  }
 };
 
 }  // namespace collnoise

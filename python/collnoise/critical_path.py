@@ -31,19 +31,19 @@ STATISTICS = ("mean", "ci_low", "ci_high", "noiseless", "excess")
 # The per-point scalars, as in the points table.
 POINT_COLUMNS = ("completion_mean", "noiseless_completion", "noise_charged_mean",
                  "noise_charged_ci_low", "noise_charged_ci_high", "absorption_ratio",
-                 "absorption_ratio_ci_low", "absorption_ratio_ci_high", "path_step_operations",
+                 "absorption_ratio_ci_low", "absorption_ratio_ci_high", "path_steps_per_bucket",
                  "last_rank_range")
 # The per-point lists, from the point groups.
 POINT_LISTS = ("path_noise_by_step", "last_rank_top", "last_rank_share")
 # Counts and ranks, held as integers.
-INTEGERS = {"path_step_operations", "last_rank_range", "last_rank_top"}
+INTEGERS = {"path_steps_per_bucket", "last_rank_range", "last_rank_top"}
 
 
 class Attribution(NamedTuple):
     """`categories`: one row per point and category: `point`, the parameters, `category` and
     `mean`, `ci_low`, `ci_high`, `noiseless`, `excess` (seconds). `points`: one row per point:
     `point`, the parameters, the POINT_COLUMNS (NaN where null: `absorption_ratio` when no noise
-    was charged; the counts `path_step_operations` and `last_rank_range` as Int64) and the
+    was charged; the counts `path_steps_per_bucket` and `last_rank_range` as Int64) and the
     POINT_LISTS as Python lists (seconds and shares as float, ranks as int)."""
 
     categories: pd.DataFrame

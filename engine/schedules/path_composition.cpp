@@ -1,0 +1,315 @@
+#include "engine/schedules/path_composition.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace collnoise {
+namespace {
+
+// A composition's bytes: its end time and its references (an integer in a double's place), each
+// category's sum (path_sums::PathSum: the his, then the los), then the buckets, as floats.
+constexpr std::size_t kRefsByte = 8;
+constexpr std::size_t kHiByte = 16;
+constexpr std::size_t kLoByte = kHiByte + kPathCategories * sizeof(double);
+constexpr std::size_t kBucketByte = kLoByte + kPathCategories * sizeof(float);
+constexpr std::size_t kLineWords = 64 / sizeof(double);
+
+// Words hold integers and floats by their bytes (memcpy: no aliasing of a double as another
+// type).
+template <class T>
+T load(const double* w, std::size_t byte) {
+  T x;
+  std::memcpy(&x, reinterpret_cast<const unsigned char*>(w) + byte, sizeof(T));
+  return x;
+}
+template <class T>
+void store(double* w, std::size_t byte, T x) {
+  std::memcpy(reinterpret_cast<unsigned char*>(w) + byte, &x, sizeof(T));
+}
+std::size_t bucket_byte(std::size_t b) {
+  return kBucketByte + b * sizeof(float);
+}
+path_sums::PathSum sum_in(const double* w, std::size_t c) {
+  return {load<double>(w, kHiByte + c * sizeof(double)),
+          load<float>(w, kLoByte + c * sizeof(float))};
+}
+void put_sum(double* w, std::size_t c, const path_sums::PathSum& s) {
+  store<double>(w, kHiByte + c * sizeof(double), s.hi);
+  store<float>(w, kLoByte + c * sizeof(float), s.lo);
+}
+
+void prefetch_lines(const double* w, std::size_t words) {
+  for (std::size_t i = 0; i < words; i += kLineWords) __builtin_prefetch(w + i, 1);
+}
+
+}  // namespace
+
+PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t buckets)
+    : bucket_(std::move(bucket)),
+      buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)),
+      stride_((bucket_byte(buckets_) + sizeof(double) - 1) / sizeof(double)) {}
+
+void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std::uint32_t nics) {
+  chunks_.clear();
+  bases_.clear();
+  free_.clear();
+  flights_.clear();
+  allocated_ = 0;
+  const std::uint32_t zero = allocate();  // kZero: the empty path, ending at 0, never freed
+  std::fill_n(words(zero), stride_, 0.0);
+  cpus_per_rank_ = cpus;
+  nics_per_rank_ = nics;
+  ranks_.assign(ranks, RankCarriers{});
+  more_cpus_.assign(std::size_t{ranks} * (cpus - 1), Carrier{});
+  more_sends_.assign(std::size_t{ranks} * (nics - 1), NicCarrier{});
+  more_receives_.assign(std::size_t{ranks} * (nics - 1), NicCarrier{});
+  noise_ = {};
+  unmatched_ = 0;
+}
+
+std::size_t PathCompositionRecorder::bytes() const {
+  return chunks_.size() * ((std::size_t{1} << kChunkBits) * stride_ + kLineWords) * sizeof(double) +
+         ranks_.capacity() * sizeof(RankCarriers) + more_cpus_.capacity() * sizeof(Carrier) +
+         (more_sends_.capacity() + more_receives_.capacity()) * sizeof(NicCarrier) +
+         free_.capacity() * sizeof(std::uint32_t) + flights_.capacity_bytes();
+}
+
+double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
+  // Measured on recursive doubling at 2^18 ranks: at most 1.5 compositions a rank (all ranks
+  // send at once without noise, and a composition is held by the message until it is taken);
+  // a line of carriers; a message in flight a rank in a table at most half full.
+  return 1.5 * static_cast<double>(bucket_byte(buckets)) + sizeof(RankCarriers) +
+         2.0 * (sizeof(Flight) + sizeof(std::uint64_t));
+}
+
+std::uint32_t PathCompositionRecorder::allocate() {
+  std::uint32_t n;
+  if (!free_.empty()) {
+    n = free_.back();
+    free_.pop_back();
+  } else {
+    n = allocated_++;
+    if ((n >> kChunkBits) == chunks_.size()) {
+      // Left uninitialized: pages are touched (and count as memory) only when used.
+      chunks_.push_back(std::make_unique_for_overwrite<double[]>(
+          (std::size_t{1} << kChunkBits) * stride_ + kLineWords));
+      const auto at = reinterpret_cast<std::uintptr_t>(chunks_.back().get());
+      bases_.push_back(chunks_.back().get() + (64 - at % 64) % 64 / sizeof(double));
+    }
+  }
+  store<std::uint64_t>(words(n), kRefsByte, 1);
+  return n;
+}
+
+void PathCompositionRecorder::hold(std::uint32_t n) {
+  if (n == kNone || n == kZero) return;
+  double* w = words(n);
+  store<std::uint64_t>(w, kRefsByte, load<std::uint64_t>(w, kRefsByte) + 1);
+}
+
+void PathCompositionRecorder::drop(std::uint32_t n) {
+  if (n == kNone || n == kZero) return;
+  double* w = words(n);
+  const auto refs = load<std::uint64_t>(w, kRefsByte) - 1;
+  store<std::uint64_t>(w, kRefsByte, refs);
+  if (refs == 0) free_.push_back(n);
+}
+
+void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> spans,
+                                     std::uint8_t bucket) {
+  double from = w[0];
+  for (const Span& s : spans) {
+    if (s.to == from) continue;  // a span of no length adds nothing
+    const auto c = static_cast<std::size_t>(s.category);
+    path_sums::PathSum sum = sum_in(w, c);
+    path_sums::add_span(sum, from, s.to);
+    put_sum(w, c, sum);
+    if (s.category == PathCategory::kNoise) {
+      auto x = load<float>(w, bucket_byte(bucket));
+      path_sums::add_bucket(x, from, s.to);
+      store<float>(w, bucket_byte(bucket), x);
+    }
+    from = s.to;
+  }
+  w[0] = from;
+}
+
+std::uint32_t PathCompositionRecorder::compose(std::uint32_t node,
+                                               std::initializer_list<Span> spans,
+                                               std::uint8_t bucket, bool consume) {
+  if (node == kNone) {  // a released NIC never binds: the recorder and the engine disagree
+    ++unmatched_;
+    node = kZero;
+  }
+  if (std::prev(spans.end())->to == words(node)[0]) {  // nothing to add
+    if (!consume) hold(node);
+    return node;
+  }
+  std::uint32_t n = node;
+  if (!consume || node == kZero || load<std::uint64_t>(words(node), kRefsByte) != 1) {
+    n = allocate();
+    double* to = words(n);
+    const double* from = words(node);
+    to[0] = from[0];
+    std::copy(from + kHiByte / sizeof(double), from + stride_, to + kHiByte / sizeof(double));
+    if (consume) drop(node);
+  }
+  extend(words(n), spans, bucket);
+  return n;
+}
+
+void PathCompositionRecorder::set(Carrier& slot, std::uint32_t node, PathCategory first, double mid,
+                                  double end, std::uint8_t bucket) {
+  drop(slot.node);
+  hold(node);
+  slot = Carrier{mid, end, node, first, bucket};
+}
+
+void PathCompositionRecorder::set(NicCarrier& slot, std::uint32_t node, PathCategory first,
+                                  double end) {
+  drop(slot.node);
+  hold(node);
+  slot = NicCarrier{end, node, first};
+}
+
+void PathCompositionRecorder::release_idle_nics(std::uint32_t host) {
+  // With one CPU a rank, every operation waits for it: a NIC free no later than the CPU binds no
+  // operation again (at equal times the CPU binds first), unless a rendezvous moves it.
+  if (cpus_per_rank_ != 1) return;
+  const double cpu_end = ranks_[host].cpu.end;
+  for (std::uint8_t i = 0; i < nics_per_rank_; ++i)
+    for (NicCarrier* nic : {&send_nic(host, i), &receive_nic(host, i)})
+      if (nic->node != kNone && nic->end <= cpu_end) {
+        drop(nic->node);
+        nic->node = kNone;
+      }
+}
+
+template <class A, class B>
+std::uint32_t PathCompositionRecorder::start_from(A& binding, B& other) {
+  drop(other.node);
+  other.node = kNone;  // both are set again by the operation
+  const std::uint32_t from = compose(binding, true);
+  binding.node = kNone;  // its hold passed to `from`
+  return from;
+}
+
+void PathCompositionRecorder::calc(const CalcSeen& c) {
+  Carrier& slot = cpu(c.host, c.cpu);
+  path_sums::binding(c.start, {slot.end}, unmatched_);
+  const std::uint32_t from = compose(slot, true);
+  slot.node = kNone;
+  const double work = c.start + c.length;
+  if (c.end != work) noise_.add(c.end - work);
+  set(slot, from, PathCategory::kCalc, work, c.end,
+      step_bucket_of(bucket_, {c.host, c.index, true, 0, 0}, slot.bucket));
+  drop(from);
+  release_idle_nics(c.host);
+}
+
+void PathCompositionRecorder::send(const SendSeen& s) {
+  Carrier& cpu_slot = cpu(s.host, s.cpu);
+  NicCarrier& nic_slot = send_nic(s.host, s.nic);
+  const bool on_cpu = path_sums::binding(s.start, {cpu_slot.end, nic_slot.end}, unmatched_) == 0;
+  const std::uint32_t from =
+      on_cpu ? start_from(cpu_slot, nic_slot) : start_from(nic_slot, cpu_slot);
+  const std::uint8_t bucket = step_bucket_of(bucket_, {s.host, s.index, false, s.peer, s.tag}, 0);
+  // The noise charged, in the order critical_path.cpp adds it: the message's, then the CPU's.
+  if (s.arrival != s.wire_end) noise_.add(s.arrival - s.wire_end);
+  const double work = s.start + s.overhead;
+  if (s.cpu_end != work) noise_.add(s.cpu_end - work);
+  hold(from);
+  flights_.insert(s.op, Flight{s.start + s.o, s.wire_end, s.arrival, from, bucket});
+  set(nic_slot, from, PathCategory::kGap, s.nic_end);
+  set(cpu_slot, from, PathCategory::kOverhead, work, s.cpu_end, bucket);
+  drop(from);
+  release_idle_nics(s.host);
+}
+
+void PathCompositionRecorder::message(const MessageSeen& m) {
+  const Flight* in_flight = flights_.find(m.send);
+  const Flight flight = in_flight != nullptr ? *in_flight : Flight{};
+  Carrier& cpu_slot = cpu(m.host, m.cpu);
+  NicCarrier& nic_slot = receive_nic(m.host, m.nic);
+  const std::size_t pick =
+      path_sums::binding(m.start, {flight.arrival, cpu_slot.end, nic_slot.end}, unmatched_);
+  // An eager message is done with; a rendezvous one is kept until its receive takes it.
+  const bool done = m.eager && in_flight != nullptr;
+  std::uint32_t from;
+  if (pick == 0) {
+    drop(cpu_slot.node), drop(nic_slot.node);
+    cpu_slot.node = nic_slot.node = kNone;
+    from = compose(flight, done);
+  } else {
+    from = pick == 1 ? start_from(cpu_slot, nic_slot) : start_from(nic_slot, cpu_slot);
+    if (done) drop(flight.node);
+  }
+  if (done) flights_.erase(m.send);
+  const double work = m.start + m.overhead;
+  if (m.cpu_end != work) noise_.add(m.cpu_end - work);
+  set(nic_slot, from, PathCategory::kGap, m.nic_end);
+  set(cpu_slot, from, PathCategory::kOverhead, work, m.cpu_end, flight.bucket);
+  drop(from);
+  release_idle_nics(m.host);
+}
+
+void PathCompositionRecorder::rendezvous(const RendezvousSeen& r) {
+  const Flight* in_flight = flights_.find(r.send);
+  if (in_flight == nullptr) {
+    ++unmatched_;
+    return;
+  }
+  const Flight flight = *in_flight;
+  flights_.erase(r.send);
+  const std::uint32_t arrived = compose(flight, true);
+  // The sender's CPU and NIC continue from the message's path where they were free earlier.
+  Carrier& cpu_slot = cpu(r.sender, r.cpu);
+  if (cpu_slot.end < r.time)
+    set(cpu_slot, arrived, PathCategory::kRendezvous, r.time, r.time, flight.bucket);
+  NicCarrier& nic_slot = send_nic(r.sender, r.nic);
+  if (nic_slot.end < r.time) set(nic_slot, arrived, PathCategory::kRendezvous, r.time);
+  drop(arrived);
+  release_idle_nics(r.sender);
+}
+
+void PathCompositionRecorder::fetch_far(const AheadSeen& a) {
+  __builtin_prefetch(&ranks_[a.host], 1);
+  flights_.prefetch(a.op);  // a message's entry, or where a send's will go
+}
+
+void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
+  // The compositions the event reads (its CPU's, and a message's) and the one a copy would write.
+  const RankCarriers& r = ranks_[a.host];
+  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), stride_);
+  if (a.message)
+    if (const Flight* f = flights_.find(a.op); f != nullptr && f->node != kNone)
+      prefetch_lines(words(f->node), stride_);
+  if (!free_.empty()) prefetch_lines(words(free_.back()), stride_);
+}
+
+CriticalPath PathCompositionRecorder::result(std::span<const double> finish) const {
+  CriticalPath path;
+  path.unmatched = unmatched_;
+  path.noise_total = noise_.value();
+  if (finish.empty()) return path;
+  path.completion = *std::max_element(finish.begin(), finish.end());
+  path.last_ranks = path_sums::ranks_finishing_at(finish, path.completion);
+  // The path ends at the last rank's CPU that ends last: its composition and last spans.
+  const std::uint32_t last = path.last_ranks.front();
+  Carrier end{};
+  for (std::uint8_t c = 0; c < cpus_per_rank_; ++c)
+    if (const Carrier& x = cpu_at(last, c); x.end == path.completion) {
+      end = x;
+      break;
+    }
+  const double* from = words(end.node == kNone ? kZero : end.node);
+  std::vector<double> w(from, from + stride_);
+  extend(w.data(), {{end.first, end.mid}, {PathCategory::kNoise, end.end}}, end.bucket);
+  for (std::size_t c = 0; c < kPathCategories; ++c)
+    path.time[c] = path_sums::value_of(sum_in(w.data(), c));
+  for (std::size_t b = 0; b < buckets_; ++b)
+    path.noise_by_bucket[b] = load<float>(w.data(), bucket_byte(b));
+  return path;
+}
+
+}  // namespace collnoise

@@ -1,0 +1,168 @@
+#pragma once
+// The composition of a sample's critical path (docs/models/critical-path.md): how much of it was
+// computation, overhead, gap, wire, noise and rendezvous wait, and its noise by step bucket,
+// without keeping the path itself. Attribution over many samples needs only that.
+//
+// The recorder is an engine observer (engine/schedules/engine_observer.hpp) that propagates
+// forward, as critical_path.hpp does, but carries sums instead of segments: each CPU and NIC of
+// each rank, and each message in flight, holds a composition (the exact sum of each category
+// along the path that ends at its time, and the path's noise by bucket) plus the last one to
+// three spans of the operation that set it, which are added only when an operation starts from
+// it. Compositions are shared by reference count (a send's CPU, NIC and message start from the
+// same one) and changed in place when one holder is left, so memory is a composition or two per
+// rank whatever the number of operations; a NIC that can no longer bind (its rank has one CPU,
+// freed no earlier than it) lets go of its composition.
+//
+// The binding constraint and the tie rules are critical_path.hpp's, and the sums are added in the
+// same order with the same arithmetic (path_sums.hpp): both recorders give the same bits
+// (tests/test_path_composition.cpp).
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "core/flat_index_map.hpp"
+#include "engine/schedules/critical_path.hpp"
+#include "engine/schedules/engine_observer.hpp"
+#include "engine/schedules/path_sums.hpp"
+
+namespace collnoise {
+
+class PathCompositionRecorder {
+ public:
+  static constexpr bool kActive = true;
+
+  /// `bucket`: the step bucket of an operation (empty: all in bucket 0), below `buckets`
+  /// (1 to kPathBuckets).
+  PathCompositionRecorder(StepBucket bucket, std::size_t buckets);
+
+  void begin(std::uint32_t ranks, std::uint32_t cpus, std::uint32_t nics);
+  void calc(const CalcSeen& c);
+  void send(const SendSeen& s);
+  void message(const MessageSeen& m);
+  void receive(const ReceiveSeen&) {}
+  void rendezvous(const RendezvousSeen& r);
+  /// The engine's look-ahead: fetch what an event soon to come reads (far: a rank's carriers and
+  /// a message's entry; near: the compositions they name), as the engine fetches its own state.
+  void fetch_far(const AheadSeen& a);
+  void fetch_near(const AheadSeen& a);
+
+  /// The composition of the path that ends at the latest of `finish` (every rank's finishing
+  /// time, ns, as the run returned them); its `segments` stay empty.
+  CriticalPath result(std::span<const double> finish) const;
+
+  /// Compositions held at most during the run, and the bytes of each.
+  std::size_t peak_compositions() const { return allocated_; }
+  std::size_t composition_bytes() const { return stride_ * sizeof(double); }
+  /// Bytes the recorder holds (compositions, carriers, messages in flight).
+  std::size_t bytes() const;
+  /// Bytes it holds per rank at most, about, with `buckets` step buckets (for estimates).
+  static double bytes_per_rank(std::size_t buckets);
+
+ private:
+  static constexpr std::uint32_t kZero = 0;    // the empty path at time 0, never freed
+  static constexpr std::uint32_t kNone = ~0U;  // a NIC that can no longer bind
+  // The path to a CPU's free time: composition `node` (which ends where the operation started),
+  // then `first` up to `mid`, then noise up to `end`.
+  struct Carrier {
+    double mid = 0.0, end = 0.0;
+    std::uint32_t node = kZero;
+    PathCategory first = PathCategory::kCalc;
+    std::uint8_t bucket = 0;
+  };
+  // A NIC's: composition `node`, then `first` (gap, or a rendezvous wait) up to `end`.
+  struct NicCarrier {
+    double end = 0.0;
+    std::uint32_t node = kZero;
+    PathCategory first = PathCategory::kGap;
+  };
+  // A rank's first CPU and NICs in one cache line (further ones, which few schedules name, apart).
+  struct alignas(64) RankCarriers {
+    Carrier cpu;
+    NicCarrier send, receive;
+  };
+  // A message: its send's composition, then overhead up to `leave`, wire up to `wire_end`, noise
+  // up to `arrival`.
+  struct Flight {
+    double leave = 0.0, wire_end = 0.0, arrival = 0.0;
+    std::uint32_t node = kZero;
+    std::uint8_t bucket = 0;
+  };
+  struct Span {
+    PathCategory category;
+    double to;
+  };
+
+  // ---- Compositions: [end, references, (hi, lo) per category, buckets as floats], in chunks
+  // that never move ----
+  double* words(std::uint32_t n) const {
+    return bases_[n >> kChunkBits] + std::size_t{n & kChunkMask} * stride_;
+  }
+  static constexpr unsigned kChunkBits = 14;
+  static constexpr std::uint32_t kChunkMask = (1U << kChunkBits) - 1;
+  std::uint32_t allocate();
+  void hold(std::uint32_t n);
+  void drop(std::uint32_t n);
+  /// Adds `spans` (in time order, each from the previous end) to the composition at `w`.
+  static void extend(double* w, std::initializer_list<Span> spans, std::uint8_t bucket);
+  /// A composition for the path of `node` then `spans`, held once for the caller. `consume`: the
+  /// caller's hold on `node` passes to the result (changed in place when it was the only one).
+  std::uint32_t compose(std::uint32_t node, std::initializer_list<Span> spans, std::uint8_t bucket,
+                        bool consume);
+  std::uint32_t compose(const Carrier& c, bool consume) {
+    return compose(c.node, {{c.first, c.mid}, {PathCategory::kNoise, c.end}}, c.bucket, consume);
+  }
+  std::uint32_t compose(const NicCarrier& c, bool consume) {
+    return compose(c.node, {{c.first, c.end}}, 0, consume);
+  }
+  std::uint32_t compose(const Flight& f, bool consume) {
+    return compose(f.node,
+                   {{PathCategory::kOverhead, f.leave},
+                    {PathCategory::kWire, f.wire_end},
+                    {PathCategory::kNoise, f.arrival}},
+                   f.bucket, consume);
+  }
+  /// Sets a CPU's or NIC's carrier to start from `node` (held once more).
+  void set(Carrier& slot, std::uint32_t node, PathCategory first, double mid, double end,
+           std::uint8_t bucket);
+  void set(NicCarrier& slot, std::uint32_t node, PathCategory first, double end);
+  /// Lets go of the compositions of `host`'s NICs that can no longer bind (one CPU a rank).
+  void release_idle_nics(std::uint32_t host);
+  /// Starts an operation of `binding` on a CPU and NIC pair: drops the other's hold first (so
+  /// that a composition both held changes in place) and returns the binding one's composition.
+  template <class A, class B>
+  std::uint32_t start_from(A& binding, B& other);
+
+  const Carrier& cpu_at(std::uint32_t rank, std::uint8_t i) const {
+    return i == 0 ? ranks_[rank].cpu : more_cpus_[std::size_t{rank} * (cpus_per_rank_ - 1) + i - 1];
+  }
+  Carrier& cpu(std::uint32_t rank, std::uint8_t i) {
+    return const_cast<Carrier&>(std::as_const(*this).cpu_at(rank, i));
+  }
+  NicCarrier& send_nic(std::uint32_t rank, std::uint8_t i) {
+    return i == 0 ? ranks_[rank].send
+                  : more_sends_[std::size_t{rank} * (nics_per_rank_ - 1) + i - 1];
+  }
+  NicCarrier& receive_nic(std::uint32_t rank, std::uint8_t i) {
+    return i == 0 ? ranks_[rank].receive
+                  : more_receives_[std::size_t{rank} * (nics_per_rank_ - 1) + i - 1];
+  }
+
+  StepBucket bucket_;
+  std::size_t buckets_;
+  std::size_t stride_;  // doubles per composition, whole cache lines
+  std::vector<std::unique_ptr<double[]>> chunks_;
+  std::vector<double*> bases_;  // each chunk's first line
+  std::uint32_t allocated_ = 0;
+  std::vector<std::uint32_t> free_;
+  std::vector<RankCarriers> ranks_;
+  std::vector<Carrier> more_cpus_;
+  std::vector<NicCarrier> more_sends_, more_receives_;
+  std::uint32_t cpus_per_rank_ = 1, nics_per_rank_ = 1;
+  FlatIndexMap<Flight> flights_;  // by the send's global index
+  path_sums::CompensatedSum noise_;
+  std::uint64_t unmatched_ = 0;
+};
+
+}  // namespace collnoise

@@ -1,0 +1,151 @@
+// The recorder that carries a critical path's sums forward (engine/schedules/path_composition.hpp)
+// against the one that keeps the path's segments (critical_path.hpp), in the same engine run:
+// the same sums to the bit on every generated algorithm, under CPU noise and network noise, both
+// protocols and step buckets; and its memory follows the ranks, not the operations.
+#include <catch2/catch.hpp>
+
+#include "distributions/exponential.hpp"
+#include "engine/schedules/algorithms.hpp"
+#include "engine/schedules/critical_path.hpp"
+#include "engine/schedules/generated_schedule.hpp"
+#include "engine/schedules/goal_reader.hpp"
+#include "engine/schedules/path_composition.hpp"
+#include "engine/schedules/schedule_engine_impl.hpp"
+#include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/timeline_recorder.hpp"
+
+using namespace collnoise;
+
+namespace {
+
+// L = 1000, o = 10, g = 5 ns, per-byte costs, eager up to 65535 bytes.
+ScheduleNet composition_net() {
+  ScheduleNet net;
+  net.L = 1000;
+  net.o = 10;
+  net.g = 5;
+  net.G = 0.25;
+  net.O = 0.125;
+  net.S = 65535;
+  return net;
+}
+
+// Buckets of 3 operations of a rank, at most 8; a calc in its CPU's bucket before it.
+std::uint8_t bucket_of_index(const StepOperation& op) {
+  if (op.calc) return kSameStep;
+  return static_cast<std::uint8_t>(std::min<std::uint64_t>(op.index / 3, 7));
+}
+
+void check_same(const CriticalPath& segments, const CriticalPath& sums) {
+  CHECK(segments.unmatched == 0);
+  CHECK(sums.unmatched == 0);
+  CHECK(sums.completion == segments.completion);
+  CHECK(sums.time == segments.time);
+  CHECK(sums.noise_by_bucket == segments.noise_by_bucket);
+  CHECK(sums.noise_total == segments.noise_total);
+  CHECK(sums.last_ranks == segments.last_ranks);
+  CHECK(sums.segments.empty());
+}
+
+template <class Sched, class Noise>
+void compare(const Sched& s, Noise& noise) {
+  CriticalPathRecorder segments(bucket_of_index);
+  PathCompositionRecorder sums(bucket_of_index, 8);
+  BothObservers<CriticalPathRecorder, PathCompositionRecorder> both{segments, sums};
+  ScheduleEngineMemory memory;
+  const ScheduleRun run = simulate_schedule(s, composition_net(), noise, memory, both);
+  REQUIRE(run.complete);
+  check_same(segments.result(run.finish), sums.result(run.finish));
+}
+
+}  // namespace
+
+TEST_CASE("path composition: the same sums as the segments on every algorithm under noise") {
+  // Periodic detours (700 ns every 3000 ns) and, in a second run, exponential message delays of
+  // mean 300 ns on top: the sums, bucket by bucket, are the segments' to the bit.
+  const DetourPattern periodic({{0.0, 700.0}}, 3000.0, "periodic");
+  const MessageDelays delays(std::make_shared<ExponentialLaw>(), 300.0);
+  for (const AlgorithmKind& algorithm : algorithm_kinds()) {
+    for (const std::uint32_t ranks : {2U, 7U, 16U}) {
+      for (const std::uint64_t bytes : {std::uint64_t{8}, std::uint64_t{100000}}) {
+        for (const ReceiveOrder order : {ReceiveOrder::kInOrder, ReceiveOrder::kPreposted}) {
+          AlgorithmParams params;
+          params.ranks = ranks;
+          params.message_bytes = bytes;
+          params.k = 3;
+          params.receives = order;
+          INFO(algorithm.name << " on " << ranks << " ranks, " << bytes << " bytes");
+          Schedule s;
+          try {
+            s = algorithm.generate(params);
+          } catch (const InputError&) {
+            continue;  // not at this size
+          }
+          PatternScheduleNoise cpu(periodic, TimeSemantics::kPreempt, 11, ranks, 1);
+          compare(s, cpu);
+          PatternScheduleNoise cpu_again(periodic, TimeSemantics::kPreempt, 11, ranks, 1);
+          WithMessageDelays<PatternScheduleNoise> network(cpu_again, delays, 5);
+          compare(s, network);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("path composition: memory follows the ranks, not the operations") {
+  // Recursive doubling at 2^12 ranks under periodic noise: no two ranks' paths merge, so the
+  // segments held grow with the operations (12 rounds), while the compositions stay about one
+  // per rank and per message in flight.
+  const std::uint32_t ranks = 1U << 12;
+  AlgorithmParams params;
+  params.ranks = ranks;
+  params.message_bytes = 8;
+  const GeneratedSchedule s =
+      *find_algorithm("recursive_doubling_allreduce")->generate_on_the_fly(params);
+  const DetourPattern periodic({{0.0, 700.0}}, 3000.0, "periodic");
+  PatternScheduleNoise noise(periodic, TimeSemantics::kPreempt, 3, ranks, 1);
+  CriticalPathRecorder segments;
+  PathCompositionRecorder sums({}, 1);
+  BothObservers<CriticalPathRecorder, PathCompositionRecorder> both{segments, sums};
+  ScheduleEngineMemory memory;
+  const ScheduleRun run = simulate_schedule(s, composition_net(), noise, memory, both);
+  REQUIRE(run.complete);
+  check_same(segments.result(run.finish), sums.result(run.finish));
+  CHECK(segments.peak_nodes() > 12 * std::size_t{ranks});
+  CHECK(sums.peak_compositions() <= 3 * std::size_t{ranks});
+}
+
+TEST_CASE("path composition: a computation's noise counts in the round before it") {
+  // Rank 0 sends in round 3 (its tag); rank 1 takes the message, then computes 50 ns with a
+  // 40 ns detour after it, on the path: the detour is in bucket 3, in both recorders.
+  struct DetourAfterCalc {
+    double end(std::uint32_t, Busy what, std::uint64_t, double t, double length, double) const {
+      return t + length + (what == Busy::kCalc ? 40.0 : 0.0);
+    }
+  } noise;
+  const Schedule s = read_goal_text(R"(num_ranks 2
+rank 0 {
+l0: send 8b to 1 tag 3
+}
+rank 1 {
+l0: recv 8b from 0 tag 3
+l1: calc 50
+l1 requires l0
+}
+)",
+                                    "rounds.goal");
+  const StepBucket by_tag = [](const StepOperation& op) {
+    return op.calc ? kSameStep : static_cast<std::uint8_t>(op.tag);
+  };
+  CriticalPathRecorder segments(by_tag);
+  PathCompositionRecorder sums(by_tag, 8);
+  BothObservers<CriticalPathRecorder, PathCompositionRecorder> both{segments, sums};
+  ScheduleEngineMemory memory;
+  const ScheduleRun run = simulate_schedule(s, composition_net(), noise, memory, both);
+  REQUIRE(run.complete);
+  const CriticalPath path = sums.result(run.finish);
+  check_same(segments.result(run.finish), path);
+  CHECK(path.time[static_cast<std::size_t>(PathCategory::kNoise)] == 40.0);
+  for (std::size_t b = 0; b < kPathBuckets; ++b)
+    CHECK(path.noise_by_bucket[b] == (b == 3 ? 40.0 : 0.0));
+}
