@@ -122,6 +122,27 @@ TEST_CASE("path attribution: the same for any threads, and across parts and merg
   CHECK(one == without_timing(first_point("pa_merged.h5")));
 }
 
+#ifdef COLLNOISE_WITH_MPI
+TEST_CASE("path attribution: the same for any number of MPI processes", "[mpi]") {
+  // Open MPI refuses root unless told (CI runs as root); leak checks off for Open MPI's own
+  // allocations under AddressSanitizer.
+  const std::string mpirun =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 "
+      "mpirun --oversubscribe -np ";
+  write_text("pa_mpi.toml", kNoisyRun);
+  REQUIRE(run_command_line("run pa_mpi.toml --out pa_mpi1.h5 --force --quiet --threads 2").code ==
+          0);
+  const nlohmann::json one = without_timing(first_point("pa_mpi1.h5"));
+  for (const std::string np : {"2", "3"}) {
+    const auto r = run_command_line("run pa_mpi.toml --out pa_mpin.h5 --force --quiet --threads 1",
+                                    mpirun + np);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    CHECK(one == without_timing(first_point("pa_mpin.h5")));
+  }
+}
+#endif
+
 TEST_CASE("path attribution: refused where a model records no critical path") {
   write_text("pa_tree.toml", R"(name = "tree"
 seed = 1
