@@ -14,6 +14,7 @@
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
 #include "engine/schedules/timeline_recorder.hpp"
+#include "small_schedules.hpp"
 
 using namespace collnoise;
 
@@ -254,34 +255,16 @@ TEST_CASE("critical path: categories sum to the completion on every algorithm un
   ScheduleNet net = path_net();
   net.G = 0.25;
   net.O = 0.125;
-  for (const AlgorithmKind& algorithm : algorithm_kinds()) {
-    for (const std::uint32_t ranks : {2U, 7U, 16U}) {
-      for (const std::uint64_t bytes : {std::uint64_t{8}, std::uint64_t{100000}}) {
-        for (const ReceiveOrder order : {ReceiveOrder::kInOrder, ReceiveOrder::kPreposted}) {
-          AlgorithmParams params;
-          params.ranks = ranks;
-          params.message_bytes = bytes;
-          params.k = 3;
-          params.receives = order;
-          INFO(algorithm.name << " on " << ranks << " ranks, " << bytes << " bytes");
-          Schedule s;
-          try {
-            s = algorithm.generate(params);
-          } catch (const InputError&) {
-            continue;  // not at this size
-          }
-          PatternScheduleNoise noise(periodic, TimeSemantics::kPreempt, 11, ranks, 1);
-          const CriticalPath path = path_of(s, noise, net);
-          double sum = 0.0;
-          for (const double t : path.time) sum += t;
-          const double ulp = std::nextafter(path.completion, INFINITY) - path.completion;
-          CHECK(std::abs(sum - path.completion) <= 2 * ulp);
-          CHECK(path.time[static_cast<std::size_t>(PathCategory::kNoise)] <=
-                path.noise_total * (1 + 1e-15));
-          CHECK(path.segments.front().start == 0);
-          CHECK(path.segments.back().end == path.completion);
-        }
-      }
-    }
-  }
+  for_each_small_schedule([&](const Schedule& s, std::uint32_t ranks) {
+    PatternScheduleNoise noise(periodic, TimeSemantics::kPreempt, 11, ranks, 1);
+    const CriticalPath path = path_of(s, noise, net);
+    double sum = 0.0;
+    for (const double t : path.time) sum += t;
+    const double ulp = std::nextafter(path.completion, INFINITY) - path.completion;
+    CHECK(std::abs(sum - path.completion) <= 2 * ulp);
+    CHECK(path.time[static_cast<std::size_t>(PathCategory::kNoise)] <=
+          path.noise_total * (1 + 1e-15));
+    CHECK(path.segments.front().start == 0);
+    CHECK(path.segments.back().end == path.completion);
+  });
 }

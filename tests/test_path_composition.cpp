@@ -13,6 +13,7 @@
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
 #include "engine/schedules/timeline_recorder.hpp"
+#include "small_schedules.hpp"
 
 using namespace collnoise;
 
@@ -47,15 +48,19 @@ void check_same(const CriticalPath& segments, const CriticalPath& sums) {
   CHECK(sums.segments.empty());
 }
 
+// Both recorders on one run of `s` with buckets `bucket` (at most 8): the composition's path,
+// checked against the segments'.
 template <class Sched, class Noise>
-void compare(const Sched& s, Noise& noise) {
-  CriticalPathRecorder segments(bucket_of_index);
-  PathCompositionRecorder sums(bucket_of_index, 8);
+CriticalPath compare(const Sched& s, Noise& noise, const StepBucket& bucket = bucket_of_index) {
+  CriticalPathRecorder segments(bucket);
+  PathCompositionRecorder sums(bucket, 8);
   BothObservers<CriticalPathRecorder, PathCompositionRecorder> both{segments, sums};
   ScheduleEngineMemory memory;
   const ScheduleRun run = simulate_schedule(s, composition_net(), noise, memory, both);
   REQUIRE(run.complete);
-  check_same(segments.result(run.finish), sums.result(run.finish));
+  CriticalPath path = sums.result(run.finish);
+  check_same(segments.result(run.finish), path);
+  return path;
 }
 
 }  // namespace
@@ -65,31 +70,13 @@ TEST_CASE("path composition: the same sums as the segments on every algorithm un
   // mean 300 ns on top: the sums, bucket by bucket, are the segments' to the bit.
   const DetourPattern periodic({{0.0, 700.0}}, 3000.0, "periodic");
   const MessageDelays delays(std::make_shared<ExponentialLaw>(), 300.0);
-  for (const AlgorithmKind& algorithm : algorithm_kinds()) {
-    for (const std::uint32_t ranks : {2U, 7U, 16U}) {
-      for (const std::uint64_t bytes : {std::uint64_t{8}, std::uint64_t{100000}}) {
-        for (const ReceiveOrder order : {ReceiveOrder::kInOrder, ReceiveOrder::kPreposted}) {
-          AlgorithmParams params;
-          params.ranks = ranks;
-          params.message_bytes = bytes;
-          params.k = 3;
-          params.receives = order;
-          INFO(algorithm.name << " on " << ranks << " ranks, " << bytes << " bytes");
-          Schedule s;
-          try {
-            s = algorithm.generate(params);
-          } catch (const InputError&) {
-            continue;  // not at this size
-          }
-          PatternScheduleNoise cpu(periodic, TimeSemantics::kPreempt, 11, ranks, 1);
-          compare(s, cpu);
-          PatternScheduleNoise cpu_again(periodic, TimeSemantics::kPreempt, 11, ranks, 1);
-          WithMessageDelays<PatternScheduleNoise> network(cpu_again, delays, 5);
-          compare(s, network);
-        }
-      }
-    }
-  }
+  for_each_small_schedule([&](const Schedule& s, std::uint32_t ranks) {
+    PatternScheduleNoise cpu(periodic, TimeSemantics::kPreempt, 11, ranks, 1);
+    compare(s, cpu);
+    PatternScheduleNoise cpu_again(periodic, TimeSemantics::kPreempt, 11, ranks, 1);
+    WithMessageDelays<PatternScheduleNoise> network(cpu_again, delays, 5);
+    compare(s, network);
+  });
 }
 
 TEST_CASE("path composition: memory follows the ranks, not the operations") {
@@ -134,17 +121,9 @@ l1 requires l0
 }
 )",
                                     "rounds.goal");
-  const StepBucket by_tag = [](const StepOperation& op) {
+  const CriticalPath path = compare(s, noise, [](const StepOperation& op) {
     return op.calc ? kSameStep : static_cast<std::uint8_t>(op.tag);
-  };
-  CriticalPathRecorder segments(by_tag);
-  PathCompositionRecorder sums(by_tag, 8);
-  BothObservers<CriticalPathRecorder, PathCompositionRecorder> both{segments, sums};
-  ScheduleEngineMemory memory;
-  const ScheduleRun run = simulate_schedule(s, composition_net(), noise, memory, both);
-  REQUIRE(run.complete);
-  const CriticalPath path = sums.result(run.finish);
-  check_same(segments.result(run.finish), path);
+  });
   CHECK(path.time[static_cast<std::size_t>(PathCategory::kNoise)] == 40.0);
   for (std::size_t b = 0; b < kPathBuckets; ++b)
     CHECK(path.noise_by_bucket[b] == (b == 3 ? 40.0 : 0.0));

@@ -189,13 +189,20 @@ void CriticalPathRecorder::rendezvous(const RendezvousSeen& r) {
   release(done);
 }
 
-CriticalPath CriticalPathRecorder::result(std::span<const double> finish) const {
+CriticalPath path_ending_at(std::span<const double> finish, double noise_total,
+                            std::uint64_t unmatched) {
   CriticalPath path;
-  path.unmatched = unmatched_;
-  path.noise_total = noise_.value();
+  path.unmatched = unmatched;
+  path.noise_total = noise_total;
   if (finish.empty()) return path;
   path.completion = *std::max_element(finish.begin(), finish.end());
   path.last_ranks = path_sums::ranks_finishing_at(finish, path.completion);
+  return path;
+}
+
+CriticalPath CriticalPathRecorder::result(std::span<const double> finish) const {
+  CriticalPath path = path_ending_at(finish, noise_.value(), unmatched_);
+  if (finish.empty()) return path;
   // The path ends at the last rank's CPU that ends last.
   const std::uint32_t last = path.last_ranks.front();
   std::uint32_t node = kRoot;

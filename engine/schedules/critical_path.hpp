@@ -85,6 +85,11 @@ struct CriticalPath {
   std::uint64_t unmatched = 0;
 };
 
+/// A path's fields known without the path: its completion (the latest of `finish`, every rank's
+/// finishing time in ns), the ranks that finish then, the noise charged and the unmatched count.
+CriticalPath path_ending_at(std::span<const double> finish, double noise_total,
+                            std::uint64_t unmatched);
+
 /// An operation whose step bucket a recorder asks for: its rank, its index within the rank, and
 /// for a send its peer and tag (a calc has none).
 struct StepOperation {

@@ -288,12 +288,8 @@ void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
 }
 
 CriticalPath PathCompositionRecorder::result(std::span<const double> finish) const {
-  CriticalPath path;
-  path.unmatched = unmatched_;
-  path.noise_total = noise_.value();
+  CriticalPath path = path_ending_at(finish, noise_.value(), unmatched_);
   if (finish.empty()) return path;
-  path.completion = *std::max_element(finish.begin(), finish.end());
-  path.last_ranks = path_sums::ranks_finishing_at(finish, path.completion);
   // The path ends at the last rank's CPU that ends last: its composition and last spans.
   const std::uint32_t last = path.last_ranks.front();
   Carrier end{};
