@@ -75,10 +75,11 @@ std::size_t PathCompositionRecorder::bytes() const {
 }
 
 double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
-  // Measured on recursive doubling at 2^18 ranks: at most 1.5 compositions a rank (all ranks
-  // send at once without noise, and a composition is held by the message until it is taken);
-  // a line of carriers; a message in flight a rank in a table at most half full.
-  return 1.5 * static_cast<double>(bucket_byte(buckets)) + sizeof(RankCarriers) +
+  // Measured on recursive doubling at 2^18 and 2^20 ranks under noise: at most 1.2 compositions
+  // a rank (a composition is held by its message until the message is taken); a line of
+  // carriers; a message in flight a rank (all ranks send at the start) in a table at most half
+  // full. The noiseless run holds up to 1.5 compositions a rank, of one bucket (smaller).
+  return 1.2 * static_cast<double>(bucket_byte(buckets)) + sizeof(RankCarriers) +
          2.0 * (sizeof(Flight) + sizeof(std::uint64_t));
 }
 
@@ -278,13 +279,14 @@ void PathCompositionRecorder::fetch_far(const AheadSeen& a) {
 }
 
 void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
-  // The compositions the event reads (its CPU's, and a message's) and the one a copy would write.
+  // Whole, the composition the event most likely starts from (a message's, if it arrives after
+  // the CPU frees, else the CPU's); of the other, the line with its reference count. (A free
+  // composition a copy writes was freed recently: still in the cache.)
   const RankCarriers& r = ranks_[a.host];
-  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), stride_);
-  if (a.message)
-    if (const Flight* f = flights_.find(a.op); f != nullptr && f->node != kNone)
-      prefetch_lines(words(f->node), stride_);
-  if (!free_.empty()) prefetch_lines(words(free_.back()), stride_);
+  const Flight* f = a.message ? flights_.find(a.op) : nullptr;
+  const bool from_message = f != nullptr && f->arrival >= r.cpu.end;
+  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), from_message ? 1 : stride_);
+  if (f != nullptr && f->node != kNone) prefetch_lines(words(f->node), from_message ? stride_ : 1);
 }
 
 CriticalPath PathCompositionRecorder::result(std::span<const double> finish) const {

@@ -196,9 +196,10 @@ PathSteps ScheduleStudy::path_steps() const {
 }
 
 ScheduleRun ScheduleStudy::run_noiseless_path(const AnySchedule& s) const {
-  // With critical paths, the one noiseless run records its path too (most_operations_ is set).
-  const PathAttribution a(built_ranks_, path_steps());
-  PathCompositionRecorder recorder(a.step_bucket(), a.buckets());
+  // With critical paths, the one noiseless run records its path too. It has no noise to spread
+  // over steps: one bucket keeps its compositions small (every rank sends at once there, the
+  // most compositions held at a time of the run's samples).
+  PathCompositionRecorder recorder({}, 1);
   ScheduleEngineMemory memory;
   ScheduleRun run = run_any(s, net_, ScheduleNoiseSpec{}, 0, memory, recorder);
   noiseless_path_ = recorder.result(run.finish);
