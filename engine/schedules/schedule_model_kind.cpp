@@ -235,6 +235,27 @@ constexpr double kMaxSearches = 0x1p46;
 // Bytes a stored schedule takes per operation (schedule.hpp: the arrays and the dependencies).
 constexpr double kStoredBytesPerOperation = 32.0;
 
+// The parameters of `algorithm` from the [collective] keys it takes.
+AlgorithmParams read_algorithm_params(const AlgorithmKind& algorithm, ParamReader& reader) {
+  AlgorithmParams p;
+  if (reader.has(kRanks.name) == reader.has(kLog2Ranks.name))
+    throw InputError("give exactly one of collective.N and collective.log2_N");
+  if (reader.has(kLog2Ranks.name)) {
+    p.ranks = std::uint32_t{1} << reader.integer(kLog2Ranks);
+    reader.forget(kLog2Ranks.name);
+    reader.derive(kRanks.name, static_cast<std::int64_t>(p.ranks), true);
+  } else {
+    p.ranks = static_cast<std::uint32_t>(reader.integer(kRanks));
+  }
+  p.message_bytes = static_cast<std::uint64_t>(reader.integer(kBytes));
+  if (algorithm.uses_k) p.k = static_cast<std::uint32_t>(reader.integer(kRadix));
+  if (algorithm.uses_segments) p.segments = static_cast<std::uint32_t>(reader.integer(kSegments));
+  if (algorithm.uses_receive_order)
+    p.receives =
+        reader.text(kReceives) == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
+  return p;
+}
+
 void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContext& run) {
   reader.text(collective_kind_key());
   if (reader.has(kGoal.name) == reader.has(kAlgorithm.name))
@@ -266,22 +287,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     source.description = fmt::format("GOAL file {}", path);
   } else {
     const AlgorithmKind& algorithm = *find_algorithm(reader.text(kAlgorithm));
-    AlgorithmParams p;
-    if (reader.has(kRanks.name) == reader.has(kLog2Ranks.name))
-      throw InputError("give exactly one of collective.N and collective.log2_N");
-    if (reader.has(kLog2Ranks.name)) {
-      p.ranks = std::uint32_t{1} << reader.integer(kLog2Ranks);
-      reader.forget(kLog2Ranks.name);
-      reader.derive(kRanks.name, static_cast<std::int64_t>(p.ranks), true);
-    } else {
-      p.ranks = static_cast<std::uint32_t>(reader.integer(kRanks));
-    }
-    p.message_bytes = static_cast<std::uint64_t>(reader.integer(kBytes));
-    if (algorithm.uses_k) p.k = static_cast<std::uint32_t>(reader.integer(kRadix));
-    if (algorithm.uses_segments) p.segments = static_cast<std::uint32_t>(reader.integer(kSegments));
-    if (algorithm.uses_receive_order)
-      p.receives =
-          reader.text(kReceives) == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
+    const AlgorithmParams p = read_algorithm_params(algorithm, reader);
     source.ranks = p.ranks;
     source.operations = algorithm.operations(p) * cycles + (work_ns > 0 ? p.ranks * cycles : 0);
     if (algorithm.searches) source.searches = algorithm.searches(p) * cycles;
