@@ -86,8 +86,10 @@ class MatchPool {
   }
 
   /// Fetches the first chunk of the list's chain into the cache, if it has one (the engine does
-  /// so a few events ahead: chunks lie anywhere in the pool).
-  void prefetch(const List& list) const {
+  /// so a few events ahead: chunks lie anywhere in the pool). Forced inline: GCC takes a function
+  /// that only prefetches for a pure one, and may delete a call to it whose result is unused
+  /// before inlining it (the engine's look-ahead lost its fetches so, bench/RESULTS.md).
+  [[gnu::always_inline]] void prefetch(const List& list) const {
     if (list.head < kEmpty) __builtin_prefetch(&chunks_[list.head]);
   }
 

@@ -81,21 +81,6 @@ class Schedule {
     }
   }
 
-  /// Fetches into the cache what the engine will read of `op` (of `rank`) when it runs: the
-  /// rank's place in the arrays and the operation's record (the engine calls it a few events
-  /// ahead, as a stored schedule's operations lie anywhere in memory).
-  void prefetch_operation(std::uint32_t rank, std::uint64_t op) const {
-    prefetch_rank(rank);
-    __builtin_prefetch(&ops_[op]);
-    if (op > 0) __builtin_prefetch(&ops_[op - 1].edge_end);
-  }
-  void prefetch_rank(std::uint32_t rank) const { __builtin_prefetch(&starts_[rank]); }
-  /// Then, nearer (once those are in the cache), its dependents.
-  void prefetch_dependents(std::uint32_t rank, std::uint64_t op) const {
-    const std::uint32_t end = ops_[op].edge_end;
-    __builtin_prefetch(edge_.data() + starts_[rank].edge + end - (end > 0 ? 1 : 0));
-  }
-
   /// Bytes held by the schedule's arrays.
   std::uint64_t memory_bytes() const;
   /// Operations without dependencies: they all enter the engine's queue when a run starts.

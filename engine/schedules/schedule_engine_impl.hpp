@@ -50,19 +50,9 @@ static_assert(sizeof(RankState<NoSlot>) == 64, "a rank's state should fill one c
 // that holds the schedule's largest count, as they are most of the engine's memory).
 inline constexpr std::size_t kPrefetchDistance = 8;
 // In a noiseless round (events of one time, read in place) the queue knows every event ahead:
-// look further ahead there, where a stored schedule's records and match-list chunks come from
-// memory. Under noise the window holds a few dozen events, and a far look-ahead would find none
-// near its end.
+// look further ahead there, where match-list chunks come from memory. Under noise the window holds
+// a few dozen events, and a far look-ahead would find none near its end.
 inline constexpr std::size_t kRoundPrefetchDistance = 32;
-
-// A schedule whose operations are stored (read from memory the engine should fetch ahead), not
-// generated.
-template <class Sched>
-concept StoredSchedule = requires(const Sched& s) {
-  s.prefetch_operation(std::uint32_t{0}, std::uint64_t{0});
-  s.prefetch_rank(std::uint32_t{0});
-  s.prefetch_dependents(std::uint32_t{0}, std::uint64_t{0});
-};
 
 // One run of the engine: its state (the per-rank states, the dependency counters of type Counter,
 // the queue, rooms and match lists it works on, the run's counters) and one handler per kind of
@@ -73,9 +63,11 @@ concept StoredSchedule = requires(const Sched& s) {
 // each store to a dependency counter (a byte, which may alias anything). The loop's handlers and
 // helpers are forced inline, so that the copy's address never leaves the loop and its fields stay
 // in registers, as one function's locals would; the two helpers left out of line (release,
-// sort_fresh) are static and take what they need as arguments. Without this, splitting the loop
-// into members cost 4-7% on the noisy recursive doubling; with all of it inlined, 5% (the
-// compiler then no longer inlined the schedule's walk over an operation's dependents).
+// sort_fresh) are static and take what they need as arguments, and so is the one the compiler
+// inlines on its own (prefetch_lists: forced inline, its prefetches would be lost; it says
+// why). Without this, splitting the loop into members cost 4-7% on the noisy recursive
+// doubling; with all of it inlined, 5% (the compiler then no longer inlined the schedule's walk
+// over an operation's dependents).
 //
 // `use_rooms`: operations waiting for a busy CPU or NIC wait in rooms (one CPU and NIC per rank
 // only); else each is queued again as in LogGOPSim. Both give the same times
@@ -365,35 +357,46 @@ class EngineRun {
     const std::size_t distance =
         queue_.reading_round() ? kRoundPrefetchDistance : kPrefetchDistance;
     const Event* next = queue_.ahead(distance);
+    // A stored schedule's records (its operation and dependents) are not fetched: the single
+    // function did, the split lost them unnoticed (as the match lists' fetches below), and
+    // restored they made this loop 8-9 % slower on the stored GOAL kernels at 2^15 ranks, 6-7 %
+    // at 2^16 (bench/RESULTS.md).
     if (next != nullptr && !is_gate(*next)) {
       __builtin_prefetch(&state_[next->host]);
       __builtin_prefetch(&remaining_[next->op]);
-      // A stored schedule's records (a message reads its send's, on the sender).
-      if constexpr (StoredSchedule<Sched>) {
-        s_.prefetch_operation(next->type() == kMessage ? next->origin() : next->host, next->op);
-        if (next->type() == kMessage) s_.prefetch_rank(next->host);
-      }
       if constexpr (requires { observer_.fetch_far(AheadSeen{}); })
         observer_.fetch_far(AheadSeen{next->host, next->op, next->type() == kMessage});
     }
-    // Nearer, that state is in the cache: fetch the first nodes of its match lists' chains.
+    // Nearer, that state is in the cache: its match lists' chains, and the counter of the
+    // receive a message would finish.
     const Event* near = queue_.ahead(distance / 2);
     if (near != nullptr && !is_gate(*near)) {
-      const RankState<Slot>& r = state_[near->host];
-      matches_pool_.prefetch(r.posted);
-      matches_pool_.prefetch(r.unexpected);
-      // A message most often finishes the first posted receive: fetch its dependents' counters
-      // (the message's own operation is the sender's).
-      if (near->type() == kMessage && !r.posted.empty()) {
-        const std::uint64_t receive = s_.view(near->host).first() + r.posted.first.op;
-        __builtin_prefetch(&remaining_[receive]);
-        if constexpr (StoredSchedule<Sched>) s_.prefetch_operation(near->host, receive);
-      } else if constexpr (StoredSchedule<Sched>) {
-        if (near->type() != kMessage) s_.prefetch_dependents(near->host, near->op);
-      }
+      const std::uint64_t receive = prefetch_lists(s_, matches_pool_, state_[near->host], *near);
+      if (receive != kNoReceive) __builtin_prefetch(&remaining_[receive]);
       if constexpr (requires { observer_.fetch_near(AheadSeen{}); })
         observer_.fetch_near(AheadSeen{near->host, near->op, near->type() == kMessage});
     }
+  }
+  static constexpr std::uint64_t kNoReceive = ~std::uint64_t{0};
+  // Fetches the first chunks of the match lists' chains of `r`, the state of the rank of `near`;
+  // gives the operation whose dependency counter to fetch (for a message, the first posted
+  // receive, which it most often finishes), or kNoReceive.
+  // Why apart, not forced inline, and with a result: GCC deems a function that only prefetches
+  // (MatchPool::prefetch) pure, and removes a call to it whose result goes unused (C++ loops are
+  // taken to end); and into a function forced inline it inlines no ordinary function until that
+  // one is inlined in turn. Called from the forced-inline look-ahead, the match pool's prefetches
+  // were removed before they could be inlined: the chains' chunks came late (the noisy 2^20
+  // recursive doubling 6-8 % slower than the single function, where they were inlined first).
+  // Here, in an ordinary function, they are inlined at once, and the look-ahead uses its result,
+  // so the call stays. Static, so that the run's copy in the loop does not escape.
+  static std::uint64_t prefetch_lists(const Sched& s, const MatchPool& pool,
+                                      const RankState<Slot>& r, const Event& near) {
+    pool.prefetch(r.posted);
+    pool.prefetch(r.unexpected);
+    // (The message's own operation is the sender's.)
+    if (near.type() == kMessage && !r.posted.empty())
+      return s.view(near.host).first() + r.posted.first.op;
+    return kNoReceive;
   }
 
   // ---- One handler per kind of event ----
