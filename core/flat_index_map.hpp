@@ -51,8 +51,6 @@ class FlatIndexMap {
     --size_;
   }
   std::size_t size() const { return size_; }
-  /// Bytes held.
-  std::size_t capacity_bytes() const { return slots_.capacity() * sizeof(Slot); }
   void clear() {
     slots_.clear();
     size_ = 0;

@@ -67,13 +67,6 @@ void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std
   unmatched_ = 0;
 }
 
-std::size_t PathCompositionRecorder::bytes() const {
-  return chunks_.size() * ((std::size_t{1} << kChunkBits) * stride_ + kLineWords) * sizeof(double) +
-         ranks_.capacity() * sizeof(RankCarriers) + more_cpus_.capacity() * sizeof(Carrier) +
-         (more_sends_.capacity() + more_receives_.capacity()) * sizeof(NicCarrier) +
-         free_.capacity() * sizeof(std::uint32_t) + flights_.capacity_bytes();
-}
-
 double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
   // Measured on recursive doubling at 2^18 and 2^20 ranks under noise: at most 1.2 compositions
   // a rank (a composition is held by its message until the message is taken); a line of

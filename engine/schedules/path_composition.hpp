@@ -52,11 +52,8 @@ class PathCompositionRecorder {
   /// time, ns, as the run returned them); its `segments` stay empty.
   CriticalPath result(std::span<const double> finish) const;
 
-  /// Compositions held at most during the run, and the bytes of each.
+  /// Compositions held at most during the run.
   std::size_t peak_compositions() const { return allocated_; }
-  std::size_t composition_bytes() const { return stride_ * sizeof(double); }
-  /// Bytes the recorder holds (compositions, carriers, messages in flight).
-  std::size_t bytes() const;
   /// Bytes it holds per rank at most, about, with `buckets` step buckets (for estimates).
   static double bytes_per_rank(std::size_t buckets);
 
