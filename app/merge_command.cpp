@@ -246,9 +246,11 @@ int merge_command(const MergeOptions& options) {
   const SummaryContext context{run.confidence, points.size()};
   std::vector<PointResult> results;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    // Parts have no precision targets (run --part refuses them).
+    // Parts have no precision targets (run --part refuses them), so bounds are at the run's level.
+    const BoundInput bounds{&run.bounds, &tallies[i],
+                            bound_levels(run.confidence, points.size(), run.bounds.size(), {})};
     Record summary = point_record(points[i], points[i].sampled->summarize(tallies[i], context),
-                                  run.confidence, nullptr);
+                                  run.confidence, nullptr, &bounds);
     results.push_back(point_result(points[i], std::move(summary), &tallies[i],
                                    chunk_plan(run, *points[i].sampled).chunk_size));
     results.back().wall_time_s = point_wall_time(parts, i);

@@ -20,6 +20,7 @@
 #include "core/key_spec.hpp"
 #include "core/param_reader.hpp"
 #include "core/record.hpp"
+#include "estimators/mean_interval.hpp"
 #include "estimators/tally.hpp"
 
 namespace collnoise {
@@ -98,6 +99,12 @@ class SampledStudy {
   /// Tail index of the primary metric (infinity for light tails): precision targets on the mean
   /// are refused at or below 2.
   virtual double primary_tail_index() const = 0;
+  /// The primary metric's mean with its interval at `level`, by the method the summary reports it
+  /// with (user bounds ask for it at other levels: docs/bounds.md). Student t unless the model
+  /// says otherwise.
+  virtual MeanInterval primary_mean(const Tally& tally, double level) const {
+    return student_t_interval(tally.total(0), level);
+  }
   /// Core-seconds one sample takes: a cost model calibrated on bench/ (bench/RESULTS.md, "Cost
   /// model"), right within a factor of 3. Work estimates, limits and progress use it.
   virtual double cost_per_sample() const = 0;
@@ -139,8 +146,11 @@ class AnalysisStudy {
   std::uint64_t key_ = 0;
 };
 
+struct ModelKind;
+
 /// A point ready to run: its parameter record and stream key, and its model.
 struct PreparedPoint {
+  const ModelKind* model = nullptr;  ///< the model that took it (engine/models.cpp)
   Record params;
   std::uint64_t stream_key = 0;
   std::string kind;  ///< collective kind or analysis ("tree_barrier", "butterfly", "nhalf", ...)

@@ -1,7 +1,9 @@
 #include "estimators/quantile_interval.hpp"
 
+#include <algorithm>
 #include <boost/math/distributions/binomial.hpp>
 #include <cmath>
+#include <utility>
 
 namespace collnoise {
 namespace {
@@ -32,6 +34,15 @@ Nullable value_at_rank(const Histogram& h, double r, Side side, Nullable* resolu
   return Nullable::null("falls above the histogram range (overflow)");
 }
 
+// Ranks l = quantile(alpha/2), u = quantile(1 - alpha/2) + 1 of Bin(n, p) bracket the
+// population quantile with probability >= level (1-based; l < 1 or u > n: no such bound).
+std::pair<double, double> bracketing_ranks(double n, double p, double level) {
+  const double alpha = 1.0 - level;
+  const boost::math::binomial_distribution<double> counts(n, p);
+  return {std::floor(boost::math::quantile(counts, alpha / 2.0)),
+          std::floor(boost::math::quantile(counts, 1.0 - alpha / 2.0)) + 1.0};
+}
+
 }  // namespace
 
 QuantileEstimate quantile_from_histogram(const Histogram& h, double p, double level) {
@@ -45,12 +56,7 @@ QuantileEstimate quantile_from_histogram(const Histogram& h, double p, double le
   const auto nd = static_cast<double>(n);
   q.resolution = Nullable::null("the estimate is outside the histogram range");
   q.estimate = value_at_rank(h, std::max(1.0, p * nd), Side::kInterpolate, &q.resolution);
-  const double alpha = 1.0 - level;
-  const boost::math::binomial_distribution<double> counts(nd, p);
-  // Ranks l = quantile(alpha/2), u = quantile(1 - alpha/2) + 1 of Bin(n, p) bracket the
-  // population quantile with probability >= level.
-  const double lo_rank = std::floor(boost::math::quantile(counts, alpha / 2.0));
-  const double hi_rank = std::floor(boost::math::quantile(counts, 1.0 - alpha / 2.0)) + 1.0;
+  const auto [lo_rank, hi_rank] = bracketing_ranks(nd, p, level);
   if (lo_rank < 1.0)
     q.ci_low = Nullable::null("too few samples for a distribution-free lower bound");
   else
@@ -59,6 +65,31 @@ QuantileEstimate quantile_from_histogram(const Histogram& h, double p, double le
     q.ci_high = Nullable::null("too few samples for a distribution-free upper bound");
   else
     q.ci_high = value_at_rank(h, hi_rank, Side::kUpperEdge);
+  return q;
+}
+
+QuantileEstimate quantile_from_samples(std::span<double> values, double p, double level) {
+  QuantileEstimate q;
+  q.probability = p;
+  q.resolution = Nullable::of(0.0);
+  const auto n = values.size();
+  if (n == 0) {
+    q.estimate = q.ci_low = q.ci_high = q.resolution = Nullable::null("no samples");
+    return q;
+  }
+  const auto nd = static_cast<double>(n);
+  // The value of 1-based rank r (1 <= r <= n), by selection.
+  const auto at_rank = [&](double r) {
+    const auto k = static_cast<std::ptrdiff_t>(r) - 1;
+    std::nth_element(values.begin(), values.begin() + k, values.end());
+    return Nullable::of(values[static_cast<std::size_t>(k)]);
+  };
+  q.estimate = at_rank(std::clamp(std::ceil(p * nd), 1.0, nd));
+  const auto [lo_rank, hi_rank] = bracketing_ranks(nd, p, level);
+  q.ci_low = lo_rank < 1.0 ? Nullable::null("too few samples for a distribution-free lower bound")
+                           : at_rank(lo_rank);
+  q.ci_high = hi_rank > nd ? Nullable::null("too few samples for a distribution-free upper bound")
+                           : at_rank(hi_rank);
   return q;
 }
 

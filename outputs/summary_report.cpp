@@ -93,6 +93,49 @@ std::vector<Column> parse_columns(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// Right-aligned columns, two spaces apart.
+std::string aligned(const std::vector<std::string>& header,
+                    const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  std::string out;
+  const auto line = [&](const std::vector<std::string>& row) {
+    for (std::size_t c = 0; c < row.size(); ++c) out += fmt::format("{:>{}}  ", row[c], width[c]);
+    out += "\n";
+  };
+  line(header);
+  for (const auto& row : rows) line(row);
+  return out;
+}
+
+// The verdicts of the run's user bounds (fields bound_<i>_*, runs/bound_check.hpp): a row per
+// point and bound; empty when the run has none.
+std::string bound_verdict_table(const std::vector<Record>& summaries) {
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < summaries.size(); ++i)
+    for (int b = 1; summaries[i].find(fmt::format("bound_{}_name", b)) != nullptr; ++b) {
+      const auto field = [&](const char* name) {
+        return cell(summaries[i].find(fmt::format("bound_{}_{}", b, name)));
+      };
+      rows.push_back(
+          {std::to_string(i), field("name"),
+           fmt::format("{} {} {}", field("statistic"), field("relation"), field("value")),
+           field("estimate"), fmt::format("[{}, {}]", field("ci_low"), field("ci_high")),
+           field("verdict"), field("verdict_adjusted")});
+    }
+  if (rows.empty()) return "";
+  return fmt::format(
+      "\nbounds (docs/bounds.md):\n{}",
+      aligned({"point", "bound", "claim", "estimate", "interval", "verdict", "adjusted"}, rows));
+}
+
+}  // namespace
+
 std::string summary_table(const std::vector<Record>& params, const std::vector<Record>& summaries,
                           const std::string& table_columns, const std::string& table_params) {
   const auto keys = varying_keys(params, lines_of(table_params));
@@ -116,19 +159,7 @@ std::string summary_table(const std::vector<Record>& params, const std::vector<R
     }
     rows.push_back(std::move(row));
   }
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
-  }
-  std::string out;
-  const auto line = [&](const std::vector<std::string>& row) {
-    for (std::size_t c = 0; c < row.size(); ++c) out += fmt::format("{:>{}}  ", row[c], width[c]);
-    out += "\n";
-  };
-  line(header);
-  for (const auto& row : rows) line(row);
-  return out;
+  return aligned(header, rows) + bound_verdict_table(summaries);
 }
 
 std::string summary_table(const std::vector<PointResult>& results) {

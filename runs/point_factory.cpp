@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "core/stop_request.hpp"
+#include "runs/bound_check.hpp"
 
 namespace collnoise {
 namespace {
@@ -103,6 +104,7 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
         "docs/models/critical-path.md shows how to run an algorithm as a schedule)",
         run.path, point_label(model, reader), fmt::join(models_recording_paths(), ", ")));
   model.prepare(point, reader, context);
+  point.model = &model;
   reader.reject_unread(point_label(model, reader));
   if (run.kind == kSampleRunKind && point.sampled && run.samples < 2 && !run.precision.enabled)
     throw InputError(fmt::format("{}: samples = {} is invalid: at least 2 samples per point",
@@ -113,6 +115,7 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   point.stream_key = point_stream_key(run.seed, point.stream_identity);
   if (point.sampled) point.sampled->set_stream_key(point.stream_key);
   if (point.analysis) point.analysis->set_stream_key(point.stream_key);
+  check_bounds_apply(run.bounds, point, run.path, run.output.raw_samples);
   return point;
 }
 

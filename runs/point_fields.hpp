@@ -13,6 +13,7 @@
 #include "core/field_spec.hpp"
 #include "core/record.hpp"
 #include "engine/study.hpp"
+#include "runs/bound_check.hpp"
 #include "runs/precision_target.hpp"
 
 namespace collnoise {
@@ -28,9 +29,17 @@ struct PrecisionOutcome {
 /// (docs/reference/summary-fields.md).
 const std::vector<FieldSpec>& shared_point_fields();
 
-/// The point's summary record: the model's fields, then the fields every point shares.
-/// `precision`: null when the run has no precision targets.
+/// The run's user bounds at a sampled point, and the levels of their intervals.
+struct BoundInput {
+  const std::vector<UserBound>* bounds = nullptr;
+  const Tally* tally = nullptr;
+  BoundLevels levels;
+};
+
+/// The point's summary record: the model's fields, then the fields every point shares, then the
+/// verdicts of the run's bounds (runs/bound_check.hpp). `precision`: null when the run has no
+/// precision targets; `bounds`: null when it has no bounds.
 Record point_record(const PreparedPoint& point, PointSummary summary, double run_confidence,
-                    const PrecisionOutcome* precision);
+                    const PrecisionOutcome* precision, const BoundInput* bounds = nullptr);
 
 }  // namespace collnoise

@@ -225,7 +225,7 @@ class Executor {
         if (!w.done[c]) pending.push_back(c);
       if (!sample_batch(i, pending)) return false;  // its time is banked at the checkpoint
       ++w.state.batches;
-      decide_next_batch(w);
+      decide_next_batch(i, w);
     }
     bank_wall_time();
     sampling_.reset();
@@ -281,14 +281,14 @@ class Executor {
   }
 
   // Without targets one batch is the whole point; with them rank 0 measures and decides.
-  void decide_next_batch(PointWork& w) {
+  void decide_next_batch(std::size_t i, PointWork& w) {
     if (!run_.precision.enabled) {
       w.state.finished = true;
       return;
     }
     Bytes decision;
     if (group_.is_root()) {
-      w.status = assess_precision(w.owned, run_.precision, run_.confidence);
+      w.status = precision_status(i, w);
       const auto next = next_batch_end(w.status, run_.precision, w.plan);
       put_u64(decision, next ? *next : 0);
     }
@@ -416,6 +416,35 @@ class Executor {
     }
   }
 
+  // Where a point stands against its targets, the user bounds' verdicts included when the run
+  // samples until they are decided (at the level spent over this many looks).
+  PrecisionStatus precision_status(std::size_t i, const PointWork& w) const {
+    PrecisionStatus status = assess_precision(w.owned, run_.precision, run_.confidence);
+    if (!run_.precision.until_bounds_decided) return status;
+    const SummaryContext context{run_.confidence, points_.size()};
+    const Record summary = summarize_tally(i, w, context).record;
+    const BoundLevels levels = bound_levels_at(w);
+    if (!bounds_decided(run_.bounds, points_[i], summary, w.owned, levels.level)) {
+      status.met = false;
+      status.predicted_samples = std::min(std::max(status.predicted_samples, 2 * status.samples),
+                                          run_.precision.max_samples);
+      status.note += fmt::format("{}a bound is undecided at level {:.6g}",
+                                 status.note.empty() ? "" : "; ", levels.level);
+      if (status.samples >= run_.precision.max_samples)
+        status.note += fmt::format("; stopped at the cap, precision.max_samples = {}",
+                                   run_.precision.max_samples);
+    }
+    return status;
+  }
+
+  // The levels of a point's bound intervals: the run's confidence, or spent over its looks.
+  BoundLevels bound_levels_at(const PointWork& w) const {
+    return bound_levels(run_.confidence, points_.size(), run_.bounds.size(),
+                        run_.precision.until_bounds_decided
+                            ? std::optional<std::uint64_t>(w.state.batches)
+                            : std::nullopt);
+  }
+
   // Summaries first (they may give up on a stop request, and then the tallies must still be in
   // place for the checkpoint), then the tallies move into the outcomes.
   std::vector<PointOutcome> outcomes() {
@@ -430,11 +459,10 @@ class Executor {
       PointSummary summary = summarize_point(i, w, context);
       std::optional<PrecisionOutcome> precision;
       if (run_.precision.enabled)
-        precision = PrecisionOutcome{&run_.precision,
-                                     assess_precision(w.owned, run_.precision, run_.confidence),
-                                     w.state.batches};
+        precision = PrecisionOutcome{&run_.precision, precision_status(i, w), w.state.batches};
+      const BoundInput bounds{&run_.bounds, &w.owned, bound_levels_at(w)};
       summaries.push_back(point_record(points_[i], std::move(summary), run_.confidence,
-                                       precision ? &*precision : nullptr));
+                                       precision ? &*precision : nullptr, &bounds));
     }
     std::vector<PointOutcome> out;
     for (std::size_t i = 0; i < work_.size(); ++i) {

@@ -250,7 +250,11 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
   NodeMap sweep;
   for (auto&& [k, v] : root) {
     const std::string key(k.str());
-    if (key == "sweep") {
+    if (key == "bound") {
+      if (!v.is_array_of_tables())
+        throw InputError(fmt::format("{}: use [[bound]] tables", where(origin, v)));
+      run.bounds = read_user_bounds(array_of_tables(origin, key, v), origin);
+    } else if (key == "sweep") {
       const auto* t = v.as_table();
       if (!t) throw InputError(fmt::format("{}: [sweep] must be a table", where(origin, v)));
       flatten(*t, "", sweep);
@@ -283,6 +287,9 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
     if (!is_setting(key) && !is_point_key(key))
       throw InputError(fmt::format("{}: unknown key '{}'", where(origin, *node), key));
   read_settings(run, all, origin, seed_override);
+  if (run.precision.until_bounds_decided && run.bounds.empty())
+    throw InputError(fmt::format(
+        "{}: precision.until = \"bounds_decided\" needs [[bound]] tables to decide", origin));
 
   PointSpec base;
   for (const auto& [key, node] : all) {

@@ -16,6 +16,7 @@
 #include "core/param_value.hpp"
 #include "engine/study.hpp"
 #include "outputs/run_identity.hpp"
+#include "runs/user_bound.hpp"
 
 namespace collnoise {
 
@@ -42,6 +43,9 @@ struct PrecisionSettings {
   std::optional<double> quantile_relative_half_width;  ///< its target
   std::uint64_t min_samples = 1000;                    ///< never stop before this many
   std::uint64_t max_samples = 0;                       ///< the cap (required)
+  /// precision.until = "bounds_decided": sample until every user bound's verdict is decided at
+  /// the level spent over the looks (runs/bound_check.hpp), or the cap.
+  bool until_bounds_decided = false;
 };
 
 /// Limits on the run's estimated work and memory (the command line's take precedence).
@@ -72,6 +76,7 @@ struct RunSpec {
   ParamMap model_settings;  ///< settings tables a model owns and checks ([nhalf])
   PrecisionSettings precision;
   LimitSettings limits;
+  std::vector<UserBound> bounds;  ///< `[[bound]]` tables (docs/bounds.md)
   std::vector<PointSpec> points;
 };
 

@@ -105,6 +105,11 @@ struct SettingKeys {
                       .meaning = "samples per point before any decision to stop",
                       .fallback = std::int64_t{1000},
                       .bounds = {2.0, kTwoTo62}};
+  KeySpec until{.name = "precision.until",
+                .type = KeyType::kChoice,
+                .meaning = "sample until every user bound's verdict is decided (docs/bounds.md)",
+                .choices = {"bounds_decided"},
+                .optional = true};
   KeySpec max_samples{.name = "precision.max_samples",
                       .type = KeyType::kInteger,
                       .meaning = "the cap on samples per point under precision targets",
@@ -177,7 +182,10 @@ void read_precision(RunSpec& run, ParamReader& reader) {
   precision.mean_relative_half_width = reader.optional_number(k.mean_target);
   precision.quantile = reader.optional_number(k.quantile);
   precision.quantile_relative_half_width = reader.optional_number(k.quantile_target);
-  precision.enabled = precision.mean_relative_half_width || precision.quantile_relative_half_width;
+  precision.until_bounds_decided =
+      reader.has(k.until.name) && reader.text(k.until) == "bounds_decided";
+  precision.enabled = precision.mean_relative_half_width ||
+                      precision.quantile_relative_half_width || precision.until_bounds_decided;
   precision.min_samples = static_cast<std::uint64_t>(reader.integer(k.min_samples));
   precision.max_samples = optional_count(reader, k.max_samples).value_or(0);
   if (precision.enabled) run.samples = precision.max_samples;
@@ -221,9 +229,9 @@ const std::vector<KeySpec>& run_setting_keys() {
                              k.chunk_size,     k.raw_samples,    k.raw_phase_times,
                              k.critical_path,  k.histogram_bins, k.histogram_spacing,
                              k.mean_target,    k.quantile,       k.quantile_target,
-                             k.min_samples,    k.max_samples,    k.max_core_hours,
-                             k.max_memory_gib, k.plot_title,     k.plot_panels,
-                             k.plot_x,         k.plot_series};
+                             k.min_samples,    k.until,          k.max_samples,
+                             k.max_core_hours, k.max_memory_gib, k.plot_title,
+                             k.plot_panels,    k.plot_x,         k.plot_series};
     // No setting defines a point's streams (the seed keys every point alike).
     for (KeySpec& key : all) key.identity = false;
     return all;
@@ -234,7 +242,8 @@ const std::vector<KeySpec>& run_setting_keys() {
 const std::vector<SettingRule>& run_setting_rules() {
   using Kind = SettingRule::Kind;
   static const std::vector<std::string> targets = {"precision.mean_relative_half_width",
-                                                   "precision.quantile_relative_half_width"};
+                                                   "precision.quantile_relative_half_width",
+                                                   "precision.until"};
   static const std::vector<SettingRule> rules = {
       {Kind::kExclusive,
        {"samples", "replications"},
@@ -247,7 +256,7 @@ const std::vector<SettingRule>& run_setting_rules() {
       {Kind::kNeedsAny,
        {"precision.quantile", "precision.min_samples", "precision.max_samples"},
        targets,
-       "[precision] needs mean_relative_half_width or quantile_relative_half_width"},
+       "[precision] needs mean_relative_half_width, quantile_relative_half_width or until"},
       {Kind::kTogether,
        {"precision.quantile", "precision.quantile_relative_half_width"},
        {},

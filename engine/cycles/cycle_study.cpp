@@ -233,6 +233,10 @@ std::vector<FieldSpec> cycle_summary_fields() {
   return fields;
 }
 
+MeanInterval CycleStudy::primary_mean(const Tally& tally, double level) const {
+  return mean_interval(tally.total(0), tally.tops()[0], noiseless_, tail_index_, level);
+}
+
 PointSummary CycleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   const auto& cases = case_names();

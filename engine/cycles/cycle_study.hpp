@@ -34,6 +34,7 @@ class CycleStudy final : public SampledStudy {
                 int threads) const override;
   PointSummary summarize(const Tally& tally, const SummaryContext& context) const override;
   double primary_tail_index() const override { return tail_index_; }
+  MeanInterval primary_mean(const Tally& tally, double level) const override;
   double cost_per_sample() const override;
   double working_bytes(int threads) const override;
   std::vector<TableColumn> columns() const override;

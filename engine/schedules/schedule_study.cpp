@@ -339,11 +339,15 @@ std::vector<FieldSpec> schedule_summary_fields() {
   return fields;
 }
 
+MeanInterval ScheduleStudy::primary_mean(const Tally& tally, double level) const {
+  return mean_interval(tally.total(0), tally.tops()[0], noiseless_completion(), noise_.tail_index,
+                       level);
+}
+
 PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   const Accumulator total = tally.total(0);
-  const double quiet = noiseless_completion();
-  const MeanInterval ci = mean_interval(total, tally.tops()[0], quiet, noise_.tail_index, level);
+  const MeanInterval ci = primary_mean(tally, level);
   Record s;
   s.set("schedule", Field(source_.description));
   // The noiseless run built the schedule once: its size is known without it.
@@ -352,7 +356,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   s.set("events_per_sample", Field(noiseless().events));
   put_mean(s, "completion_", total, ci, "seconds");
   s.set("completion_sd", Field(total.sd()));
-  s.set("noiseless_completion", Field(quiet));
+  s.set("noiseless_completion", Field(noiseless_completion()));
   put_quantiles(s, "completion_", *tally.histogram_of(0), level, "seconds");
   s.set_unit({"completion_sd", "noiseless_completion", "noiseless_finish", "sample_finish"},
              "seconds");

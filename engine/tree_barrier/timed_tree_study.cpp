@@ -73,11 +73,14 @@ void TimedTreeStudy::simulate(std::uint64_t first, std::span<double> rows,
   }
 }
 
+MeanInterval TimedTreeStudy::primary_mean(const Tally& tally, double level) const {
+  return mean_interval(tally.total(0), tally.tops()[0], noiseless_, primary_tail_index(), level);
+}
+
 PointSummary TimedTreeStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const double level = context.confidence;
   const Accumulator total = tally.total(0);
-  const MeanInterval ci =
-      mean_interval(total, tally.tops()[0], noiseless_, primary_tail_index(), level);
+  const MeanInterval ci = primary_mean(tally, level);
   Record s;
   put_mean(s, "", total, ci, "seconds");
   s.set("sd", Field(total.sd()));

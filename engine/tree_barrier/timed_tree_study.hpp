@@ -17,6 +17,7 @@ class TimedTreeStudy final : public SampledStudy {
                 int threads) const override;
   PointSummary summarize(const Tally& tally, const SummaryContext& context) const override;
   double primary_tail_index() const override;
+  MeanInterval primary_mean(const Tally& tally, double level) const override;
   double cost_per_sample() const override;
   double working_bytes(int threads) const override;
   std::vector<TableColumn> columns() const override;

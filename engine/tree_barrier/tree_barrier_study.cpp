@@ -60,17 +60,22 @@ void TreeBarrierStudy::simulate(std::uint64_t first, std::span<double> rows,
   TreeBarrierSampler(model_, sampling_, key_).sample(first, rows, threads);
 }
 
+MeanInterval TreeBarrierStudy::primary_mean(const Tally& tally, double level) const {
+  return mean_interval(tally.total(0), tally.tops()[0], phase_time_distribution(model_).lower(),
+                       tail_index_, level);
+}
+
 PointSummary TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& context) const {
   const Accumulator total = tally.total(0);
   const TopValues& top = tally.tops()[0];
   const double level = context.confidence;
   const double shift = phase_time_distribution(model_).lower();
-  const MeanInterval ci = mean_interval(total, top, shift, tail_index_, level);
+  const MeanInterval ci = primary_mean(tally, level);
   const TreeTheory& th = theory();
   // Verdicts over a sweep of many points: Bonferroni-adjusted level.
   const double adjusted_level =
       1.0 - (1.0 - level) / static_cast<double>(std::max<std::size_t>(context.points_in_run, 1));
-  const MeanInterval ci_adjusted = mean_interval(total, top, shift, tail_index_, adjusted_level);
+  const MeanInterval ci_adjusted = primary_mean(tally, adjusted_level);
 
   Record s;
   put_mean(s, "", total, ci, "seconds");

@@ -1,0 +1,268 @@
+#include "runs/bound_check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+
+#include "core/errors.hpp"
+#include "estimators/quantile_interval.hpp"
+#include "runs/bound_expression.hpp"
+#include "runs/point_fields.hpp"
+
+namespace collnoise {
+namespace {
+
+double probability_of(const std::string& statistic) {
+  for (const auto& [name, p] : bound_statistics())
+    if (name == statistic) return p;
+  return 0.0;
+}
+
+// A field's value as a number: numbers as they are, booleans as 1 and 0; else none.
+std::optional<double> number_of(const Field& field) {
+  if (const auto* d = std::get_if<double>(&field)) return *d;
+  if (const auto* i = std::get_if<std::int64_t>(&field)) return static_cast<double>(*i);
+  if (const auto* u = std::get_if<std::uint64_t>(&field)) return static_cast<double>(*u);
+  if (const auto* b = std::get_if<bool>(&field)) return *b ? 1.0 : 0.0;
+  return std::nullopt;
+}
+
+// The numeric keys of a point (a rank count beyond 2^53 as its nearest double) and then the
+// summary's fields; the first of a name wins.
+std::map<std::string, double> variable_values(const PreparedPoint& point, const Record& summary) {
+  std::map<std::string, double> values;
+  for (const Record* record : {&point.params, &summary})
+    for (const auto& [key, field] : record->fields())
+      if (const auto x = number_of(field)) values.emplace(variable_name(key), *x);
+  return values;
+}
+
+std::string bound_label(const std::string& origin, const UserBound& bound) {
+  return fmt::format("{}: bound \"{}\"", origin, bound.name);
+}
+
+bool keeps_histogram_of_primary(const SampledStudy& study) {
+  const TallyLayout shape = study.shape(2, "auto");
+  return std::any_of(shape.histograms.begin(), shape.histograms.end(),
+                     [](const NamedHistogram& h) { return h.metric == 0; });
+}
+
+Field nullable_field(const Nullable& value) {
+  return value.has_value() ? Field(*value.value) : Field(Null{value.reason});
+}
+
+std::string prefix_of(std::size_t i) {
+  return fmt::format("bound_{}_", i + 1);
+}
+
+// The bound's value at a point: its expression over the point's keys and summary fields.
+double bound_value(const UserBound& bound, const PreparedPoint& point, const Record& summary) {
+  BoundExpression expression(bound.expression, bound_variable_names(point));
+  return expression.evaluate(variable_values(point, summary));
+}
+
+// The verdict fields of one bound at one point.
+void put_one_bound(Record& summary, std::size_t i, const UserBound& bound, double value,
+                   const StatisticInterval& at_level, const StatisticInterval& adjusted,
+                   const BoundLevels& levels, const std::string& unit) {
+  const std::string p = prefix_of(i);
+  summary.set(p + "name", Field(bound.name));
+  summary.set(p + "statistic", Field(bound.statistic));
+  summary.set(p + "relation", Field(relation_text(bound.relation)));
+  summary.set(p + "level", Field(levels.level));
+  summary.set(p + "level_method", Field(levels.method));
+  if (!std::isfinite(value))
+    summary.set(p + "value", Field(Null{"the expression is not a finite number at this point"}));
+  else
+    summary.set(p + "value", Field(value));
+  summary.set(p + "estimate", nullable_field(at_level.estimate));
+  summary.set(p + "ci_low", nullable_field(at_level.low));
+  summary.set(p + "ci_high", nullable_field(at_level.high));
+  summary.set(p + "ci_method", Field(at_level.method));
+  const auto verdict = [&](const StatisticInterval& s) -> Field {
+    if (!std::isfinite(value)) return Null{"the bound has no value at this point"};
+    if (!s.low.has_value()) return Null{s.low.reason};
+    if (!s.high.has_value()) return Null{s.high.reason};
+    return verdict_text(bound_verdict(bound, value, *s.low.value, *s.high.value));
+  };
+  summary.set(p + "verdict", verdict(at_level));
+  summary.set(p + "verdict_adjusted", verdict(adjusted));
+  if (std::isfinite(value) && value != 0.0 && at_level.estimate.has_value())
+    summary.set(p + "distance", Field((*at_level.estimate.value - value) / std::abs(value)));
+  else
+    summary.set(p + "distance", Field(Null{"no estimate, or a bound of value 0"}));
+  summary.set_unit({p + "value", p + "estimate", p + "ci_low", p + "ci_high"}, unit);
+}
+
+}  // namespace
+
+std::vector<std::string> bound_variable_names(const PreparedPoint& point) {
+  std::vector<std::string> names;
+  const auto add = [&](const std::string& key) {
+    const std::string name = variable_name(key);
+    if (!name.empty() && key.find('<') == std::string::npos &&
+        !std::isdigit(static_cast<unsigned char>(name.front())) &&
+        std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  };
+  for (const auto& [key, field] : point.params.fields())
+    if (number_of(field)) add(key);
+  if (point.model != nullptr)
+    for (const FieldSpec& f : point.model->summary_fields) add(f.name);
+  for (const FieldSpec& f : shared_point_fields()) add(f.name);
+  return names;
+}
+
+void check_bounds_apply(const std::vector<UserBound>& bounds, const PreparedPoint& point,
+                        const std::string& origin, bool raw_samples) {
+  if (bounds.empty()) return;
+  if (!point.sampled)
+    throw InputError(fmt::format(
+        "{}: bound \"{}\": {} points are analyses, not samples: bounds apply to sampled points "
+        "only",
+        origin, bounds.front().name, point.kind));
+  const std::vector<std::string> names = bound_variable_names(point);
+  for (const UserBound& bound : bounds) {
+    const BoundExpression expression(bound.expression, names);
+    if (const auto& fault = expression.fault())
+      throw InputError(
+          fmt::format("{}: expression, column {}: {} (names a {} point defines: "
+                      "docs/reference/keys.md and summary-fields.md)",
+                      bound_label(origin, bound), fault->column, fault->message, point.kind));
+    if (probability_of(bound.statistic) > 0.0 && !raw_samples &&
+        !keeps_histogram_of_primary(*point.sampled))
+      throw InputError(fmt::format(
+          "{}: statistic = \"{}\" needs the primary metric's distribution, which a {} point "
+          "keeps only with output.raw_samples = true",
+          bound_label(origin, bound), bound.statistic, point.kind));
+  }
+}
+
+StatisticInterval statistic_interval(const SampledStudy& study, const Tally& tally,
+                                     const std::string& statistic, double level) {
+  const double p = probability_of(statistic);
+  if (p == 0.0) {
+    const MeanInterval ci = study.primary_mean(tally, level);
+    const double center = ci.corrected_mean.has_value() ? *ci.corrected_mean.value : ci.mean;
+    return {Nullable::of(center), ci.ci_low, ci.ci_high, ci.method};
+  }
+  if (tally.layout().keep_raw) {
+    std::vector<double> values = tally.raw();
+    const QuantileEstimate q = quantile_from_samples(values, p, level);
+    return {q.estimate, q.ci_low, q.ci_high, "order_statistics_raw"};
+  }
+  const Histogram* h = tally.histogram_of(0);
+  if (h == nullptr) {
+    const Nullable none = Nullable::null("no histogram of the primary metric, and no raw samples");
+    return {none, none, none, "none"};
+  }
+  const QuantileEstimate q = quantile_from_histogram(*h, p, level);
+  return {q.estimate, q.ci_low, q.ci_high, "order_statistics_binned"};
+}
+
+std::string verdict_text(BoundVerdict verdict) {
+  switch (verdict) {
+    case BoundVerdict::kHolds:
+      return "holds";
+    case BoundVerdict::kViolated:
+      return "violated";
+    case BoundVerdict::kUndecided:
+      return "undecided";
+  }
+  return "?";
+}
+
+BoundVerdict bound_verdict(const UserBound& bound, double value, double low, double high) {
+  switch (bound.relation) {
+    case BoundRelation::kAtLeast:
+      return low >= value ? BoundVerdict::kHolds
+                          : (high < value ? BoundVerdict::kViolated : BoundVerdict::kUndecided);
+    case BoundRelation::kAtMost:
+      return high <= value ? BoundVerdict::kHolds
+                           : (low > value ? BoundVerdict::kViolated : BoundVerdict::kUndecided);
+    case BoundRelation::kEqual: {
+      const double band = bound.tolerance * std::abs(value);
+      const double band_low = value - band, band_high = value + band;
+      if (low >= band_low && high <= band_high) return BoundVerdict::kHolds;
+      if (high < band_low || low > band_high) return BoundVerdict::kViolated;
+      return BoundVerdict::kUndecided;
+    }
+  }
+  return BoundVerdict::kUndecided;
+}
+
+BoundLevels bound_levels(double confidence, std::size_t points, std::size_t bounds,
+                         std::optional<std::uint64_t> look) {
+  BoundLevels levels;
+  double alpha = 1.0 - confidence;
+  if (look) {
+    const auto k = static_cast<double>(std::max<std::uint64_t>(*look, 1));
+    alpha *= 6.0 / (std::numbers::pi * std::numbers::pi * k * k);
+    levels.method = "spent over looks";
+  }
+  levels.level = 1.0 - alpha;
+  const auto tests = static_cast<double>(std::max<std::size_t>(points * bounds, 1));
+  levels.adjusted = 1.0 - alpha / tests;
+  return levels;
+}
+
+void put_bound_fields(Record& summary, const std::vector<UserBound>& bounds,
+                      const PreparedPoint& point, const Tally& tally, const BoundLevels& levels) {
+  if (bounds.empty() || !point.sampled) return;
+  bool all_decided = true;
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    const UserBound& bound = bounds[i];
+    const double value = bound_value(bound, point, summary);
+    const StatisticInterval at_level =
+        statistic_interval(*point.sampled, tally, bound.statistic, levels.level);
+    const StatisticInterval adjusted =
+        statistic_interval(*point.sampled, tally, bound.statistic, levels.adjusted);
+    put_one_bound(summary, i, bound, value, at_level, adjusted, levels, tally.layout().unit_of(0));
+    const Field* verdict = summary.find(prefix_of(i) + "verdict");
+    all_decided = all_decided && verdict != nullptr &&
+                  std::holds_alternative<std::string>(*verdict) &&
+                  std::get<std::string>(*verdict) != "undecided";
+  }
+  summary.set("bounds_decided", Field(all_decided));
+}
+
+bool bounds_decided(const std::vector<UserBound>& bounds, const PreparedPoint& point,
+                    const Record& summary, const Tally& tally, double level) {
+  for (const UserBound& bound : bounds) {
+    const double value = bound_value(bound, point, summary);
+    if (!std::isfinite(value)) return false;
+    const StatisticInterval s = statistic_interval(*point.sampled, tally, bound.statistic, level);
+    if (!s.low.has_value() || !s.high.has_value()) return false;
+    if (bound_verdict(bound, value, *s.low.value, *s.high.value) == BoundVerdict::kUndecided)
+      return false;
+  }
+  return true;
+}
+
+std::vector<FieldSpec> bound_field_specs() {
+  const std::string when = "with [[bound]] tables";
+  const std::string unit = "the primary metric's";
+  return {
+      {"bound_<i>_name", "", "the i-th bound's name (i from 1, in the run file's order)", when},
+      {"bound_<i>_statistic", "", "the statistic it bounds: mean, median, p90, p99 or p999", when},
+      {"bound_<i>_relation", "", "\">=\", \"<=\" or \"==\"", when},
+      {"bound_<i>_value", unit, "the bound's value at the point", when},
+      {"bound_<i>_estimate", unit, "the statistic's estimate", when},
+      {"bound_<i>_ci_low", unit, "lower end of the statistic's interval at bound_<i>_level", when},
+      {"bound_<i>_ci_high", unit, "upper end of that interval", when},
+      {"bound_<i>_ci_method", "", "how the interval was computed", when},
+      {"bound_<i>_level", "", "the interval's confidence level", when},
+      {"bound_<i>_level_method", "",
+       "\"fixed\" (the run's confidence) or \"spent over looks\" (precision.until)", when},
+      {"bound_<i>_verdict", "", "holds, violated or undecided (docs/bounds.md)", when},
+      {"bound_<i>_verdict_adjusted", "",
+       "the verdict at the level adjusted for every bound at every point (Bonferroni)", when},
+      {"bound_<i>_distance", "", "(estimate - value) / |value|", when},
+      {"bounds_decided", "", "whether every bound's verdict is holds or violated", when},
+  };
+}
+
+}  // namespace collnoise
