@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "app/commands.hpp"
+#include "app/compare_command.hpp"
 #include "app/exit_codes.hpp"
 #include "app/messages.hpp"
 #include "app/plot_command.hpp"
@@ -180,6 +181,9 @@ int main(int argc, char** argv) {
   TimelineOptions timeline;
   auto* timeline_cmd = add_timeline_command(app, timeline);
 
+  CompareOptions compare;
+  auto* compare_cmd = add_compare_command(app, compare);
+
   // Hidden: for maintainers, writes docs/reference/ from the registries (runs/reference_docs.hpp).
   std::string reference_dir;
   auto* reference_cmd =
@@ -215,6 +219,7 @@ int main(int argc, char** argv) {
     if (*schedule_cmd) return schedule_command(schedule);
     if (*plot_cmd) return plot_command(plot);
     if (*timeline_cmd) return timeline_command(timeline);
+    if (*compare_cmd) return compare_command(compare);
     if (*reference_cmd) {
       write_reference_pages(reference_dir);
       return exit_code::kSuccess;

@@ -149,9 +149,10 @@ int timeline_command(const TimelineOptions& options) {
   const RunSpec run = parse_run_text(std::get<std::string>(*text), std::get<std::string>(*run_path),
                                      std::get<std::uint64_t>(*seed));
   const std::vector<PreparedPoint> points = prepare_points(run);
-  if (options.point >= points.size() || options.point >= result.summaries.size())
-    throw InputError(fmt::format("--point {}: '{}' holds points 0 to {}", options.point,
-                                 options.result, points.size() - 1));
+  select_point(result, options.point, options.result);
+  if (options.point >= points.size())
+    throw InputError(fmt::format("'{}' holds {} points, its run file gives {}", options.result,
+                                 result.summaries.size(), points.size()));
   const PreparedPoint& point = points[options.point];
   const auto* study = dynamic_cast<const ScheduleStudy*>(point.sampled.get());
   if (study == nullptr)

@@ -1,9 +1,10 @@
 #include "estimators/quantile_interval.hpp"
 
-#include <algorithm>
 #include <boost/math/distributions/binomial.hpp>
 #include <cmath>
 #include <utility>
+
+#include "estimators/two_sample.hpp"
 
 namespace collnoise {
 namespace {
@@ -35,13 +36,16 @@ Nullable value_at_rank(const Histogram& h, double r, Side side, Nullable* resolu
 }
 
 // Ranks l = quantile(alpha/2), u = quantile(1 - alpha/2) + 1 of Bin(n, p) bracket the
-// population quantile with probability >= level (1-based; l < 1 or u > n: no such bound).
+// population quantile with probability >= level (1-based; l < 1 or u > n: no bound).
 std::pair<double, double> bracketing_ranks(double n, double p, double level) {
   const double alpha = 1.0 - level;
   const boost::math::binomial_distribution<double> counts(n, p);
   return {std::floor(boost::math::quantile(counts, alpha / 2.0)),
           std::floor(boost::math::quantile(counts, 1.0 - alpha / 2.0)) + 1.0};
 }
+
+constexpr const char* kTooFewBelow = "too few samples for a distribution-free lower bound";
+constexpr const char* kTooFewAbove = "too few samples for a distribution-free upper bound";
 
 }  // namespace
 
@@ -58,38 +62,31 @@ QuantileEstimate quantile_from_histogram(const Histogram& h, double p, double le
   q.estimate = value_at_rank(h, std::max(1.0, p * nd), Side::kInterpolate, &q.resolution);
   const auto [lo_rank, hi_rank] = bracketing_ranks(nd, p, level);
   if (lo_rank < 1.0)
-    q.ci_low = Nullable::null("too few samples for a distribution-free lower bound");
+    q.ci_low = Nullable::null(kTooFewBelow);
   else
     q.ci_low = value_at_rank(h, lo_rank, Side::kLowerEdge);
   if (hi_rank > nd)
-    q.ci_high = Nullable::null("too few samples for a distribution-free upper bound");
+    q.ci_high = Nullable::null(kTooFewAbove);
   else
     q.ci_high = value_at_rank(h, hi_rank, Side::kUpperEdge);
   return q;
 }
 
-QuantileEstimate quantile_from_samples(std::span<double> values, double p, double level) {
+QuantileEstimate quantile_from_sorted(std::span<const double> sorted, double p, double level) {
   QuantileEstimate q;
   q.probability = p;
-  q.resolution = Nullable::of(0.0);
-  const auto n = values.size();
-  if (n == 0) {
-    q.estimate = q.ci_low = q.ci_high = q.resolution = Nullable::null("no samples");
+  q.resolution = Nullable::null("raw samples: no bins");
+  if (sorted.empty()) {
+    q.estimate = q.ci_low = q.ci_high = Nullable::null("no samples");
     return q;
   }
-  const auto nd = static_cast<double>(n);
-  // The value of 1-based rank r (1 <= r <= n), by selection.
-  const auto at_rank = [&](double r) {
-    const auto k = static_cast<std::ptrdiff_t>(r) - 1;
-    std::nth_element(values.begin(), values.begin() + k, values.end());
-    return Nullable::of(values[static_cast<std::size_t>(k)]);
-  };
-  q.estimate = at_rank(std::clamp(std::ceil(p * nd), 1.0, nd));
+  const auto nd = static_cast<double>(sorted.size());
+  q.estimate = Nullable::of(sorted[quantile_rank(sorted.size(), p) - 1]);
   const auto [lo_rank, hi_rank] = bracketing_ranks(nd, p, level);
-  q.ci_low = lo_rank < 1.0 ? Nullable::null("too few samples for a distribution-free lower bound")
-                           : at_rank(lo_rank);
-  q.ci_high = hi_rank > nd ? Nullable::null("too few samples for a distribution-free upper bound")
-                           : at_rank(hi_rank);
+  q.ci_low = lo_rank < 1.0 ? Nullable::null(kTooFewBelow)
+                           : Nullable::of(sorted[static_cast<std::size_t>(lo_rank) - 1]);
+  q.ci_high = hi_rank > nd ? Nullable::null(kTooFewAbove)
+                           : Nullable::of(sorted[static_cast<std::size_t>(hi_rank) - 1]);
   return q;
 }
 

@@ -21,9 +21,9 @@ struct QuantileEstimate {
 /// Precondition: 0 < p < 1, 0 < level < 1.
 QuantileEstimate quantile_from_histogram(const Histogram& h, double p, double level);
 
-/// The same from the samples themselves (raw samples): the estimate is the order statistic of
-/// rank ceil(p n), the interval the order statistics of ranks l and u, exact (no bin edges, no
-/// resolution). Reorders `values`. Precondition as above.
-QuantileEstimate quantile_from_samples(std::span<double> values, double p, double level);
+/// The same from raw samples sorted ascending: the estimate is the order statistic of rank
+/// ceil(p n) (estimators/two_sample.hpp, quantile_rank), the interval the order statistics of
+/// ranks l and u themselves; no resolution (null). Precondition: 0 < p < 1, 0 < level < 1.
+QuantileEstimate quantile_from_sorted(std::span<const double> sorted, double p, double level);
 
 }  // namespace collnoise

@@ -169,7 +169,55 @@ ResultFile read_result(const std::string& path, const h5::ReadOptions& options) 
   return out;
 }
 
+std::string text_attribute(const h5::Group& group, const std::string& name) {
+  const auto value = group.attribute(name);
+  return value && std::holds_alternative<std::string>(*value) ? std::get<std::string>(*value)
+                                                              : std::string();
+}
+
+std::optional<RawSamples> read_raw(const std::string& path, std::size_t point,
+                                   const h5::ReadOptions& options) {
+  const h5::File file = h5::File::open(path, options);
+  check_result_root(file.root().read_record(), path);
+  const h5::Group all = file.root().open_group("points");
+  const auto names = all.children();
+  if (point >= names.size()) throw InputError(fmt::format("'{}' holds no point {}", path, point));
+  const h5::Group g = all.open_group(names[point]);
+  if (!g.has_child("tally")) return std::nullopt;
+  const h5::Group tally = g.open_group("tally");
+  const auto keep = tally.attribute("keep_raw");
+  if (!keep || !std::holds_alternative<bool>(*keep) || !std::get<bool>(*keep)) return std::nullopt;
+  RawSamples raw;
+  raw.values = tally.read_doubles("raw");
+  // The first of the metrics ("a,b,c") and of their units ("seconds,seconds,1").
+  const std::string metrics = text_attribute(tally, "metrics");
+  const std::string units = text_attribute(tally, "metric_units");
+  raw.metric = metrics.substr(0, metrics.find(','));
+  raw.unit = units.substr(0, units.find(','));
+  const auto samples = tally.attribute("samples");
+  if (samples && std::holds_alternative<std::uint64_t>(*samples) &&
+      std::get<std::uint64_t>(*samples) != raw.values.size())
+    throw InputError(
+        fmt::format("'{}', point {}: the tally counts {} samples but holds {} raw ones", path,
+                    names[point], std::get<std::uint64_t>(*samples), raw.values.size()));
+  return raw;
+}
+
 }  // namespace
+
+std::size_t select_point(const ResultFile& file, std::uint64_t point, const std::string& path) {
+  if (file.summaries.empty())
+    throw InputError(fmt::format("--point {}: '{}' holds no points", point, path));
+  if (point >= file.summaries.size())
+    throw InputError(fmt::format("--point {}: '{}' holds points 0 to {}", point, path,
+                                 file.summaries.size() - 1));
+  return static_cast<std::size_t>(point);
+}
+
+std::optional<RawSamples> read_raw_samples(const std::string& path, std::size_t point,
+                                           const h5::ReadOptions& options) {
+  return read_as_input(path, [&] { return read_raw(path, point, options); });
+}
 
 std::vector<std::optional<Tally>> read_result_tallies(
     const std::string& path, const std::vector<std::optional<TallyLayout>>& layouts,

@@ -70,6 +70,24 @@ struct ResultFile {
 /// Reads a result file; InputError if it is damaged, not one, or of another format version.
 ResultFile read_result_file(const std::string& path, const h5::ReadOptions& options = {});
 
+/// `point` of `file` (read from `path`) as an index, for the commands' --point: InputError
+/// "--point P: 'path' holds points 0 to N-1" when the file has no such point.
+std::size_t select_point(const ResultFile& file, std::uint64_t point, const std::string& path);
+
+/// A point's raw samples (output.raw_samples): its primary metric's values in the order they
+/// were written, and the metric's name and unit.
+struct RawSamples {
+  std::vector<double> values;
+  std::string metric;
+  std::string unit;
+};
+
+/// The raw samples of point `point` (an index select_point accepted), or nullopt when the point
+/// kept none (an analysis point, or output.raw_samples off). InputError when the file is
+/// damaged, not a result, or its tally claims raw samples it does not hold.
+std::optional<RawSamples> read_raw_samples(const std::string& path, std::size_t point,
+                                           const h5::ReadOptions& options = {});
+
 /// The tallies of a result file's points, read into the layouts of the run that wrote it (one
 /// per point; nullopt for analysis points, which have none). InputError naming the file and
 /// point when a tally is missing or does not fit.

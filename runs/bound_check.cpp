@@ -151,7 +151,8 @@ StatisticInterval statistic_interval(const SampledStudy& study, const Tally& tal
   }
   if (tally.layout().keep_raw) {
     std::vector<double> values = tally.raw();
-    const QuantileEstimate q = quantile_from_samples(values, p, level);
+    std::sort(values.begin(), values.end());
+    const QuantileEstimate q = quantile_from_sorted(values, p, level);
     return {q.estimate, q.ci_low, q.ci_high, "order_statistics_raw"};
   }
   const Histogram* h = tally.histogram_of(0);

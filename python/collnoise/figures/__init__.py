@@ -16,6 +16,9 @@ timeline.py is not a figure of a result's points: it draws one replayed sample's
 its Chrome trace JSON file (draw_timeline(json_path, out_path), docs/timelines.md) and defines no
 `draw`, so no model can name it.
 
+qq.py is not either: it draws the QQ plot of `collnoise compare`'s JSON (draw_qq(json_path,
+out_path), docs/compare.md) and defines no `draw`.
+
 attribution.py is not named by a model either: a point's hints name one figure (schedules:
 `curve`), and `draw` adds the attribution figure (where the critical path's time went, the noise
 absorbed off it) after the models' figures of a result whose points recorded critical paths

@@ -1,0 +1,363 @@
+#include "app/compare_command.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+
+#include "app/exit_codes.hpp"
+#include "app/messages.hpp"
+#include "app/plot_command.hpp"
+#include "core/errors.hpp"
+#include "core/text_fields.hpp"
+#include "estimators/quantile_interval.hpp"
+#include "estimators/two_sample.hpp"
+#include "outputs/measured_times.hpp"
+#include "outputs/path_conflicts.hpp"
+#include "outputs/record_json.hpp"
+#include "outputs/result_file.hpp"
+
+namespace collnoise {
+namespace {
+
+constexpr std::array<double, 4> kProbabilities{0.5, 0.9, 0.99, 0.999};
+constexpr std::array<const char*, 4> kQuantileNames{"median", "p90", "p99", "p999"};
+// Points of the QQ figure: enough for a smooth curve, few enough for a small JSON.
+constexpr std::size_t kQqPoints = 200;
+// Below this many values above a quantile, its bootstrap interval cannot reach past the maximum.
+constexpr double kTailValues = 10.0;
+
+// The two samples compared, sorted, and what they are.
+struct Samples {
+  std::vector<double> simulated;
+  std::vector<double> measured;
+  std::string simulated_what;
+  std::string measured_what;
+  std::vector<std::string> warnings;
+};
+
+std::optional<std::uint64_t> whole_field(const Record& record, const std::string& key) {
+  const Field* f = record.find(key);
+  if (f == nullptr) return std::nullopt;
+  if (const auto* u = std::get_if<std::uint64_t>(f)) return *u;
+  if (const auto* i = std::get_if<std::int64_t>(f); i && *i >= 0)
+    return static_cast<std::uint64_t>(*i);
+  return std::nullopt;
+}
+
+std::vector<double> simulated_completions(const CompareOptions& o, std::size_t point,
+                                          std::string& what) {
+  const auto raw = read_raw_samples(o.result, point, read_options(!o.no_verify));
+  if (!raw)
+    throw InputError(fmt::format(
+        "point {} of '{}' kept no raw samples: run it again with `[output] raw_samples = true` in "
+        "its run file (docs/compare.md)",
+        point, o.result));
+  if (raw->unit != "seconds")
+    throw InputError(
+        fmt::format("point {} of '{}': its samples ({}) are in '{}', not seconds: "
+                    "not times to compare",
+                    point, o.result, raw->metric, raw->unit));
+  if (raw->values.empty())
+    throw InputError(fmt::format("point {} of '{}' holds no samples", point, o.result));
+  what = fmt::format("{} samples of {} (raw samples)", raw->values.size(), raw->metric);
+  return raw->values;
+}
+
+// --mode ranks: a result keeps every rank's finishing times of one sample only, the one
+// collective.finish_sample names; the raw samples hold each sample's completion alone.
+std::vector<double> simulated_rank_finishes(const CompareOptions& o, const Record& summary,
+                                            std::string& what) {
+  const Field* finish = summary.find("sample_finish");
+  const auto index = whole_field(summary, "sample_finish_index");
+  if (finish == nullptr || !index)
+    throw InputError(fmt::format(
+        "--mode ranks: point {} of '{}' records no rank's finishing times (results keep each "
+        "sample's completion only; `collective.finish_sample = i` in a schedule point records "
+        "every rank's finishing time in sample i), or use --mode max",
+        o.point, o.result));
+  const auto* series = std::get_if<Series>(finish);
+  if (series == nullptr || series->empty() ||
+      std::any_of(series->begin(), series->end(), [](const auto& v) { return !v; }))
+    throw InputError(fmt::format(
+        "--mode ranks: point {} of '{}' lists no finishing time of some rank ({})", o.point,
+        o.result,
+        std::holds_alternative<Null>(*finish) ? std::get<Null>(*finish).reason : "null entries"));
+  std::vector<double> values;
+  for (const auto& v : *series) values.push_back(*v);
+  what = fmt::format(
+      "the finishing times of {} ranks in one sample (sample {}, "
+      "collective.finish_sample)",
+      values.size(), *index);
+  return values;
+}
+
+std::string measured_description(const MeasuredTimes& m, const std::string& mode) {
+  if (!m.per_rank) return fmt::format("{} times (one a line, in {})", m.seconds.size(), m.unit);
+  const std::string table = fmt::format("{} ranks x {} iterations at {} bytes, in {}", m.ranks,
+                                        m.iterations(), m.message_bytes, m.unit);
+  return mode == "max" ? fmt::format("{} iterations' largest rank time ({})", m.iterations(), table)
+                       : fmt::format("{} rank times pooled ({})", m.seconds.size(), table);
+}
+
+// What differs between the point simulated and the measurement: said, not refused (a model of
+// another size may be meant).
+void check_match(const ResultFile& result, std::size_t point, const MeasuredTimes& m, Samples& s) {
+  if (!m.per_rank) return;
+  const auto ranks = whole_field(result.summaries[point], "ranks");
+  if (ranks && *ranks != m.ranks)
+    s.warnings.push_back(
+        fmt::format("the point simulates {} ranks, the table measured {}", *ranks, m.ranks));
+  const auto bytes = whole_field(result.params[point], "collective.message_bytes");
+  if (bytes && *bytes != m.message_bytes)
+    s.warnings.push_back(fmt::format("the point's message is {} bytes, the table's rows {}", *bytes,
+                                     m.message_bytes));
+}
+
+std::optional<std::uint64_t> chosen_size(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const auto bytes = parse_whole(text, std::uint64_t{1} << 62);
+  if (!bytes) throw InputError(fmt::format("--size {}: give a message size in bytes", text));
+  return bytes;
+}
+
+double confidence_level(const std::string& text, const ResultFile& result) {
+  if (text.empty()) {
+    const Field* stored = result.root.find("confidence");
+    return stored && std::holds_alternative<double>(*stored) ? std::get<double>(*stored) : 0.95;
+  }
+  const auto level = parse_number(text);
+  if (!level || !(*level > 0.0 && *level < 1.0))
+    throw InputError(fmt::format("--confidence {}: give a level between 0 and 1", text));
+  return *level;
+}
+
+Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_t point) {
+  const MeasuredTimes m =
+      read_measured_times(o.measured, {.unit = o.unit, .size = chosen_size(o.size)});
+  Samples s;
+  s.simulated = o.mode == "max"
+                    ? simulated_completions(o, point, s.simulated_what)
+                    : simulated_rank_finishes(o, result.summaries[point], s.simulated_what);
+  s.measured = o.mode == "max" ? m.iteration_maxima() : m.seconds;
+  s.measured_what = measured_description(m, o.mode);
+  check_match(result, point, m, s);
+  std::sort(s.simulated.begin(), s.simulated.end());
+  std::sort(s.measured.begin(), s.measured.end());
+  for (std::size_t q = 0; q < kProbabilities.size(); ++q)
+    if (static_cast<double>(s.measured.size()) * (1.0 - kProbabilities[q]) < kTailValues)
+      s.warnings.push_back(fmt::format(
+          "the measured {} rests on fewer than {:g} values above it: its bootstrap interval cannot "
+          "reach past the largest value and covers less than it claims",
+          kQuantileNames[q], kTailValues));
+  return s;
+}
+
+Json nullable_json(const Nullable& v) {
+  return v.value ? Json(*v.value) : Json(nullptr);
+}
+
+void put_interval(Json& j, const Nullable& low, const Nullable& high) {
+  j["ci_low"] = nullable_json(low);
+  if (!low.value) j["ci_low_reason"] = low.reason;
+  j["ci_high"] = nullable_json(high);
+  if (!high.value) j["ci_high_reason"] = high.reason;
+}
+
+Json distance_json(const Distance& d, const std::string& method) {
+  return Json{{"value", d.value}, {"ci_low", d.ci_low}, {"ci_high", d.ci_high}, {"method", method}};
+}
+
+Json quantiles_json(const Samples& s, double level) {
+  Json all = Json::array();
+  for (std::size_t q = 0; q < kProbabilities.size(); ++q) {
+    const QuantileEstimate sim = quantile_from_sorted(s.simulated, kProbabilities[q], level);
+    const SampleQuantile meas = bootstrap_quantile(s.measured, kProbabilities[q], level);
+    Json simulated{{"value", nullable_json(sim.estimate)}};
+    put_interval(simulated, sim.ci_low, sim.ci_high);
+    simulated["method"] = "distribution-free (binomial order statistics)";
+    Json measured{{"value", meas.estimate}};
+    put_interval(measured, meas.ci_low, meas.ci_high);
+    measured["method"] = "bootstrap percentile (exact)";
+    all.push_back(Json{{"name", kQuantileNames[q]},
+                       {"probability", kProbabilities[q]},
+                       {"simulated", simulated},
+                       {"measured", measured}});
+  }
+  return all;
+}
+
+// Both samples' quantiles at evenly spaced probabilities, for the QQ figure.
+Json qq_json(const Samples& s) {
+  const std::size_t k = std::min({kQqPoints, s.simulated.size(), s.measured.size()});
+  Json p = Json::array(), sim = Json::array(), meas = Json::array();
+  for (std::size_t i = 0; i < std::max<std::size_t>(k, 1); ++i) {
+    const double probability =
+        (static_cast<double>(i) + 0.5) / static_cast<double>(std::max<std::size_t>(k, 1));
+    p.push_back(probability);
+    sim.push_back(s.simulated[quantile_rank(s.simulated.size(), probability) - 1]);
+    meas.push_back(s.measured[quantile_rank(s.measured.size(), probability) - 1]);
+  }
+  return Json{{"probabilities", p}, {"simulated", sim}, {"measured", meas}};
+}
+
+double mean_of(const std::vector<double>& x) {
+  double sum = 0.0;
+  for (const double v : x) sum += v;
+  return sum / static_cast<double>(x.size());
+}
+
+Json comparison_json(const CompareOptions& o, const Samples& s, double level) {
+  const TwoSampleDistances d = two_sample_distances(s.simulated, s.measured, level);
+  const MeanRatio r = ratio_of_independent_means(s.measured, s.simulated, level);
+  Json ratio{{"value", nullable_json(r.ratio)}};
+  if (!r.ratio.value) ratio["value_reason"] = r.ratio.reason;
+  put_interval(ratio, r.ci_low, r.ci_high);
+  ratio["method"] = "delta method on the log scale";
+  return Json{
+      {"format", "collnoise comparison"},
+      {"result", o.result},
+      {"point", o.point},
+      {"measured_file", o.measured},
+      {"mode", o.mode},
+      {"confidence", level},
+      {"units", "seconds"},
+      {"simulated",
+       {{"what", s.simulated_what},
+        {"values", s.simulated.size()},
+        {"mean", mean_of(s.simulated)}}},
+      {"measured",
+       {{"what", s.measured_what}, {"values", s.measured.size()}, {"mean", mean_of(s.measured)}}},
+      {"ks_distance", distance_json(d.ks, "DKW bands of both samples")},
+      {"wasserstein1",
+       distance_json(d.wasserstein1, "DKW bands of both samples, within the samples' range")},
+      {"ks_p_value", {{"value", d.ks_p_value}, {"method", "asymptotic Kolmogorov law"}}},
+      {"ratio_of_means", ratio},
+      {"quantiles", quantiles_json(s, level)},
+      {"qq", qq_json(s)},
+      {"warnings", s.warnings},
+  };
+}
+
+// The unit times are shown in: the largest of s, ms, us, ns in which the medians are >= 1.
+std::pair<double, const char*> display_unit(const Json& c) {
+  const double median = std::max(c["quantiles"][0]["simulated"]["value"].is_number()
+                                     ? c["quantiles"][0]["simulated"]["value"].get<double>()
+                                     : 0.0,
+                                 c["quantiles"][0]["measured"]["value"].get<double>());
+  if (median >= 1.0) return {1.0, "s"};
+  if (median >= 1e-3) return {1e3, "ms"};
+  if (median >= 1e-6) return {1e6, "us"};
+  return {1e9, "ns"};
+}
+
+std::string shown(const Json& v, double scale) {
+  return v.is_number() ? fmt::format("{:.4g}", v.get<double>() * scale) : "n/a";
+}
+
+std::string interval_text(const Json& j, double scale) {
+  return fmt::format("[{}, {}]", shown(j["ci_low"], scale), shown(j["ci_high"], scale));
+}
+
+std::string comparison_table(const Json& c) {
+  const auto [scale, unit] = display_unit(c);
+  std::string t = fmt::format(
+      "'{}' point {} against '{}' (--mode {})\n  simulated: {}\n  measured:  {}\n"
+      "  confidence {:g}; times in {}\n\n",
+      c["result"].get<std::string>(), c["point"].get<std::uint64_t>(),
+      c["measured_file"].get<std::string>(), c["mode"].get<std::string>(),
+      c["simulated"]["what"].get<std::string>(), c["measured"]["what"].get<std::string>(),
+      c["confidence"].get<double>(), unit);
+  const auto row = [&](const char* name, const Json& j, double s, const char* how) {
+    // A p-value below the smallest double is 0 as computed: said as a bound.
+    const bool underflow =
+        j["value"].is_number() && j["value"].get<double>() == 0.0 && !j.contains("ci_low");
+    t += fmt::format("  {:<38} {:>10}  {:<24} {}\n", name,
+                     underflow ? "< 1e-300" : shown(j["value"], s),
+                     j.contains("ci_low") ? interval_text(j, s) : "", how);
+  };
+  t += fmt::format("effect sizes\n  {:<38} {:>10}  {:<24} {}\n", "", "value", "interval", "method");
+  row("Kolmogorov-Smirnov distance", c["ks_distance"], 1.0, "DKW bands");
+  row(fmt::format("Wasserstein-1 distance ({})", unit).c_str(), c["wasserstein1"], scale,
+      "DKW bands, within the samples' range");
+  row("KS p-value", c["ks_p_value"], 1.0, "asymptotic (any model fails at large n)");
+  row("ratio of means, measured / simulated", c["ratio_of_means"], 1.0, "delta method, log scale");
+  t += fmt::format("\nquantiles ({})\n  {:<8} {:>10}  {:<24} {:>10}  {}\n", unit, "", "simulated",
+                   "interval", "measured", "interval (bootstrap)");
+  for (const Json& q : c["quantiles"])
+    t += fmt::format("  {:<8} {:>10}  {:<24} {:>10}  {}\n", q["name"].get<std::string>(),
+                     shown(q["simulated"]["value"], scale), interval_text(q["simulated"], scale),
+                     shown(q["measured"]["value"], scale), interval_text(q["measured"], scale));
+  return t;
+}
+
+// Before anything is computed: a figure that cannot be written is refused first.
+void check_figure_path(const CompareOptions& o) {
+  const std::string ext = std::filesystem::path(o.figure).extension().string();
+  if (ext != ".png" && ext != ".pdf" && ext != ".svg")
+    throw InputError(fmt::format("--figure '{}': a .png, .pdf or .svg file", o.figure));
+  if (!o.force && std::filesystem::exists(o.figure))
+    throw InputError(fmt::format("--figure '{}' exists (--force replaces it)", o.figure));
+  const std::vector<RolePath> inputs = {{"the result", o.result},
+                                        {"the measured file", o.measured}};
+  const std::vector<RolePath> outputs = {{"--figure", o.figure}};
+  refuse_path_conflicts(inputs, outputs);
+}
+
+int draw_figure(const CompareOptions& o, const Json& comparison) {
+  const std::filesystem::path data =
+      std::filesystem::temp_directory_path() / fmt::format("collnoise-compare-{}.json", ::getpid());
+  std::ofstream out(data);
+  out << json_text(comparison);
+  out.close();
+  if (!out)
+    throw RuntimeFailure(fmt::format("cannot write the figure's data to '{}'", data.string()));
+  const int code = run_python_module({"collnoise.figures.qq", data.string(), o.figure});
+  std::error_code ignored;
+  std::filesystem::remove(data, ignored);
+  return code;
+}
+
+}  // namespace
+
+CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
+  auto* cmd = app.add_subcommand(
+      "compare", "hold a point's simulated times against measured ones (docs/compare.md)");
+  cmd->add_option("RESULT", o.result, "result file (.h5) with raw samples")->required();
+  cmd->add_option("MEASURED", o.measured,
+                  "measured times: one a line (--unit), or a Netgauge per-rank table")
+      ->required();
+  cmd->add_option("--point", o.point, "the point (default 0)");
+  cmd->add_option("--mode", o.mode,
+                  "max (default): iteration maxima against completions; ranks: per-rank times "
+                  "against one sample's ranks")
+      ->check(CLI::IsMember({"max", "ranks"}));
+  cmd->add_option("--unit", o.unit, "the measured times' unit: s, ms, us or ns")
+      ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
+  cmd->add_option("--size", o.size, "the per-rank table's rows of this message size (bytes)");
+  cmd->add_option("--confidence", o.confidence,
+                  "confidence level in (0, 1) (default: the result's)");
+  cmd->add_flag("--json", o.json, "JSON instead of a table");
+  cmd->add_option("--figure", o.figure, "also draw a QQ figure (.png, .pdf or .svg; Python)");
+  cmd->add_flag("--force", o.force, "replace an existing figure");
+  cmd->add_flag("--no-verify", o.no_verify, "read the result without checking its checksum");
+  return cmd;
+}
+
+int compare_command(const CompareOptions& options) {
+  if (!options.figure.empty()) check_figure_path(options);
+  const ResultFile result = read_result_file(options.result, read_options(!options.no_verify));
+  const std::size_t point = select_point(result, options.point, options.result);
+  const double level = confidence_level(options.confidence, result);
+  const Samples samples = samples_of(options, result, point);
+  for (const auto& w : samples.warnings) print_warning(w);
+  const Json comparison = comparison_json(options, samples, level);
+  fmt::print("{}", options.json ? json_text(comparison) : comparison_table(comparison));
+  return options.figure.empty() ? exit_code::kSuccess : draw_figure(options, comparison);
+}
+
+}  // namespace collnoise
