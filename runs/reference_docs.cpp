@@ -17,6 +17,7 @@
 #include "distributions/time_noise_kind.hpp"
 #include "engine/schedules/algorithms.hpp"
 #include "engine/study.hpp"
+#include "runs/bound_expression.hpp"
 #include "runs/point_fields.hpp"
 #include "runs/run_settings.hpp"
 
@@ -156,15 +157,37 @@ std::string range_text(const KeySpec& key) {
   return key.type == KeyType::kNumberList ? "each in " + interval : interval;
 }
 
-// One table of keys; `prefix` is put before relative names ("noise.").
-std::string key_table(const std::vector<KeySpec>& keys, const std::string& prefix) {
-  std::string out =
-      "| key | type | unit | default | valid values | defines the streams | meaning |\n"
-      "|---|---|---|---|---|---|---|\n";
-  for (const KeySpec& key : keys)
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", code(prefix + key.name),
+// The name a user bound reads a point key by (docs/bounds.md), in SI units; none for keys whose
+// values are not numbers.
+std::string bound_name(const KeySpec& key, const std::string& prefix) {
+  switch (key.type) {
+    case KeyType::kNumber:
+    case KeyType::kInteger:
+    case KeyType::kBoolean:
+    case KeyType::kRankCount:
+      return code(variable_name(prefix + key.name));
+    default:
+      return "";
+  }
+}
+
+// One table of keys; `prefix` is put before relative names ("noise."). `in_bounds`: with the
+// name user bounds read each key by (point keys, not run settings).
+std::string key_table(const std::vector<KeySpec>& keys, const std::string& prefix,
+                      bool in_bounds = true) {
+  std::string out = in_bounds
+                        ? "| key | type | unit | default | valid values | defines the streams "
+                          "| meaning | in a bound |\n"
+                          "|---|---|---|---|---|---|---|---|\n"
+                        : "| key | type | unit | default | valid values | defines the streams "
+                          "| meaning |\n"
+                          "|---|---|---|---|---|---|---|\n";
+  for (const KeySpec& key : keys) {
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |", code(prefix + key.name),
                        type_name(key.type), cell(key.unit), cell(default_text(key)),
                        cell(range_text(key)), key.identity ? "yes" : "no", cell(key.meaning));
+    out += in_bounds ? fmt::format(" {} |\n", bound_name(key, prefix)) : "\n";
+  }
   return out;
 }
 
@@ -183,7 +206,9 @@ std::string keys_page() {
       "(docs/models/streams.md); the others change how, not what, is computed. Intervals are\n"
       "closed at `[` `]` and open at `(` `)`. The keys of the noise laws and of time-based noise\n"
       "are in [laws.md](laws.md) and [time-noise.md](time-noise.md); run settings (`seed`,\n"
-      "`samples`, `[output]`, `[precision]`, ...) in docs/run-files.md.\n";
+      "`samples`, `[output]`, `[precision]`, ...) in docs/run-files.md. *In a bound*: the name\n"
+      "a user bound's expression reads the key by, in SI units (docs/bounds.md); the summary\n"
+      "fields are read by their own names (summary-fields.md).\n";
   for (const ModelKind& model : model_kinds()) {
     out += fmt::format("\n## {}\n\n{}\n\n", code(model.name), model.meaning);
     if (!model.collectives.empty())
@@ -191,7 +216,7 @@ std::string keys_page() {
     out += key_table(model.keys, "");
     if (!model.settings.empty())
       out += "\nIts settings table, keys of the run rather than of a point:\n\n" +
-             key_table(model.settings, "");
+             key_table(model.settings, "", false);
   }
   return out;
 }
@@ -223,7 +248,7 @@ std::string settings_page() {
       "same checked reader as the models' keys; docs/run-files.md describes them. A model's own\n"
       "settings table (`[nhalf]`) is in [keys.md](keys.md). None of them defines a point's\n"
       "streams.\n\n";
-  out += key_table(run_setting_keys(), "");
+  out += key_table(run_setting_keys(), "", false);
   out +=
       "\n## Rules between settings\n\nChecked in this order: those on which keys are given "
       "before any value is read, those comparing values after.\n\n| rule | refusal |\n"
