@@ -245,12 +245,14 @@ bool bounds_decided(const std::vector<UserBound>& bounds, const PreparedPoint& p
 
 std::vector<FieldSpec> bound_field_specs() {
   const std::string when = "with [[bound]] tables";
-  const std::string unit = "the primary metric's";
+  // Values in the primary metric's unit (seconds, or 1 for a slowdown), declared on each record.
+  const std::string unit;
   return {
       {"bound_<i>_name", "", "the i-th bound's name (i from 1, in the run file's order)", when},
       {"bound_<i>_statistic", "", "the statistic it bounds: mean, median, p90, p99 or p999", when},
       {"bound_<i>_relation", "", "\">=\", \"<=\" or \"==\"", when},
-      {"bound_<i>_value", unit, "the bound's value at the point", when},
+      {"bound_<i>_value", unit, "the bound's value at the point, in the primary metric's unit",
+       when},
       {"bound_<i>_estimate", unit, "the statistic's estimate", when},
       {"bound_<i>_ci_low", unit, "lower end of the statistic's interval at bound_<i>_level", when},
       {"bound_<i>_ci_high", unit, "upper end of that interval", when},

@@ -57,6 +57,8 @@ SMALL = {
     "chen-suda-fig8": {("sweep", "log2_N"): [1, 3, 5, 7]},
     "chen-suda-fig9": {("collective", "log2_N"): 7},
     "critical-path-allreduce": {("sweep", "log2_N"): [4, 6, 8], ("samples",): 8},
+    "bounds-agarwal-theorem1": {("sweep", "levels"): [1, 4, 20], ("samples",): 500},
+    "bounds-dissemination": {("sweep", "N"): [8, 64], ("samples",): 50},
     "default": {("sweep", "N"): [1, 7, 1023, 65535]},
     "hoefler-fig13": {("sweep", "network.topology"): ["xgft(2; 12,12; 1,6)",
                                                       "xgft(2; 12,24; 1,12)",
@@ -131,6 +133,8 @@ EXPECTED_FILES = {
     "mixed-kinds": ["phase-time", "completion-time"],
     # Points that recorded their critical paths: the attribution figure after the model's.
     "critical-path-allreduce": ["completion-time", "attribution"],
+    "bounds-agarwal-theorem1": ["phase-time"],
+    "bounds-dissemination": ["completion-time"],
 }
 for name in ("bosque-fig2", "bosque-fig4", "isoefficiency-noise"):
     EXPECTED_FILES[name] = ["isoefficiency"]

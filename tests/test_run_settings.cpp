@@ -73,8 +73,9 @@ TEST_CASE("run settings: each declared rule refuses in one line") {
   expect_refused(validate("rr2.toml", std::string(kBase) +
                                           "[output]\nraw_samples = true\nraw_phase_times = true\n"),
                  {"output.raw_phase_times and output.raw_samples are the same setting"});
-  expect_refused(validate("rr3.toml", std::string(kBase) + "[precision]\nmin_samples = 10\n"),
-                 {"[precision] needs mean_relative_half_width or quantile_relative_half_width"});
+  expect_refused(
+      validate("rr3.toml", std::string(kBase) + "[precision]\nmin_samples = 10\n"),
+      {"[precision] needs mean_relative_half_width, quantile_relative_half_width or until"});
   expect_refused(
       validate("rr4.toml", replace_text(kPrecise, "max_samples", "quantile = 0.5\nmax_samples")),
       {"precision.quantile and precision.quantile_relative_half_width go together"});
