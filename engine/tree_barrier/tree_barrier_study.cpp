@@ -65,12 +65,15 @@ PointSummary TreeBarrierStudy::summarize(const Tally& tally, const SummaryContex
   const TopValues& top = tally.tops()[0];
   const double level = context.confidence;
   const double shift = phase_time_distribution(model_).lower();
-  const MeanInterval ci = mean_interval(total, top, shift, tail_index_, level);
+  // Each phase time carries at most kPhaseTimeRoundings roundings: the intervals allow for them.
+  const auto rounding = SampleRounding::of_roundings(kPhaseTimeRoundings);
+  const MeanInterval ci = mean_interval(total, top, shift, tail_index_, level, rounding);
   const TreeTheory& th = theory();
   // Verdicts over a sweep of many points: Bonferroni-adjusted level.
   const double adjusted_level =
       1.0 - (1.0 - level) / static_cast<double>(std::max<std::size_t>(context.points_in_run, 1));
-  const MeanInterval ci_adjusted = mean_interval(total, top, shift, tail_index_, adjusted_level);
+  const MeanInterval ci_adjusted =
+      mean_interval(total, top, shift, tail_index_, adjusted_level, rounding);
 
   Record s;
   put_mean(s, "", total, ci, "seconds");
