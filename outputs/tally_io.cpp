@@ -176,6 +176,17 @@ void check_chunk_values(const std::string& where, std::uint64_t chunk_size, std:
   }
 }
 
+// A compensation term is below an ulp of its leading part (estimators/accumulator.hpp): a larger
+// one would move a mean the checks above cannot see.
+void check_compensation(const std::string& where, std::size_t width, std::span<const double> hi,
+                        std::span<const double> lo, const std::string& name) {
+  for (std::size_t k = 0; k < hi.size(); ++k)
+    if (!(std::abs(lo[k]) <= 0x1.0p-52 * std::abs(hi[k])))
+      throw InputError(fmt::format(
+          "{}: chunk record {} is inconsistent ({} {} with compensation {}): the file is damaged",
+          where, k / width, name, hi[k], lo[k]));
+}
+
 // A metric's histogram counts every sample of the metric, outside its range included.
 void check_histogram_total(const std::string& where, const NamedHistogram& named,
                            const Tally& tally) {
@@ -231,6 +242,8 @@ Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::s
       m2_lo.size() != n * width || pair_count.size() != n * pairs || pair_c.size() != n * pairs)
     throw InputError(fmt::format("{}: the tally's chunk arrays are inconsistent", where));
   check_chunk_values(where, chunk_size_of(group, where), width, count, mean, m2, min, max);
+  check_compensation(where, width, mean, mean_lo, "mean");
+  check_compensation(where, width, m2, m2_lo, "m2");
   const std::vector<double> raw =
       layout.keep_raw ? group.read_doubles("raw") : std::vector<double>{};
   std::size_t raw_at = 0;

@@ -2,6 +2,7 @@
 // tally's moments, the tree barrier's exact variance without cancellation, and the held-out case
 // whose phase times spread over about 170 ulps of their value (a tree barrier of 2^40 - 1 ranks
 // under uniform noise).
+#include <hdf5.h>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "command_line.hpp"
+#include "core/errors.hpp"
 #include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/sampler.hpp"
 #include "engine/tree_barrier/tree_theory.hpp"
@@ -150,6 +152,50 @@ TEST_CASE("the accumulator's mean is the exact mean rounded, also folded from ch
   const Tally back =
       read_tally(file.root().open_group("tally"), whole.layout(), "arithmetic_floor_tally.h5");
   CHECK(same_bits(back.total(0), total));
+}
+
+TEST_CASE("tallies without compensation terms read as uncompensated; damaged terms are refused",
+          "[arithmetic_floor]") {
+  const UlpSamples s = ulp_samples(256);
+  const Tally whole = tally_of(s.values, 64, 0, 4);
+  const auto write = [&](const std::string& path) {
+    auto file = h5::File::create();
+    write_tally(file.root().create_group("tally"), whole, 64);
+    file.commit(path);
+  };
+  const auto read_back = [&](const std::string& path) {
+    // The seal no longer matches after the edits below.
+    const auto file = h5::File::open(path, {h5::Verify::kNo, {}});
+    return read_tally(file.root().open_group("tally"), whole.layout(), path);
+  };
+  // As a collnoise before the compensation terms wrote it: no chunks/mean_lo, m2_lo.
+  write("arithmetic_floor_old.h5");
+  {
+    const hid_t file = H5Fopen("arithmetic_floor_old.h5", H5F_ACC_RDWR, H5P_DEFAULT);
+    REQUIRE(file >= 0);
+    CHECK(H5Ldelete(file, "tally/chunks/mean_lo", H5P_DEFAULT) >= 0);
+    CHECK(H5Ldelete(file, "tally/chunks/m2_lo", H5P_DEFAULT) >= 0);
+    H5Fclose(file);
+  }
+  const Tally old = read_back("arithmetic_floor_old.h5");
+  for (const auto& [index, chunk] : old.chunks()) {
+    CHECK(chunk.metrics[0].mean == whole.chunks().at(index).metrics[0].mean);
+    CHECK(chunk.metrics[0].mean_lo == 0.0);
+    CHECK(chunk.metrics[0].m2_lo == 0.0);
+  }
+  // A compensation term of more than an ulp of its mean would move the mean unseen: refused.
+  write("arithmetic_floor_damaged.h5");
+  {
+    const hid_t file = H5Fopen("arithmetic_floor_damaged.h5", H5F_ACC_RDWR, H5P_DEFAULT);
+    REQUIRE(file >= 0);
+    const hid_t data = H5Dopen2(file, "tally/chunks/mean_lo", H5P_DEFAULT);
+    REQUIRE(data >= 0);
+    const std::vector<double> shifted(4, 1e-9);
+    CHECK(H5Dwrite(data, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, shifted.data()) >= 0);
+    H5Dclose(data);
+    H5Fclose(file);
+  }
+  CHECK_THROWS_AS(read_back("arithmetic_floor_damaged.h5"), InputError);
 }
 
 TEST_CASE("the held-out tree barrier's exact mean and sd match high-precision values",
