@@ -1,14 +1,42 @@
 #include "estimators/mean_interval.hpp"
+#include "estimators/compensated.hpp"
 #include "estimators/student_t.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
+#include <limits>
 
 namespace collnoise {
 
-MeanInterval student_t_interval(const Accumulator& acc, double level) {
+void widen_for_rounding(MeanInterval& r, const Accumulator& acc, const SampleRounding& rounding) {
+  if (!r.ci_low.has_value() || !r.ci_high.has_value()) return;
+  constexpr double u = 0x1.0p-53;
+  // The mean of |x|: a bias of at most relative_bound |x_i| per sample is at most relative_bound
+  // times it in the mean. Values of one sign: |mean|; else the largest |x| bounds it.
+  const bool one_sign = acc.min >= 0.0 || acc.max <= 0.0;
+  const double magnitude =
+      one_sign ? std::abs(acc.mean) : std::max(std::abs(acc.min), std::abs(acc.max));
+  const double low = *r.ci_low.value;
+  const double high = *r.ci_high.value;
+  double bias = acc.rounding_bound();
+  if (rounding.relative_bound) {
+    bias += *rounding.relative_bound * magnitude;
+  } else if (acc.max > acc.min && 0.5 * (high - low) < kPresumedRoundings * u * magnitude) {
+    r.warnings.push_back(fmt::format(
+        "the interval's half-width {:.3g} is below what the doubles of one sample resolve "
+        "({} roundings of the mean magnitude {:.6g} are {:.3g}): rounding inside each sample, "
+        "not bounded for this model, may bias the mean by as much",
+        0.5 * (high - low), kPresumedRoundings, magnitude, kPresumedRoundings * u * magnitude));
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  r.ci_low = Nullable::of(std::nextafter(low - bias, -inf));
+  r.ci_high = Nullable::of(std::nextafter(high + bias, inf));
+}
+
+MeanInterval student_t_interval(const Accumulator& acc, double level,
+                                const SampleRounding& rounding) {
   MeanInterval r;
   r.mean = acc.mean;
   r.method = "student_t";
@@ -23,6 +51,7 @@ MeanInterval student_t_interval(const Accumulator& acc, double level) {
   r.ci_low = Nullable::of(acc.mean - half);
   r.ci_high = Nullable::of(acc.mean + half);
   r.corrected_mean = Nullable::null("the Student t method uses the sample mean");
+  widen_for_rounding(r, acc, rounding);
   return r;
 }
 
@@ -45,7 +74,7 @@ Nullable hill_tail_index(const std::vector<double>& descending, std::size_t k, d
 }
 
 MeanInterval semiparametric_interval(const Accumulator& acc, const TopValues& top, double shift,
-                                     double level) {
+                                     double level, const SampleRounding& rounding) {
   MeanInterval r;
   r.mean = acc.mean;
   r.method = "semiparametric_peng";
@@ -69,17 +98,18 @@ MeanInterval semiparametric_interval(const Accumulator& acc, const TopValues& to
   const double c = u / (1.0 - gamma);  // mean of the fitted tail above u, relative to shift
   // Deviations from the sample mean keep the sums well conditioned.
   const double m = acc.mean - shift;
-  double top_sum = 0.0;
-  double top_dev2 = 0.0;
+  // Compensated: a heavy tail's top values span decades.
+  NeumaierSum top_sum;
+  NeumaierSum top_dev2;
   for (std::size_t i = 0; i < k; ++i) {
     const double x = values[i] - shift;
-    top_sum += x;
-    top_dev2 += (x - m) * (x - m);
+    top_sum.add(x);
+    top_dev2.add((x - m) * (x - m));
   }
-  const double bulk_sum = n * m - top_sum;
+  const double bulk_sum = n * m - top_sum.value();
   const double mu = bulk_sum / n + kd / n * c;
   const double y_mean = mu;  // the mean of Y is the estimator itself
-  const double sum_dev2 = (acc.m2 - top_dev2) + kd * (c - m) * (c - m);
+  const double sum_dev2 = (acc.m2 - top_dev2.value()) + kd * (c - m) * (c - m);
   const double var_y = std::max(sum_dev2 / n - (y_mean - m) * (y_mean - m), 0.0);
   const double var = var_y / n + kd / (n * n) * u * u * gamma * gamma / std::pow(1.0 - gamma, 4);
   const double se = std::sqrt(var);
@@ -88,18 +118,19 @@ MeanInterval semiparametric_interval(const Accumulator& acc, const TopValues& to
   r.standard_error = Nullable::of(se);
   r.ci_low = Nullable::of(shift + mu - z * se);
   r.ci_high = Nullable::of(shift + mu + z * se);
+  widen_for_rounding(r, acc, rounding);
   return r;
 }
 
 MeanInterval mean_interval(const Accumulator& acc, const TopValues& top, double shift,
-                           double tail_index, double level) {
+                           double tail_index, double level, const SampleRounding& rounding) {
   if (tail_index <= 2.0) {
-    auto r = semiparametric_interval(acc, top, shift, level);
+    auto r = semiparametric_interval(acc, top, shift, level, rounding);
     r.warnings.push_back(fmt::format(
         "tail index {} <= 2: infinite variance, semiparametric (Peng) interval used", tail_index));
     return r;
   }
-  auto r = student_t_interval(acc, level);
+  auto r = student_t_interval(acc, level, rounding);
   if (tail_index <= 4.0)
     r.warnings.push_back(
         fmt::format("tail index {} <= 4: the t interval's coverage converges slowly", tail_index));

@@ -73,7 +73,7 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
   group.write_record(info);
 
   std::vector<std::uint64_t> index, count, pair_count;
-  std::vector<double> mean, m2, min, max, pair_mean_x, pair_mean_y, pair_c;
+  std::vector<double> mean, m2, min, max, mean_lo, m2_lo, pair_mean_x, pair_mean_y, pair_c;
   std::vector<std::span<const double>> raw;
   for (const auto& [c, chunk] : tally.chunks()) {
     index.push_back(c);
@@ -83,6 +83,8 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
       m2.push_back(a.m2);
       min.push_back(a.min);
       max.push_back(a.max);
+      mean_lo.push_back(a.mean_lo);
+      m2_lo.push_back(a.m2_lo);
     }
     for (const auto& p : chunk.pairs) {
       pair_count.push_back(p.count);
@@ -107,6 +109,9 @@ void write_tally(const h5::Group& group, const Tally& tally, std::uint64_t chunk
   chunks.write_doubles("m2", m2, width).set_texts("units", squared_units);
   chunks.write_doubles("min", min, width).set_texts("units", units);
   chunks.write_doubles("max", max, width).set_texts("units", units);
+  // The compensation terms of the double-double mean and m2 (estimators/accumulator.hpp).
+  chunks.write_doubles("mean_lo", mean_lo, width).set_texts("units", units);
+  chunks.write_doubles("m2_lo", m2_lo, width).set_texts("units", squared_units);
   if (pairs > 0) {
     chunks.write_counts("pair_count", pair_count, pairs);
     chunks.write_doubles("pair_mean_x", pair_mean_x, pairs).set_texts("units", x_units);
@@ -171,6 +176,17 @@ void check_chunk_values(const std::string& where, std::uint64_t chunk_size, std:
   }
 }
 
+// A compensation term is below an ulp of its leading part (estimators/accumulator.hpp): a larger
+// one would move a mean the checks above cannot see.
+void check_compensation(const std::string& where, std::size_t width, std::span<const double> hi,
+                        std::span<const double> lo, const std::string& name) {
+  for (std::size_t k = 0; k < hi.size(); ++k)
+    if (!(std::abs(lo[k]) <= 0x1.0p-52 * std::abs(hi[k])))
+      throw InputError(fmt::format(
+          "{}: chunk record {} is inconsistent ({} {} with compensation {}): the file is damaged",
+          where, k / width, name, hi[k], lo[k]));
+}
+
 // A metric's histogram counts every sample of the metric, outside its range included.
 void check_histogram_total(const std::string& where, const NamedHistogram& named,
                            const Tally& tally) {
@@ -206,6 +222,12 @@ Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::s
   const auto m2 = chunks.read_doubles("m2");
   const auto min = chunks.read_doubles("min");
   const auto max = chunks.read_doubles("max");
+  // Files written before the compensation terms existed: read as uncompensated (zero terms).
+  const auto compensation = [&](const std::string& name) {
+    return chunks.has_child(name) ? chunks.read_doubles(name) : std::vector<double>(mean.size());
+  };
+  const auto mean_lo = compensation("mean_lo");
+  const auto m2_lo = compensation("m2_lo");
   std::vector<std::uint64_t> pair_count;
   std::vector<double> pair_mean_x, pair_mean_y, pair_c;
   if (pairs > 0) {
@@ -216,10 +238,12 @@ Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::s
   }
   const std::size_t n = index.size();
   if (count.size() != n * width || mean.size() != n * width || m2.size() != n * width ||
-      min.size() != n * width || max.size() != n * width || pair_count.size() != n * pairs ||
-      pair_c.size() != n * pairs)
+      min.size() != n * width || max.size() != n * width || mean_lo.size() != n * width ||
+      m2_lo.size() != n * width || pair_count.size() != n * pairs || pair_c.size() != n * pairs)
     throw InputError(fmt::format("{}: the tally's chunk arrays are inconsistent", where));
   check_chunk_values(where, chunk_size_of(group, where), width, count, mean, m2, min, max);
+  check_compensation(where, width, mean, mean_lo, "mean");
+  check_compensation(where, width, m2, m2_lo, "m2");
   const std::vector<double> raw =
       layout.keep_raw ? group.read_doubles("raw") : std::vector<double>{};
   std::size_t raw_at = 0;
@@ -227,7 +251,7 @@ Tally read_tally(const h5::Group& group, const TallyLayout& layout, const std::s
     ChunkTally chunk;
     for (std::size_t m = 0; m < width; ++m) {
       const std::size_t k = i * width + m;
-      chunk.metrics.push_back({count[k], mean[k], m2[k], min[k], max[k]});
+      chunk.metrics.push_back({count[k], mean[k], m2[k], min[k], max[k], mean_lo[k], m2_lo[k]});
     }
     for (std::size_t p = 0; p < pairs; ++p) {
       const std::size_t k = i * pairs + p;

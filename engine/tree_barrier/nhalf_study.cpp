@@ -41,7 +41,8 @@ Check simulate(const NHalfSettings& settings, std::uint64_t chunk_size, TreeBarr
   const double alpha = model.noise.scale > 0 ? model.noise.eta->tail_index()
                                              : std::numeric_limits<double>::infinity();
   const double shift = phase_time_distribution(model).lower();
-  c.ci = mean_interval(c.acc, top, shift, alpha, settings.check_confidence);
+  c.ci = mean_interval(c.acc, top, shift, alpha, settings.check_confidence,
+                       SampleRounding::of_roundings(kPhaseTimeRoundings));
   return c;
 }
 

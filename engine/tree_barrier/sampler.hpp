@@ -23,6 +23,15 @@ namespace collnoise {
 
 enum class TreeSampling { kPerRank, kPerLevel };
 
+/// A bound on the roundings inside one phase time, on either path: each level's time is
+/// fl(fl(w + fl(s eta)) + fl(2 tau d)) (2 tau is exact), four roundings of non-negative terms, each
+/// at most u = 2^-53 of the level's time and so of T; the maximum over levels is exact. Four more
+/// allow for the law's transform U -> eta (a closed-form ISF is good to a few ulps of eta; the
+/// per-level argument -expm1(log(U)/n) adds three roundings relative to the tail probability,
+/// which the ISF damps). So |computed T - T| <= 8 u T (docs/models/estimators.md, "Intervals at the
+/// arithmetic floor").
+inline constexpr int kPhaseTimeRoundings = 8;
+
 struct TreeBarrierModel {
   TreeShape shape{1};
   double w = 0.0;    ///< work per phase, seconds (> 0)

@@ -61,8 +61,9 @@ void TreeBarrierStudy::simulate(std::uint64_t first, std::span<double> rows,
 }
 
 MeanInterval TreeBarrierStudy::primary_mean(const Tally& tally, double level) const {
+  // Each phase time carries at most kPhaseTimeRoundings roundings: the intervals allow for them.
   return mean_interval(tally.total(0), tally.tops()[0], phase_time_distribution(model_).lower(),
-                       tail_index_, level);
+                       tail_index_, level, SampleRounding::of_roundings(kPhaseTimeRoundings));
 }
 
 PointSummary TreeBarrierStudy::summarize(const Tally& tally, const SummaryContext& context) const {
