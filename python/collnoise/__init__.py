@@ -10,6 +10,7 @@
     h = result.histogram(3)            # point 3's histogram: h.edges, h.counts, h.unit
     h.to_uhi()                         # UHI PlottableHistogram (mplhep.histplot(h.to_uhi()))
     by_category, by_point = collnoise.attribution(result)  # the critical paths' time, by category
+    collnoise.bounds(result)           # the run file's [[bound]]s: a row per point and bound
     result.series(3, "W")              # a list field of point 3 (NaN where null)
     result.point(3).reasons            # why values are null
     collnoise.load(path, verify=False) # a file changed on purpose by another program
@@ -41,10 +42,11 @@ if MISSING_DEPENDENCY is None:
     from .histogram import Histogram, PlottableHistogram  # noqa: F401
     from .result import FORMAT_VERSION, Point, Result, load  # noqa: F401
     from .critical_path import Attribution, attribution  # noqa: F401
+    from .bounds import bounds  # noqa: F401,E402  (the name is the function, not the module)
 
     __all__ = ["load", "verify", "Result", "Point", "Histogram", "PlottableHistogram",
                "FormatError", "DamagedFileError", "UnsealedFileWarning", "FORMAT_VERSION",
-               "attribution", "Attribution"]
+               "attribution", "Attribution", "bounds"]
 else:  # pragma: no cover
 
     def __getattr__(name):

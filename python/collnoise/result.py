@@ -321,6 +321,13 @@ class Result:
 
         return attribution(self)
 
+    def bounds(self):
+        """The run file's [[bound]]s held against each point's estimate, a row per point and
+        bound: collnoise.bounds(self) (collnoise.bounds, docs/bounds.md)."""
+        from .bounds import bounds
+
+        return bounds(self)
+
     def histograms(self, index: int) -> dict[str, Histogram]:
         return self.point(index).histograms
 

@@ -24,6 +24,10 @@ attribution.py is not named by a model either: a point's hints name one figure (
 absorbed off it) after the models' figures of a result whose points recorded critical paths
 (`[output] critical_path = true`). It defines no `draw` either.
 
+bounds.py is not either: `draw` adds the bounds figure (each `[[bound]]` of the run file against
+the estimate it is held to, the verdict at each point; docs/bounds.md) last, for a result whose
+points hold bounds. No `draw` either.
+
 A new model either names an existing figure or adds one module, python/collnoise/figures/
 NAME.py, defining `draw(result, rows)`; nothing else is edited. common.py holds what figures
 share (its names are also importable from here). A figure drawn outside the package (a model of
@@ -108,7 +112,7 @@ def figure_name(result: Result, row: int) -> str:
 def draw(result: Result) -> FigureList:
     """Every figure of a result, as (suffix, Figure): the files are named <name>-<suffix>. The
     models' figures come first, then the attribution figure when points recorded critical
-    paths."""
+    paths, then the bounds figure when points hold bounds."""
     by_figure: dict[str, list[int]] = {}
     for row in range(len(result)):
         by_figure.setdefault(figure_name(result, row), []).append(row)
@@ -127,4 +131,7 @@ def draw(result: Result) -> FigureList:
     from . import attribution  # imported here: `python3 -m collnoise.figures.attribution` runs it
 
     out.extend(attribution.figures_of(result))  # nothing for points without critical paths
+    from . import bounds  # likewise: `python3 -m collnoise.figures.bounds`
+
+    out.extend(bounds.figures_of(result))  # nothing for a run file without [[bound]] tables
     return out
