@@ -12,6 +12,7 @@
 #include "app/exit_codes.hpp"
 #include "app/messages.hpp"
 #include "app/plot_command.hpp"
+#include "app/replayable_point.hpp"
 #include "core/errors.hpp"
 #include "core/text_fields.hpp"
 #include "estimators/quantile_interval.hpp"
@@ -68,31 +69,29 @@ std::vector<double> simulated_completions(const CompareOptions& o, std::size_t p
   return raw->values;
 }
 
-// --mode ranks: a result keeps every rank's finishing times of one sample only, the one
-// collective.finish_sample names; the raw samples hold each sample's completion alone.
-std::vector<double> simulated_rank_finishes(const CompareOptions& o, const Record& summary,
+// --mode ranks: results keep each sample's completion only (raw samples), so the point's first
+// samples are simulated again, each exactly as the run simulated it, and their ranks' finishing
+// times pooled.
+std::vector<double> simulated_rank_finishes(const CompareOptions& o, const ResultFile& result,
                                             std::string& what) {
-  const Field* finish = summary.find("sample_finish");
-  const auto index = whole_field(summary, "sample_finish_index");
-  if (finish == nullptr || !index)
-    throw InputError(fmt::format(
-        "--mode ranks: point {} of '{}' records no rank's finishing times (results keep each "
-        "sample's completion only; `collective.finish_sample = i` in a schedule point records "
-        "every rank's finishing time in sample i), or use --mode max",
-        o.point, o.result));
-  const auto* series = std::get_if<Series>(finish);
-  if (series == nullptr || series->empty() ||
-      std::any_of(series->begin(), series->end(), [](const auto& v) { return !v; }))
-    throw InputError(fmt::format(
-        "--mode ranks: point {} of '{}' lists no finishing time of some rank ({})", o.point,
-        o.result,
-        std::holds_alternative<Null>(*finish) ? std::get<Null>(*finish).reason : "null entries"));
+  const ReplayablePoint replayable = replayable_point(
+      result, o.result, o.point, "--mode ranks replays the samples of schedule points");
+  const auto held = whole_field(result.summaries[o.point], "completion_samples").value_or(0);
+  const std::uint64_t samples = std::min(o.rank_samples, held);
+  if (samples == 0)
+    throw InputError(fmt::format("--mode ranks: point {} of '{}' holds no samples to replay",
+                                 o.point, o.result));
   std::vector<double> values;
-  for (const auto& v : *series) values.push_back(*v);
+  std::size_t ranks = 0;
+  for (std::uint64_t i = 0; i < samples; ++i) {
+    const std::vector<double> finish = replayable.study->rank_finishes(i);
+    ranks = finish.size();
+    values.insert(values.end(), finish.begin(), finish.end());
+  }
   what = fmt::format(
-      "the finishing times of {} ranks in one sample (sample {}, "
-      "collective.finish_sample)",
-      values.size(), *index);
+      "the finishing times of {} ranks in samples 0 to {}, pooled ({} values, "
+      "replayed)",
+      ranks, samples - 1, values.size());
   return values;
 }
 
@@ -140,9 +139,8 @@ Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_
   const MeasuredTimes m =
       read_measured_times(o.measured, {.unit = o.unit, .size = chosen_size(o.size)});
   Samples s;
-  s.simulated = o.mode == "max"
-                    ? simulated_completions(o, point, s.simulated_what)
-                    : simulated_rank_finishes(o, result.summaries[point], s.simulated_what);
+  s.simulated = o.mode == "max" ? simulated_completions(o, point, s.simulated_what)
+                                : simulated_rank_finishes(o, result, s.simulated_what);
   s.measured = o.mode == "max" ? m.iteration_maxima() : m.seconds;
   s.measured_what = measured_description(m, o.mode);
   check_match(result, point, m, s);
@@ -334,8 +332,12 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
   cmd->add_option("--point", o.point, "the point (default 0)");
   cmd->add_option("--mode", o.mode,
                   "max (default): iteration maxima against completions; ranks: per-rank times "
-                  "against one sample's ranks")
+                  "against the simulated ranks' finishing times")
       ->check(CLI::IsMember({"max", "ranks"}));
+  cmd->add_option("--rank-samples", o.rank_samples,
+                  "--mode ranks: the samples replayed for their ranks' finishing times "
+                  "(default 100, the point's first)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
   cmd->add_option("--unit", o.unit, "the measured times' unit: s, ms, us or ns")
       ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
   cmd->add_option("--size", o.size, "the per-rank table's rows of this message size (bytes)");

@@ -20,6 +20,8 @@ struct CompareOptions {
   std::string unit;          ///< the measured times' unit; empty: a per-rank table's header
   std::string size;          ///< the per-rank table's rows of this message size, bytes; empty: any
   std::string confidence;    ///< a level in (0, 1); empty: the result's
+  /// --mode ranks: the samples replayed for their ranks' finishing times (the first ones)
+  std::uint64_t rank_samples = 100;
   bool json = false;
   std::string figure;  ///< a .png, .pdf or .svg QQ figure to draw (Python)
   bool force = false;  ///< replace an existing figure

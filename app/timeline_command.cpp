@@ -10,6 +10,7 @@
 #include "app/exit_codes.hpp"
 #include "app/messages.hpp"
 #include "app/plot_command.hpp"
+#include "app/replayable_point.hpp"
 #include "core/errors.hpp"
 #include "engine/schedules/schedule_study.hpp"
 #include "engine/schedules/timeline_recorder.hpp"
@@ -138,35 +139,10 @@ CLI::App* add_timeline_command(CLI::App& app, TimelineOptions& o) {
 int timeline_command(const TimelineOptions& options) {
   const std::string out = options.out.empty() ? default_out(options) : options.out;
   const ResultFile result = read_result_file(options.result, read_options(!options.no_verify));
-  const auto text = result.root.find("run_file_text");
-  const auto run_path = result.root.find("run_file_path");
-  const auto seed = result.root.find("seed");
-  if (!text || !run_path || !seed || !std::holds_alternative<std::string>(*text) ||
-      !std::holds_alternative<std::string>(*run_path) ||
-      !std::holds_alternative<std::uint64_t>(*seed))
-    throw InputError(
-        fmt::format("'{}' records no run file: not a collnoise result", options.result));
-  const RunSpec run = parse_run_text(std::get<std::string>(*text), std::get<std::string>(*run_path),
-                                     std::get<std::uint64_t>(*seed));
-  const std::vector<PreparedPoint> points = prepare_points(run);
-  select_point(result, options.point, options.result);
-  if (options.point >= points.size())
-    throw InputError(fmt::format("'{}' holds {} points, its run file gives {}", options.result,
-                                 result.summaries.size(), points.size()));
-  const PreparedPoint& point = points[options.point];
-  const auto* study = dynamic_cast<const ScheduleStudy*>(point.sampled.get());
-  if (study == nullptr)
-    throw InputError(fmt::format("--point {} is a {} point: timelines replay schedule points",
-                                 options.point, point.kind));
-  // The data the run read, by content: a changed trace would replay another sample.
-  const auto& recorded = result.identities[options.point];
-  const RunIdentity now = run_identity(run, "1/1", points);
-  if (recorded)
-    if (const auto difference =
-            identity_difference(std::span(&*recorded, 1), "when it was run",
-                                std::span(&now.points[options.point], 1), "now"))
-      throw InputError(fmt::format("point {} was sampled on other data: {}; restore the file",
-                                   options.point, *difference));
+  const ReplayablePoint replayable =
+      replayable_point(result, options.result, options.point, "timelines replay schedule points");
+  const PreparedPoint& point = replayable.points[options.point];
+  const ScheduleStudy* study = replayable.study;
   const Record& summary = result.summaries[options.point];
   if (options.sample >= samples_of(summary))
     throw InputError(fmt::format("--sample {}: point {} holds samples 0 to {}", options.sample,

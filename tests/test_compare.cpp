@@ -326,10 +326,27 @@ TEST_CASE("compare: a per-rank table, by iteration maxima and by pooled ranks", 
   CHECK(by_max["measured"]["values"] == 300);
   CHECK(by_max["measured"]["what"].get<std::string>().find("8 ranks x 300 iterations at 8 "
                                                            "bytes") != std::string::npos);
-  const auto pooled = compared("cmp_ranks.h5 cmp_netgauge.csv --size 8 --mode ranks");
+  const auto pooled =
+      compared("cmp_ranks.h5 cmp_netgauge.csv --size 8 --mode ranks --rank-samples 5");
   CHECK(pooled["measured"]["values"] == 2400);
-  CHECK(pooled["simulated"]["values"] == 8);  // one sample's 8 ranks
-  CHECK(pooled["simulated"]["what"].get<std::string>().find("sample 3") != std::string::npos);
+  CHECK(pooled["simulated"]["values"] == 40);  // the first 5 samples' 8 ranks
+  CHECK(pooled["simulated"]["what"].get<std::string>().find("samples 0 to 4") != std::string::npos);
+  // The replay is the run: the largest rank time of sample 0 is its completion, and of sample 3
+  // the largest the run recorded of it (collective.finish_sample = 3).
+  const auto raw = read_raw_samples("cmp_ranks.h5", 0);
+  REQUIRE(raw);
+  const auto first =
+      compared("cmp_ranks.h5 cmp_netgauge.csv --size 8 --mode ranks --rank-samples 1");
+  CHECK(first["simulated"]["values"] == 8);
+  CHECK(first["quantiles"][3]["simulated"]["value"].get<double>() == raw->values[0]);
+  const auto summary =
+      nlohmann::json::parse(run_command_line("summary cmp_ranks.h5 --json").output)["points"][0];
+  const auto recorded = summary["sample_finish"].get<std::vector<double>>();
+  const auto four =
+      compared("cmp_ranks.h5 cmp_netgauge.csv --size 8 --mode ranks --rank-samples 4");
+  CHECK(four["quantiles"][3]["simulated"]["value"].get<double>() ==
+        std::max(*std::max_element(recorded.begin(), recorded.end()),
+                 *std::max_element(raw->values.begin(), raw->values.begin() + 3)));
   // The pooled rank times lie in [3, 4) us, their maxima near 4 us.
   CHECK(pooled["quantiles"][0]["measured"]["value"].get<double>() < 3.7e-6);
   CHECK(by_max["quantiles"][0]["measured"]["value"].get<double>() > 3.8e-6);
@@ -353,8 +370,13 @@ TEST_CASE("compare: what cannot be compared is refused", "[compare]") {
                  {"point 0 of 'cmp_plain.h5' kept no raw samples", "raw_samples = true"});
   expect_refused(run_command_line("compare cmp_raw.h5 cmp_times.txt --unit us --point 1"),
                  {"--point 1: 'cmp_raw.h5' holds points 0 to 0"});
-  expect_refused(run_command_line("compare cmp_raw.h5 cmp_times.txt --unit us --mode ranks"),
-                 {"--mode ranks", "records no rank's finishing times", "collective.finish_sample"});
+  write_text("cmp_tree.toml",
+             "name = \"t\"\nseed = 1\nsamples = 100\n[collective]\nkind = "
+             "\"tree_barrier\"\nN = 7\nw = 1.0e-3\ntau = 1.0e-6\n[noise]\nlaw = "
+             "\"exponential\"\nf = 0.1\n[output]\nraw_samples = true\n");
+  REQUIRE(run_command_line("run cmp_tree.toml --out cmp_tree.h5 --force --quiet").code == 0);
+  expect_refused(run_command_line("compare cmp_tree.h5 cmp_times.txt --unit us --mode ranks"),
+                 {"--mode ranks replays the samples of schedule points"});
   expect_refused(run_command_line("compare cmp_raw.h5 cmp_times.txt"),
                  {"'cmp_times.txt' is a list of times: give their unit with --unit"});
   expect_refused(run_command_line("compare cmp_raw.h5 cmp_times.txt --unit us --confidence 1.5"),

@@ -373,7 +373,6 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   std::vector<std::string> warnings = ci.warnings;
   if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
   if (finish_sample_) {
-    // The replication simulated again: its value depends on its index only.
     s.set("sample_finish_index", Field(*finish_sample_));
     ScheduleEngineMemory memory;
     put_finish("sample_finish",
@@ -381,6 +380,15 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
                        stream_key(key_, StreamPurpose::kReplication, *finish_sample_), memory));
   }
   return {std::move(s), std::move(warnings)};
+}
+
+std::vector<double> ScheduleStudy::rank_finishes(std::uint64_t index) const {
+  ScheduleEngineMemory memory;
+  const ScheduleRun run = run_any(*schedule(), net_, noise_,
+                                  stream_key(key_, StreamPurpose::kReplication, index), memory);
+  std::vector<double> finish;
+  for (const double t : run.finish) finish.push_back(t * kNanosecond);
+  return finish;
 }
 
 // Events: every operation, and a message per send (half the sends and receives); the run's own

@@ -91,6 +91,9 @@ class ScheduleStudy final : public SampledStudy {
   const ScheduleRun& noiseless() const;
   /// Also summarise every rank's finishing time in replication `index` (`sample_finish`).
   void record_finish_of(std::uint64_t index) { finish_sample_ = index; }
+  /// Every rank's finishing time in replication `index`, seconds: the sample simulated again
+  /// (its value depends on its index only), as the run simulated it.
+  std::vector<double> rank_finishes(std::uint64_t index) const;
   /// Record every sample's critical path and tally where its time and noise went
   /// (path_attribution.hpp).
   void record_critical_paths() { attributed_ = true; }
