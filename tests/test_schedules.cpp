@@ -140,6 +140,31 @@ l0: recv 8b from 0 tag 4
   CHECK_THAT(run.incomplete, Contains("rank 1"));
 }
 
+TEST_CASE("a deadlock names the receive that never matched, and no tag on a calc") {
+  // Rank 0's calc waits for a receive whose message (another tag) never comes: the receive is
+  // what is stuck, not the calc after it.
+  const ScheduleRun stuck = simulate_schedule(read_goal_text(R"(num_ranks 2
+rank 0 {
+l0: calc 100
+l1: recv 8b from 1 tag 5
+l2: calc 6002
+l2 requires l1
+}
+rank 1 {
+l0: send 8b to 0 tag 6
+}
+)",
+                                                             "stuck.goal"),
+                                              hand_net());
+  CHECK_FALSE(stuck.complete);
+  CHECK(stuck.incomplete ==
+        "rank 0's operation 1 (recv from 1, tag 5) never found a matching message");
+  // How operations are named: a calc has neither peer nor tag.
+  CHECK(operation_text({OpKind::kCalc, 6002, 0, 0}) == "calc 6002 ns");
+  CHECK(operation_text({OpKind::kSend, 8, 3, 0}) == "send to 3 (8 b), tag 0");
+  CHECK(operation_text({OpKind::kRecv, 8, kAnyPeer, kAnyTag}) == "recv from any (8 b), tag any");
+}
+
 TEST_CASE("GOAL: parse errors name the line and column") {
   const auto error = [](const std::string& text) {
     try {

@@ -200,4 +200,20 @@ Schedule repeat_schedule(const Schedule& one, std::uint32_t cycles, std::uint64_
   return b.finish();
 }
 
+std::string operation_text(const Operation& o) {
+  const auto peer = [](std::uint32_t p) {
+    return p == kAnyPeer ? std::string("any") : std::to_string(p);
+  };
+  const std::string tag = o.tag == kAnyTag ? std::string("any") : std::to_string(o.tag);
+  switch (o.kind) {
+    case OpKind::kSend:
+      return fmt::format("send to {} ({} b), tag {}", peer(o.peer), o.size, tag);
+    case OpKind::kRecv:
+      return fmt::format("recv from {} ({} b), tag {}", peer(o.peer), o.size, tag);
+    case OpKind::kCalc:
+      break;
+  }
+  return fmt::format("calc {} ns", o.size);
+}
+
 }  // namespace collnoise

@@ -41,6 +41,10 @@ struct Operation {
   std::uint8_t nic = 0;    ///< the rank's NIC that carries it
 };
 
+/// An operation as messages name it: "send to 3 (8 b), tag 0", "recv from any (8 b), tag any",
+/// "calc 6002 ns" (a calc has no peer and no tag).
+std::string operation_text(const Operation& o);
+
 class Schedule {
  public:
   std::uint32_t ranks() const { return static_cast<std::uint32_t>(starts_.size() - 1); }

@@ -535,25 +535,32 @@ class EngineRun {
   void check_complete(ScheduleRun& run) const {
     if (ran_ != s_.operations()) {
       run.complete = false;
+      // A receive posted and never matched holds up what depends on it: it is named first.
+      describe_unmatched(run);
       for (std::uint32_t host = 0; host < p_ && run.incomplete.empty(); ++host)
         describe_unfinished(run, host);
       return;
     }
-    for (std::uint32_t host = 0; host < p_ && run.complete; ++host) {
-      if (!state_[host].unexpected.empty()) {
-        run.complete = false;
-        run.incomplete =
-            fmt::format("rank {} received a message from rank {} (tag {}) that no receive took",
-                        host, matches_pool_.front(state_[host].unexpected).src,
-                        matches_pool_.front(state_[host].unexpected).tag);
-      } else if (!state_[host].posted.empty()) {
-        const PendingMatch& r = matches_pool_.front(state_[host].posted);
-        run.complete = false;
-        run.incomplete =
-            fmt::format("rank {}'s receive from {} (tag {}) never found a matching message", host,
-                        r.src == kAnyPeer ? std::string("any rank") : std::to_string(r.src),
-                        r.tag == kAnyTag ? std::string("any") : std::to_string(r.tag));
-      }
+    describe_unmatched(run);
+    if (!run.incomplete.empty()) run.complete = false;
+  }
+  // Names the first receive that never found its message, else the first message no receive
+  // took, if any.
+  void describe_unmatched(ScheduleRun& run) const {
+    for (std::uint32_t host = 0; host < p_ && run.incomplete.empty(); ++host) {
+      if (state_[host].posted.empty()) continue;
+      const PendingMatch& r = matches_pool_.front(state_[host].posted);
+      run.incomplete = fmt::format(
+          "rank {}'s operation {} (recv from {}, tag {}) never found a matching message", host,
+          r.op, r.src == kAnyPeer ? std::string("any rank") : std::to_string(r.src),
+          r.tag == kAnyTag ? std::string("any") : std::to_string(r.tag));
+    }
+    for (std::uint32_t host = 0; host < p_ && run.incomplete.empty(); ++host) {
+      if (state_[host].unexpected.empty()) continue;
+      const PendingMatch& m = matches_pool_.front(state_[host].unexpected);
+      run.incomplete =
+          fmt::format("rank {} received a message from rank {} (tag {}) that no receive took", host,
+                      m.src, m.tag);
     }
   }
   // Names the first operation of `host` that never became ready, if any.
@@ -563,18 +570,10 @@ class EngineRun {
     for (std::uint32_t k = 0; k < vh.count(); ++k) {
       const std::uint64_t op = first + k;
       if (remaining_[op] == 0) continue;
-      const Operation o = vh.operation(op);
       run.incomplete = fmt::format(
-          "rank {}'s operation {} ({} {} {}, tag {}) never {}", host, k,
-          o.kind == OpKind::kSend   ? "send to"
-          : o.kind == OpKind::kRecv ? "recv from"
-                                    : "calc",
-          o.kind == OpKind::kCalc
-              ? std::string()
-              : (o.peer == kAnyPeer ? std::string("any") : std::to_string(o.peer)),
-          o.kind == OpKind::kCalc ? fmt::format("{} ns", o.size) : fmt::format("({} b)", o.size),
-          o.tag == kAnyTag ? std::string("any") : std::to_string(o.tag),
-          "became ready: what it waits for never finished");
+          "rank {}'s operation {} ({}) never became ready: what it waits "
+          "for never finished",
+          host, k, operation_text(vh.operation(op)));
       return;
     }
   }
