@@ -1,18 +1,22 @@
 #include "engine/schedules/path_composition.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace collnoise {
 namespace {
 
-// A composition's bytes: its end time and its references (an integer in a double's place), each
-// category's sum (path_sums::PathSum: the his, then the los), then the buckets, as floats.
+// A composition's bytes: its end time, its references, its noise list's first entry, each
+// category's sum (path_sums::PathSum: the his, then the los), then the buckets its noise list
+// holds (a bit each): 96 bytes.
 constexpr std::size_t kRefsByte = 8;
+constexpr std::size_t kListByte = 12;
 constexpr std::size_t kHiByte = 16;
 constexpr std::size_t kLoByte = kHiByte + kPathCategories * sizeof(double);
-constexpr std::size_t kBucketByte = kLoByte + kPathCategories * sizeof(float);
+constexpr std::size_t kMaskByte = kLoByte + kPathCategories * sizeof(float);
 constexpr std::size_t kLineWords = 64 / sizeof(double);
+static_assert(kMaskByte + sizeof(std::uint64_t) == 96 && kPathBuckets <= 64);
 
 // Words hold integers and floats by their bytes (memcpy: no aliasing of a double as another
 // type).
@@ -25,9 +29,6 @@ T load(const double* w, std::size_t byte) {
 template <class T>
 void store(double* w, std::size_t byte, T x) {
   std::memcpy(reinterpret_cast<unsigned char*>(w) + byte, &x, sizeof(T));
-}
-std::size_t bucket_byte(std::size_t b) {
-  return kBucketByte + b * sizeof(float);
 }
 path_sums::PathSum sum_in(const double* w, std::size_t c) {
   return {load<double>(w, kHiByte + c * sizeof(double)),
@@ -45,18 +46,23 @@ void prefetch_lines(const double* w, std::size_t words) {
 }  // namespace
 
 PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t buckets)
-    : bucket_(std::move(bucket)),
-      buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)),
-      stride_((bucket_byte(buckets_) + sizeof(double) - 1) / sizeof(double)) {}
+    : bucket_(std::move(bucket)), buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)) {
+  static_assert(kStride * sizeof(double) == kMaskByte + sizeof(std::uint64_t));
+  static_assert(sizeof(NarrowFlight) == 32 && kNodeBits + 6 == 32);
+}
 
 void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std::uint32_t nics) {
   chunks_.clear();
   bases_.clear();
   free_.clear();
   flights_.clear();
-  allocated_ = 0;
+  wide_flights_.clear();
+  entry_chunks_.clear();
+  free_entries_.clear();
+  allocated_ = entries_ = 0;
+  new_entry(kNoList, 0.0F, 0);            // entry 0: kNoList
   const std::uint32_t zero = allocate();  // kZero: the empty path, ending at 0, never freed
-  std::fill_n(words(zero), stride_, 0.0);
+  std::fill_n(words(zero), kStride, 0.0);
   cpus_per_rank_ = cpus;
   nics_per_rank_ = nics;
   ranks_.assign(ranks, RankCarriers{});
@@ -71,9 +77,11 @@ double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
   // Measured on recursive doubling at 2^18 and 2^20 ranks under noise: at most 1.2 compositions
   // a rank (a composition is held by its message until the message is taken); a line of
   // carriers; a message in flight a rank (all ranks send at the start) in a table at most half
-  // full. The noiseless run holds up to 1.5 compositions a rank, of one bucket (smaller).
-  return 1.2 * static_cast<double>(bucket_byte(buckets)) + sizeof(RankCarriers) +
-         2.0 * (sizeof(Flight) + sizeof(std::uint64_t));
+  // full. The noise lists: none under sparse noise, about BUCKETS_TODO entries a rank under
+  // noise on every operation (paths that share a past share its entries).
+  (void)buckets;
+  return 1.2 * static_cast<double>(kStride * sizeof(double)) + sizeof(RankCarriers) +
+         2.0 * sizeof(NarrowFlight) + 2.0 * sizeof(NoiseEntry);
 }
 
 std::uint32_t PathCompositionRecorder::allocate() {
@@ -86,31 +94,33 @@ std::uint32_t PathCompositionRecorder::allocate() {
     if ((n >> kChunkBits) == chunks_.size()) {
       // Left uninitialized: pages are touched (and count as memory) only when used.
       chunks_.push_back(std::make_unique_for_overwrite<double[]>(
-          (std::size_t{1} << kChunkBits) * stride_ + kLineWords));
+          (std::size_t{1} << kChunkBits) * kStride + kLineWords));
       const auto at = reinterpret_cast<std::uintptr_t>(chunks_.back().get());
       bases_.push_back(chunks_.back().get() + (64 - at % 64) % 64 / sizeof(double));
     }
   }
-  store<std::uint64_t>(words(n), kRefsByte, 1);
+  store<std::uint32_t>(words(n), kRefsByte, 1);
   return n;
 }
 
 void PathCompositionRecorder::hold(std::uint32_t n) {
   if (n == kNone || n == kZero) return;
   double* w = words(n);
-  store<std::uint64_t>(w, kRefsByte, load<std::uint64_t>(w, kRefsByte) + 1);
+  store<std::uint32_t>(w, kRefsByte, load<std::uint32_t>(w, kRefsByte) + 1);
 }
 
 void PathCompositionRecorder::drop(std::uint32_t n) {
   if (n == kNone || n == kZero) return;
   double* w = words(n);
-  const auto refs = load<std::uint64_t>(w, kRefsByte) - 1;
-  store<std::uint64_t>(w, kRefsByte, refs);
-  if (refs == 0) free_.push_back(n);
+  const auto refs = load<std::uint32_t>(w, kRefsByte) - 1;
+  store<std::uint32_t>(w, kRefsByte, refs);
+  if (refs != 0) return;
+  drop_list(load<std::uint32_t>(w, kListByte));
+  free_.push_back(n);
 }
 
-void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> spans,
-                                     std::uint8_t bucket) {
+template <class Noise>
+void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> spans, Noise&& noise) {
   double from = w[0];
   for (const Span& s : spans) {
     if (s.to == from) continue;  // a span of no length adds nothing
@@ -118,11 +128,7 @@ void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> span
     path_sums::PathSum sum = sum_in(w, c);
     path_sums::add_span(sum, from, s.to);
     put_sum(w, c, sum);
-    if (s.category == PathCategory::kNoise) {
-      auto x = load<float>(w, bucket_byte(bucket));
-      path_sums::add_bucket(x, from, s.to);
-      store<float>(w, bucket_byte(bucket), x);
-    }
+    if (s.category == PathCategory::kNoise) noise(from, s.to);
     from = s.to;
   }
   w[0] = from;
@@ -140,16 +146,118 @@ std::uint32_t PathCompositionRecorder::compose(std::uint32_t node,
     return node;
   }
   std::uint32_t n = node;
-  if (!consume || node == kZero || load<std::uint64_t>(words(node), kRefsByte) != 1) {
+  if (!consume || node == kZero || load<std::uint32_t>(words(node), kRefsByte) != 1) {
     n = allocate();
     double* to = words(n);
     const double* from = words(node);
     to[0] = from[0];
-    std::copy(from + kHiByte / sizeof(double), from + stride_, to + kHiByte / sizeof(double));
+    const auto list = load<std::uint32_t>(from, kListByte);
+    if (list != kNoList) ++entry(list).refs;
+    store<std::uint32_t>(to, kListByte, list);
+    std::copy(from + kHiByte / sizeof(double), from + kStride, to + kHiByte / sizeof(double));
     if (consume) drop(node);
   }
-  extend(words(n), spans, bucket);
+  double* w = words(n);
+  extend(w, spans, [&](double a, double b) { add_noise(w, bucket, a, b); });
   return n;
+}
+
+std::uint32_t PathCompositionRecorder::new_entry(std::uint32_t parent, float value,
+                                                 std::uint8_t bucket) {
+  std::uint32_t e;
+  if (!free_entries_.empty()) {
+    e = free_entries_.back();
+    free_entries_.pop_back();
+  } else {
+    e = entries_++;
+    if ((e >> kChunkBits) == entry_chunks_.size())
+      entry_chunks_.push_back(
+          std::make_unique_for_overwrite<NoiseEntry[]>(std::size_t{1} << kChunkBits));
+  }
+  entry(e) = NoiseEntry{parent, 1, value, bucket};
+  return e;
+}
+
+void PathCompositionRecorder::drop_list(std::uint32_t e) {
+  while (e != kNoList) {
+    NoiseEntry& x = entry(e);
+    if (--x.refs != 0) return;
+    free_entries_.push_back(e);
+    e = x.parent;
+  }
+}
+
+void PathCompositionRecorder::add_noise(double* w, std::uint8_t bucket, double from, double to) {
+  // The bucket's running sum gets the same single-precision additions, in the same order, as an
+  // array of buckets would.
+  std::uint32_t head = load<std::uint32_t>(w, kListByte);
+  const auto mask = load<std::uint64_t>(w, kMaskByte);
+  const std::uint64_t bit = std::uint64_t{1} << bucket;
+  float x = 0.0F;
+  if ((mask & bit) == 0) {  // the bucket's first noise: a new first entry holds the list
+    path_sums::add_bucket(x, from, to);
+    store<std::uint64_t>(w, kMaskByte, mask | bit);
+    head = new_entry(head, x, bucket);
+  } else if (NoiseEntry& h = entry(head); h.bucket == bucket) {  // the usual case
+    x = h.value;
+    path_sums::add_bucket(x, from, to);
+    if (h.refs == 1) {  // this composition's alone: changed in place
+      h.value = x;
+      return;
+    }
+    const std::uint32_t rest = h.parent;
+    if (rest != kNoList) ++entry(rest).refs;
+    --h.refs;  // still held by others
+    head = new_entry(rest, x, bucket);
+  } else {  // steps out of order along the path: the list rebuilt without the bucket's entry
+    const std::uint32_t rest = list_without(head, bucket, x);
+    path_sums::add_bucket(x, from, to);
+    drop_list(head);
+    head = new_entry(rest, x, bucket);
+  }
+  store<std::uint32_t>(w, kListByte, head);
+}
+
+std::uint32_t PathCompositionRecorder::list_without(std::uint32_t head, std::uint8_t bucket,
+                                                    float& value) {
+  // The entries before it (at most one a bucket), copied in order onto the list after it.
+  std::array<std::uint32_t, kPathBuckets> before;
+  std::size_t k = 0;
+  std::uint32_t e = head;
+  for (; entry(e).bucket != bucket; e = entry(e).parent) before[k++] = e;
+  value = entry(e).value;
+  std::uint32_t list = entry(e).parent;
+  if (list != kNoList) ++entry(list).refs;
+  while (k > 0) {
+    const NoiseEntry copy = entry(before[--k]);
+    list = new_entry(list, copy.value, copy.bucket);  // the hold on `list` passes to it
+  }
+  return list;
+}
+
+void PathCompositionRecorder::insert_flight(std::uint64_t op, const Flight& f) {
+  if (op < FlatIndexMap<NarrowFlight>::kEmpty && f.node < (1U << kNodeBits)) {
+    const auto node_bucket = f.node | (std::uint32_t{f.bucket} << kNodeBits);
+    flights_.insert({f.leave, f.wire_end, f.arrival, node_bucket, static_cast<std::uint32_t>(op)});
+  } else {
+    wide_flights_.insert({op, f});
+  }
+}
+
+bool PathCompositionRecorder::find_flight(std::uint64_t op, Flight& f, bool take) {
+  if (op < FlatIndexMap<NarrowFlight>::kEmpty)
+    if (NarrowFlight* n = flights_.find(static_cast<std::uint32_t>(op)); n != nullptr) {
+      f = Flight{n->leave, n->wire_end, n->arrival, n->node_bucket & ((1U << kNodeBits) - 1),
+                 static_cast<std::uint8_t>(n->node_bucket >> kNodeBits)};
+      if (take) flights_.erase(n);
+      return true;
+    }
+  if (wide_flights_.size() == 0) return false;
+  WideFlight* w = wide_flights_.find(op);
+  if (w == nullptr) return false;
+  f = w->flight;
+  if (take) wide_flights_.erase(w);
+  return true;
 }
 
 void PathCompositionRecorder::set(Carrier& slot, std::uint32_t node, PathCategory first, double mid,
@@ -213,7 +321,7 @@ void PathCompositionRecorder::send(const SendSeen& s) {
   const double work = s.start + s.overhead;
   if (s.cpu_end != work) noise_.add(s.cpu_end - work);
   hold(from);
-  flights_.insert(s.op, Flight{s.start + s.o, s.wire_end, s.arrival, from, bucket});
+  insert_flight(s.op, Flight{s.start + s.o, s.wire_end, s.arrival, from, bucket});
   set(nic_slot, from, PathCategory::kGap, s.nic_end);
   set(cpu_slot, from, PathCategory::kOverhead, work, s.cpu_end, bucket);
   drop(from);
@@ -221,14 +329,15 @@ void PathCompositionRecorder::send(const SendSeen& s) {
 }
 
 void PathCompositionRecorder::message(const MessageSeen& m) {
-  const Flight* in_flight = flights_.find(m.send);
-  const Flight flight = in_flight != nullptr ? *in_flight : Flight{};
+  // An eager message is done with (taken out of the table); a rendezvous one is kept until its
+  // receive takes it.
+  Flight flight{};
+  const bool found = find_flight(m.send, flight, m.eager);
   Carrier& cpu_slot = cpu(m.host, m.cpu);
   NicCarrier& nic_slot = receive_nic(m.host, m.nic);
   const std::size_t pick =
       path_sums::binding(m.start, {flight.arrival, cpu_slot.end, nic_slot.end}, unmatched_);
-  // An eager message is done with; a rendezvous one is kept until its receive takes it.
-  const bool done = m.eager && in_flight != nullptr;
+  const bool done = m.eager && found;
   std::uint32_t from;
   if (pick == 0) {
     drop(cpu_slot.node), drop(nic_slot.node);
@@ -238,7 +347,6 @@ void PathCompositionRecorder::message(const MessageSeen& m) {
     from = pick == 1 ? start_from(cpu_slot, nic_slot) : start_from(nic_slot, cpu_slot);
     if (done) drop(flight.node);
   }
-  if (done) flights_.erase(m.send);
   const double work = m.start + m.overhead;
   if (m.cpu_end != work) noise_.add(m.cpu_end - work);
   set(nic_slot, from, PathCategory::kGap, m.nic_end);
@@ -248,13 +356,11 @@ void PathCompositionRecorder::message(const MessageSeen& m) {
 }
 
 void PathCompositionRecorder::rendezvous(const RendezvousSeen& r) {
-  const Flight* in_flight = flights_.find(r.send);
-  if (in_flight == nullptr) {
+  Flight flight{};
+  if (!find_flight(r.send, flight, true)) {
     ++unmatched_;
     return;
   }
-  const Flight flight = *in_flight;
-  flights_.erase(r.send);
   const std::uint32_t arrived = compose(flight, true);
   // The sender's CPU and NIC continue from the message's path where they were free earlier.
   Carrier& cpu_slot = cpu(r.sender, r.cpu);
@@ -268,7 +374,9 @@ void PathCompositionRecorder::rendezvous(const RendezvousSeen& r) {
 
 void PathCompositionRecorder::fetch_far(const AheadSeen& a) {
   __builtin_prefetch(&ranks_[a.host], 1);
-  flights_.prefetch(a.op);  // a message's entry, or where a send's will go
+  // A message's entry, or where a send's will go.
+  if (a.op < FlatIndexMap<NarrowFlight>::kEmpty)
+    flights_.prefetch(static_cast<std::uint32_t>(a.op));
 }
 
 void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
@@ -276,10 +384,13 @@ void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
   // the CPU frees, else the CPU's); of the other, the line with its reference count. (A free
   // composition a copy writes was freed recently: still in the cache.)
   const RankCarriers& r = ranks_[a.host];
-  const Flight* f = a.message ? flights_.find(a.op) : nullptr;
+  const NarrowFlight* f = a.message && a.op < FlatIndexMap<NarrowFlight>::kEmpty
+                              ? flights_.find(static_cast<std::uint32_t>(a.op))
+                              : nullptr;
   const bool from_message = f != nullptr && f->arrival >= r.cpu.end;
-  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), from_message ? 1 : stride_);
-  if (f != nullptr && f->node != kNone) prefetch_lines(words(f->node), from_message ? stride_ : 1);
+  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), from_message ? 1 : kStride);
+  if (f != nullptr)
+    prefetch_lines(words(f->node_bucket & ((1U << kNodeBits) - 1)), from_message ? kStride : 1);
 }
 
 CriticalPath PathCompositionRecorder::result(std::span<const double> finish) const {
@@ -294,12 +405,16 @@ CriticalPath PathCompositionRecorder::result(std::span<const double> finish) con
       break;
     }
   const double* from = words(end.node == kNone ? kZero : end.node);
-  std::vector<double> w(from, from + stride_);
-  extend(w.data(), {{end.first, end.mid}, {PathCategory::kNoise, end.end}}, end.bucket);
+  std::array<double, kStride> w;
+  std::copy(from, from + kStride, w.begin());
+  std::array<float, kPathBuckets> buckets{};
+  for (auto e = load<std::uint32_t>(w.data(), kListByte); e != kNoList; e = entry(e).parent)
+    buckets[entry(e).bucket] = entry(e).value;
+  extend(w.data(), {{end.first, end.mid}, {PathCategory::kNoise, end.end}},
+         [&](double a, double b) { path_sums::add_bucket(buckets[end.bucket], a, b); });
   for (std::size_t c = 0; c < kPathCategories; ++c)
     path.time[c] = path_sums::value_of(sum_in(w.data(), c));
-  for (std::size_t b = 0; b < buckets_; ++b)
-    path.noise_by_bucket[b] = load<float>(w.data(), bucket_byte(b));
+  for (std::size_t b = 0; b < buckets_; ++b) path.noise_by_bucket[b] = buckets[b];
   return path;
 }
 

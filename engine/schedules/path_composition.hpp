@@ -54,6 +54,8 @@ class PathCompositionRecorder {
 
   /// Compositions held at most during the run.
   std::size_t peak_compositions() const { return allocated_; }
+  /// Entries of the noise-by-bucket lists held at most.
+  std::size_t peak_noise_entries() const { return entries_; }
   /// Bytes it holds per rank at most, about, with `buckets` step buckets (for estimates).
   static double bytes_per_rank(std::size_t buckets);
 
@@ -80,29 +82,44 @@ class PathCompositionRecorder {
     NicCarrier send, receive;
   };
   // A message: its send's composition, then overhead up to `leave`, wire up to `wire_end`, noise
-  // up to `arrival`.
+  // up to `arrival` (of step bucket `bucket`).
   struct Flight {
     double leave = 0.0, wire_end = 0.0, arrival = 0.0;
     std::uint32_t node = kZero;
     std::uint8_t bucket = 0;
+  };
+  // A message in flight as the table of most runs keeps it, in 32 bytes: its key (the send's
+  // global index) in the place of the padding, its bucket in the composition's top bits. Runs
+  // beyond 2^32 operations or 2^26 compositions keep theirs in a table of 64-bit keys.
+  static constexpr unsigned kNodeBits = 26;
+  struct NarrowFlight {
+    double leave, wire_end, arrival;
+    std::uint32_t node_bucket, key;
+  };
+  struct WideFlight {
+    std::uint64_t key;
+    Flight flight;
   };
   struct Span {
     PathCategory category;
     double to;
   };
 
-  // ---- Compositions: [end, references, (hi, lo) per category, buckets as floats], in chunks
-  // that never move ----
+  // ---- Compositions: [end, references, noise list, (hi, lo) per category, buckets in the noise
+  // list], 96 bytes, in chunks that never move ----
   double* words(std::uint32_t n) const {
-    return bases_[n >> kChunkBits] + std::size_t{n & kChunkMask} * stride_;
+    return bases_[n >> kChunkBits] + std::size_t{n & kChunkMask} * kStride;
   }
+  static constexpr std::size_t kStride = 12;  // doubles: two cache lines whatever the offset
   static constexpr unsigned kChunkBits = 14;
   static constexpr std::uint32_t kChunkMask = (1U << kChunkBits) - 1;
   std::uint32_t allocate();
   void hold(std::uint32_t n);
   void drop(std::uint32_t n);
-  /// Adds `spans` (in time order, each from the previous end) to the composition at `w`.
-  static void extend(double* w, std::initializer_list<Span> spans, std::uint8_t bucket);
+  /// Adds `spans` (in time order, each from the previous end) to the sums at `w`, and calls
+  /// `noise(from, to)` for each noise span of some length.
+  template <class Noise>
+  static void extend(double* w, std::initializer_list<Span> spans, Noise&& noise);
   /// A composition for the path of `node` then `spans`, held once for the caller. `consume`: the
   /// caller's hold on `node` passes to the result (changed in place when it was the only one).
   std::uint32_t compose(std::uint32_t node, std::initializer_list<Span> spans, std::uint8_t bucket,
@@ -120,6 +137,32 @@ class PathCompositionRecorder {
                     {PathCategory::kNoise, f.arrival}},
                    f.bucket, consume);
   }
+
+  // ---- The noise by bucket: a persistent list per composition, of an entry per bucket with
+  // noise on the path (its running single-precision sum), shared by reference count: periodic
+  // noise touches few of them, and paths that share a past share its entries ----
+  struct NoiseEntry {
+    std::uint32_t parent, refs;
+    float value;
+    std::uint8_t bucket;
+  };
+  static constexpr std::uint32_t kNoList = 0;  // entry 0: the end of every list, never used
+  NoiseEntry& entry(std::uint32_t e) const {
+    return entry_chunks_[e >> kChunkBits][e & kChunkMask];
+  }
+  std::uint32_t new_entry(std::uint32_t parent, float value, std::uint8_t bucket);
+  void drop_list(std::uint32_t e);
+  /// Adds the noise of [from, to] to bucket `bucket` of composition `w` (held once).
+  void add_noise(double* w, std::uint8_t bucket, double from, double to);
+  /// The list `head` without its entry of `bucket` (not its first), held once for the caller;
+  /// `value`: that entry's.
+  std::uint32_t list_without(std::uint32_t head, std::uint8_t bucket, float& value);
+
+  // ---- Messages in flight ----
+  void insert_flight(std::uint64_t op, const Flight& f);
+  /// The flight of send `op` (found: true), taken out of the table when `take`.
+  bool find_flight(std::uint64_t op, Flight& f, bool take);
+
   /// Sets a CPU's or NIC's carrier to start from `node` (held once more).
   void set(Carrier& slot, std::uint32_t node, PathCategory first, double mid, double end,
            std::uint8_t bucket);
@@ -148,7 +191,6 @@ class PathCompositionRecorder {
 
   StepBucket bucket_;
   std::size_t buckets_;
-  std::size_t stride_;  // doubles per composition, whole cache lines
   std::vector<std::unique_ptr<double[]>> chunks_;
   std::vector<double*> bases_;  // each chunk's first line
   std::uint32_t allocated_ = 0;
@@ -157,7 +199,11 @@ class PathCompositionRecorder {
   std::vector<Carrier> more_cpus_;
   std::vector<NicCarrier> more_sends_, more_receives_;
   std::uint32_t cpus_per_rank_ = 1, nics_per_rank_ = 1;
-  FlatIndexMap<Flight> flights_;  // by the send's global index
+  std::vector<std::unique_ptr<NoiseEntry[]>> entry_chunks_;
+  std::uint32_t entries_ = 0;
+  std::vector<std::uint32_t> free_entries_;
+  FlatIndexMap<NarrowFlight> flights_;  // by the send's global index
+  FlatIndexMap<WideFlight> wide_flights_;
   path_sums::CompensatedSum noise_;
   std::uint64_t unmatched_ = 0;
 };
