@@ -35,7 +35,7 @@ class FlatIndexMap {
   }
   /// Sets the entry of `entry.key` (precondition: it is not kEmpty).
   void insert(const Entry& entry) {
-    if (2 * (size_ + 1) > slots_.size()) grow();
+    if (2 * (size_ + 1) > slots_.size()) grow(slots_.empty() ? 64 : 2 * slots_.size());
     std::size_t i = home(entry.key);
     while (slots_[i].key != kEmpty && slots_[i].key != entry.key) i = (i + 1) & mask_;
     if (slots_[i].key == kEmpty) ++size_;
@@ -53,6 +53,13 @@ class FlatIndexMap {
   }
   /// Removes the entry `find` returned.
   void erase(Entry* found) { erase_slot(static_cast<std::size_t>(found - slots_.data())); }
+  /// Room for `entries` without growing (a table grown while full holds the old one and the new
+  /// at once).
+  void reserve(std::size_t entries) {
+    std::size_t capacity = 64;
+    while (capacity < 2 * entries) capacity *= 2;
+    if (capacity > slots_.size()) grow(capacity);
+  }
   std::size_t size() const { return size_; }
   void clear() {
     slots_.clear();
@@ -77,9 +84,8 @@ class FlatIndexMap {
     slots_[i].key = kEmpty;
     --size_;
   }
-  void grow() {
+  void grow(std::size_t capacity) {
     std::vector<Entry> old = std::move(slots_);
-    const std::size_t capacity = old.empty() ? 64 : 2 * old.size();
     Entry empty{};
     empty.key = kEmpty;
     slots_.assign(capacity, empty);

@@ -7,16 +7,18 @@
 namespace collnoise {
 namespace {
 
-// A composition's bytes: its end time, its references, its noise list's first entry, each
-// category's sum (path_sums::PathSum: the his, then the los), then the buckets its noise list
-// holds (a bit each): 96 bytes.
+// A composition's bytes: its end time, its references, its noise array, each category's sum
+// (path_sums::PathSum: the his, then the los), 88 of its 96. A noise array's: its references,
+// then a float a bucket.
 constexpr std::size_t kRefsByte = 8;
-constexpr std::size_t kListByte = 12;
+constexpr std::size_t kArrayByte = 12;
 constexpr std::size_t kHiByte = 16;
 constexpr std::size_t kLoByte = kHiByte + kPathCategories * sizeof(double);
-constexpr std::size_t kMaskByte = kLoByte + kPathCategories * sizeof(float);
+constexpr std::size_t kSumsEnd = kLoByte + kPathCategories * sizeof(float);
 constexpr std::size_t kLineWords = 64 / sizeof(double);
-static_assert(kMaskByte + sizeof(std::uint64_t) == 96 && kPathBuckets <= 64);
+std::size_t bucket_byte(std::size_t b) {
+  return sizeof(std::uint32_t) + b * sizeof(float);
+}
 
 // Words hold integers and floats by their bytes (memcpy: no aliasing of a double as another
 // type).
@@ -47,20 +49,45 @@ void prefetch_lines(const double* w, std::size_t words) {
 
 PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t buckets)
     : bucket_(std::move(bucket)), buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)) {
-  static_assert(kStride * sizeof(double) == kMaskByte + sizeof(std::uint64_t));
-  static_assert(sizeof(NarrowFlight) == 32 && kNodeBits + 6 == 32);
+  static_assert(kSumsEnd <= kStride * sizeof(double));
+  static_assert(sizeof(NarrowFlight) == 32 && kPathBuckets <= (1U << (32 - kNodeBits)));
+}
+
+void PathCompositionRecorder::Pool::reset(std::size_t words) {
+  stride = words;
+  for (chunk_bits = 0; (stride * sizeof(double)) << chunk_bits < (std::size_t{1} << 25);)
+    ++chunk_bits;
+  chunk_mask = (1U << chunk_bits) - 1;
+  chunks.clear();
+  bases.clear();
+  free.clear();
+  allocated = 0;
+}
+
+std::uint32_t PathCompositionRecorder::Pool::take() {
+  if (!free.empty()) {
+    const std::uint32_t n = free.back();
+    free.pop_back();
+    return n;
+  }
+  const std::uint32_t n = allocated++;
+  if ((n >> chunk_bits) == chunks.size()) {
+    // Left uninitialized: pages are touched (and count as memory) only when used.
+    chunks.push_back(std::make_unique_for_overwrite<double[]>(
+        (std::size_t{1} << chunk_bits) * stride + kLineWords));
+    const auto at = reinterpret_cast<std::uintptr_t>(chunks.back().get());
+    bases.push_back(chunks.back().get() + (64 - at % 64) % 64 / sizeof(double));
+  }
+  return n;
 }
 
 void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std::uint32_t nics) {
-  chunks_.clear();
-  bases_.clear();
-  free_.clear();
+  compositions_.reset(kStride);
+  arrays_.reset((bucket_byte(buckets_) + sizeof(double) - 1) / sizeof(double));
   flights_.clear();
+  flights_.reserve(ranks);  // collectives start with every rank sending (grown, it held both)
   wide_flights_.clear();
-  entry_chunks_.clear();
-  free_entries_.clear();
-  allocated_ = entries_ = 0;
-  new_entry(kNoList, 0.0F, 0);            // entry 0: kNoList
+  std::fill_n(arrays_.at(arrays_.take()), arrays_.stride, 0.0);  // kNoNoise
   const std::uint32_t zero = allocate();  // kZero: the empty path, ending at 0, never freed
   std::fill_n(words(zero), kStride, 0.0);
   cpus_per_rank_ = cpus;
@@ -77,28 +104,15 @@ double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
   // Measured on recursive doubling at 2^18 and 2^20 ranks under noise: at most 1.2 compositions
   // a rank (a composition is held by its message until the message is taken); a line of
   // carriers; a message in flight a rank (all ranks send at the start) in a table at most half
-  // full. The noise lists: none under sparse noise, about BUCKETS_TODO entries a rank under
-  // noise on every operation (paths that share a past share its entries).
-  (void)buckets;
-  return 1.2 * static_cast<double>(kStride * sizeof(double)) + sizeof(RankCarriers) +
-         2.0 * sizeof(NarrowFlight) + 2.0 * sizeof(NoiseEntry);
+  // full; a noise array for each composition under noise on every operation (none without
+  // noise, few under periodic noise).
+  const double array = static_cast<double>((bucket_byte(buckets) + 7) / 8 * 8);
+  return 1.2 * (kStride * sizeof(double) + array) + sizeof(RankCarriers) +
+         2.0 * sizeof(NarrowFlight);
 }
 
 std::uint32_t PathCompositionRecorder::allocate() {
-  std::uint32_t n;
-  if (!free_.empty()) {
-    n = free_.back();
-    free_.pop_back();
-  } else {
-    n = allocated_++;
-    if ((n >> kChunkBits) == chunks_.size()) {
-      // Left uninitialized: pages are touched (and count as memory) only when used.
-      chunks_.push_back(std::make_unique_for_overwrite<double[]>(
-          (std::size_t{1} << kChunkBits) * kStride + kLineWords));
-      const auto at = reinterpret_cast<std::uintptr_t>(chunks_.back().get());
-      bases_.push_back(chunks_.back().get() + (64 - at % 64) % 64 / sizeof(double));
-    }
-  }
+  const std::uint32_t n = compositions_.take();
   store<std::uint32_t>(words(n), kRefsByte, 1);
   return n;
 }
@@ -115,8 +129,8 @@ void PathCompositionRecorder::drop(std::uint32_t n) {
   const auto refs = load<std::uint32_t>(w, kRefsByte) - 1;
   store<std::uint32_t>(w, kRefsByte, refs);
   if (refs != 0) return;
-  drop_list(load<std::uint32_t>(w, kListByte));
-  free_.push_back(n);
+  drop_array(load<std::uint32_t>(w, kArrayByte));
+  compositions_.free.push_back(n);
 }
 
 template <class Noise>
@@ -151,10 +165,14 @@ std::uint32_t PathCompositionRecorder::compose(std::uint32_t node,
     double* to = words(n);
     const double* from = words(node);
     to[0] = from[0];
-    const auto list = load<std::uint32_t>(from, kListByte);
-    if (list != kNoList) ++entry(list).refs;
-    store<std::uint32_t>(to, kListByte, list);
-    std::copy(from + kHiByte / sizeof(double), from + kStride, to + kHiByte / sizeof(double));
+    const auto array = load<std::uint32_t>(from, kArrayByte);
+    if (array != kNoNoise) {
+      double* a = arrays_.at(array);
+      store<std::uint32_t>(a, 0, load<std::uint32_t>(a, 0) + 1);
+    }
+    store<std::uint32_t>(to, kArrayByte, array);
+    std::copy(from + kHiByte / sizeof(double), from + kSumsEnd / sizeof(double),
+              to + kHiByte / sizeof(double));
     if (consume) drop(node);
   }
   double* w = words(n);
@@ -162,77 +180,29 @@ std::uint32_t PathCompositionRecorder::compose(std::uint32_t node,
   return n;
 }
 
-std::uint32_t PathCompositionRecorder::new_entry(std::uint32_t parent, float value,
-                                                 std::uint8_t bucket) {
-  std::uint32_t e;
-  if (!free_entries_.empty()) {
-    e = free_entries_.back();
-    free_entries_.pop_back();
-  } else {
-    e = entries_++;
-    if ((e >> kChunkBits) == entry_chunks_.size())
-      entry_chunks_.push_back(
-          std::make_unique_for_overwrite<NoiseEntry[]>(std::size_t{1} << kChunkBits));
-  }
-  entry(e) = NoiseEntry{parent, 1, value, bucket};
-  return e;
-}
-
-void PathCompositionRecorder::drop_list(std::uint32_t e) {
-  while (e != kNoList) {
-    NoiseEntry& x = entry(e);
-    if (--x.refs != 0) return;
-    free_entries_.push_back(e);
-    e = x.parent;
-  }
+void PathCompositionRecorder::drop_array(std::uint32_t a) {
+  if (a == kNoNoise) return;
+  double* w = arrays_.at(a);
+  const auto refs = load<std::uint32_t>(w, 0) - 1;
+  store<std::uint32_t>(w, 0, refs);
+  if (refs == 0) arrays_.free.push_back(a);
 }
 
 void PathCompositionRecorder::add_noise(double* w, std::uint8_t bucket, double from, double to) {
-  // The bucket's running sum gets the same single-precision additions, in the same order, as an
-  // array of buckets would.
-  std::uint32_t head = load<std::uint32_t>(w, kListByte);
-  const auto mask = load<std::uint64_t>(w, kMaskByte);
-  const std::uint64_t bit = std::uint64_t{1} << bucket;
-  float x = 0.0F;
-  if ((mask & bit) == 0) {  // the bucket's first noise: a new first entry holds the list
-    path_sums::add_bucket(x, from, to);
-    store<std::uint64_t>(w, kMaskByte, mask | bit);
-    head = new_entry(head, x, bucket);
-  } else if (NoiseEntry& h = entry(head); h.bucket == bucket) {  // the usual case
-    x = h.value;
-    path_sums::add_bucket(x, from, to);
-    if (h.refs == 1) {  // this composition's alone: changed in place
-      h.value = x;
-      return;
-    }
-    const std::uint32_t rest = h.parent;
-    if (rest != kNoList) ++entry(rest).refs;
-    --h.refs;  // still held by others
-    head = new_entry(rest, x, bucket);
-  } else {  // steps out of order along the path: the list rebuilt without the bucket's entry
-    const std::uint32_t rest = list_without(head, bucket, x);
-    path_sums::add_bucket(x, from, to);
-    drop_list(head);
-    head = new_entry(rest, x, bucket);
+  std::uint32_t a = load<std::uint32_t>(w, kArrayByte);
+  double* x = arrays_.at(a);
+  if (a == kNoNoise || load<std::uint32_t>(x, 0) != 1) {  // shared: this composition's own copy
+    const std::uint32_t copy = arrays_.take();
+    double* y = arrays_.at(copy);
+    std::copy(x, x + arrays_.stride, y);
+    store<std::uint32_t>(y, 0, 1);
+    drop_array(a);
+    store<std::uint32_t>(w, kArrayByte, a = copy);
+    x = y;
   }
-  store<std::uint32_t>(w, kListByte, head);
-}
-
-std::uint32_t PathCompositionRecorder::list_without(std::uint32_t head, std::uint8_t bucket,
-                                                    float& value) {
-  // The entries before it (at most one a bucket), copied in order onto the list after it.
-  std::array<std::uint32_t, kPathBuckets> before;
-  std::size_t k = 0;
-  std::uint32_t e = head;
-  for (; entry(e).bucket != bucket; e = entry(e).parent) before[k++] = e;
-  value = entry(e).value;
-  std::uint32_t list = entry(e).parent;
-  if (list != kNoList) ++entry(list).refs;
-  while (k > 0) {
-    const NoiseEntry copy = entry(before[--k]);
-    list = new_entry(list, copy.value, copy.bucket);  // the hold on `list` passes to it
-  }
-  return list;
+  auto value = load<float>(x, bucket_byte(bucket));
+  path_sums::add_bucket(value, from, to);
+  store<float>(x, bucket_byte(bucket), value);
 }
 
 void PathCompositionRecorder::insert_flight(std::uint64_t op, const Flight& f) {
@@ -394,6 +364,7 @@ void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
 }
 
 CriticalPath PathCompositionRecorder::result(std::span<const double> finish) const {
+    std::fprintf(stderr, "compositions %u arrays %u\n", compositions_.allocated, arrays_.allocated);
   CriticalPath path = path_ending_at(finish, noise_.value(), unmatched_);
   if (finish.empty()) return path;
   // The path ends at the last rank's CPU that ends last: its composition and last spans.
@@ -408,8 +379,8 @@ CriticalPath PathCompositionRecorder::result(std::span<const double> finish) con
   std::array<double, kStride> w;
   std::copy(from, from + kStride, w.begin());
   std::array<float, kPathBuckets> buckets{};
-  for (auto e = load<std::uint32_t>(w.data(), kListByte); e != kNoList; e = entry(e).parent)
-    buckets[entry(e).bucket] = entry(e).value;
+  const double* array = arrays_.at(load<std::uint32_t>(w.data(), kArrayByte));
+  for (std::size_t b = 0; b < buckets_; ++b) buckets[b] = load<float>(array, bucket_byte(b));
   extend(w.data(), {{end.first, end.mid}, {PathCategory::kNoise, end.end}},
          [&](double a, double b) { path_sums::add_bucket(buckets[end.bucket], a, b); });
   for (std::size_t c = 0; c < kPathCategories; ++c)

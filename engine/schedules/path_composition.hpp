@@ -53,9 +53,9 @@ class PathCompositionRecorder {
   CriticalPath result(std::span<const double> finish) const;
 
   /// Compositions held at most during the run.
-  std::size_t peak_compositions() const { return allocated_; }
-  /// Entries of the noise-by-bucket lists held at most.
-  std::size_t peak_noise_entries() const { return entries_; }
+  std::size_t peak_compositions() const { return compositions_.allocated; }
+  /// Noise-by-bucket arrays held at most.
+  std::size_t peak_noise_arrays() const { return arrays_.allocated; }
   /// Bytes it holds per rank at most, about, with `buckets` step buckets (for estimates).
   static double bytes_per_rank(std::size_t buckets);
 
@@ -105,14 +105,29 @@ class PathCompositionRecorder {
     double to;
   };
 
-  // ---- Compositions: [end, references, noise list, (hi, lo) per category, buckets in the noise
-  // list], 96 bytes, in chunks that never move ----
-  double* words(std::uint32_t n) const {
-    return bases_[n >> kChunkBits] + std::size_t{n & kChunkMask} * kStride;
-  }
-  static constexpr std::size_t kStride = 12;  // doubles: two cache lines whatever the offset
-  static constexpr unsigned kChunkBits = 14;
-  static constexpr std::uint32_t kChunkMask = (1U << kChunkBits) - 1;
+  // Blocks of `stride` doubles in chunks that never move, reused through a free list. A chunk
+  // is over 32 MiB, so that the C library maps it apart from its heap (and unmaps it when freed)
+  // whatever it was asked before: its pages count as memory only when used, and none are left
+  // to the heap between runs.
+  struct Pool {
+    std::size_t stride = 1;
+    unsigned chunk_bits = 0;
+    std::uint32_t chunk_mask = 0;
+    std::vector<std::unique_ptr<double[]>> chunks;
+    std::vector<double*> bases;  // each chunk's first line
+    std::uint32_t allocated = 0;
+    std::vector<std::uint32_t> free;
+    double* at(std::uint32_t n) const {
+      return bases[n >> chunk_bits] + std::size_t{n & chunk_mask} * stride;
+    }
+    std::uint32_t take();
+    void reset(std::size_t words);
+  };
+
+  // ---- Compositions: [end, references, noise array, (hi, lo) per category], 96 bytes (two cache
+  // lines whatever the offset) ----
+  static constexpr std::size_t kStride = 12;
+  double* words(std::uint32_t n) const { return compositions_.at(n); }
   std::uint32_t allocate();
   void hold(std::uint32_t n);
   void drop(std::uint32_t n);
@@ -138,25 +153,13 @@ class PathCompositionRecorder {
                    f.bucket, consume);
   }
 
-  // ---- The noise by bucket: a persistent list per composition, of an entry per bucket with
-  // noise on the path (its running single-precision sum), shared by reference count: periodic
-  // noise touches few of them, and paths that share a past share its entries ----
-  struct NoiseEntry {
-    std::uint32_t parent, refs;
-    float value;
-    std::uint8_t bucket;
-  };
-  static constexpr std::uint32_t kNoList = 0;  // entry 0: the end of every list, never used
-  NoiseEntry& entry(std::uint32_t e) const {
-    return entry_chunks_[e >> kChunkBits][e & kChunkMask];
-  }
-  std::uint32_t new_entry(std::uint32_t parent, float value, std::uint8_t bucket);
-  void drop_list(std::uint32_t e);
+  // ---- The noise by bucket: an array of single-precision sums apart from the composition
+  // ([references, a float a bucket]), shared by reference count and copied when one holder adds
+  // noise: only compositions with noise on their path have one (periodic noise: few) ----
+  static constexpr std::uint32_t kNoNoise = 0;  // all zero, never freed
+  void drop_array(std::uint32_t a);
   /// Adds the noise of [from, to] to bucket `bucket` of composition `w` (held once).
   void add_noise(double* w, std::uint8_t bucket, double from, double to);
-  /// The list `head` without its entry of `bucket` (not its first), held once for the caller;
-  /// `value`: that entry's.
-  std::uint32_t list_without(std::uint32_t head, std::uint8_t bucket, float& value);
 
   // ---- Messages in flight ----
   void insert_flight(std::uint64_t op, const Flight& f);
@@ -191,17 +194,11 @@ class PathCompositionRecorder {
 
   StepBucket bucket_;
   std::size_t buckets_;
-  std::vector<std::unique_ptr<double[]>> chunks_;
-  std::vector<double*> bases_;  // each chunk's first line
-  std::uint32_t allocated_ = 0;
-  std::vector<std::uint32_t> free_;
+  Pool compositions_, arrays_;
   std::vector<RankCarriers> ranks_;
   std::vector<Carrier> more_cpus_;
   std::vector<NicCarrier> more_sends_, more_receives_;
   std::uint32_t cpus_per_rank_ = 1, nics_per_rank_ = 1;
-  std::vector<std::unique_ptr<NoiseEntry[]>> entry_chunks_;
-  std::uint32_t entries_ = 0;
-  std::vector<std::uint32_t> free_entries_;
   FlatIndexMap<NarrowFlight> flights_;  // by the send's global index
   FlatIndexMap<WideFlight> wide_flights_;
   path_sums::CompensatedSum noise_;
