@@ -364,7 +364,6 @@ void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
 }
 
 CriticalPath PathCompositionRecorder::result(std::span<const double> finish) const {
-    std::fprintf(stderr, "compositions %u arrays %u\n", compositions_.allocated, arrays_.allocated);
   CriticalPath path = path_ending_at(finish, noise_.value(), unmatched_);
   if (finish.empty()) return path;
   // The path ends at the last rank's CPU that ends last: its composition and last spans.
