@@ -29,9 +29,13 @@ class FlatIndexMap {
       if (slots_[i].key == kEmpty) return nullptr;
     }
   }
-  /// Fetches the slot where `key` would be found into the cache.
+  /// Fetches the slot where `key` would be found into the cache, and the slot after it, which an
+  /// erasure reads (to shift it back): in the next cache line for half the slots of 32 bytes.
   void prefetch(Key key) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[home(key)]);
+    if (slots_.empty()) return;
+    const std::size_t i = home(key);
+    __builtin_prefetch(&slots_[i]);
+    __builtin_prefetch(&slots_[(i + 1) & mask_]);
   }
   /// Sets the entry of `entry.key` (precondition: it is not kEmpty).
   void insert(const Entry& entry) {
