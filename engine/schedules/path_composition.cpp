@@ -101,11 +101,12 @@ void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std
 }
 
 double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
-  // Measured on recursive doubling at 2^18 and 2^20 ranks under noise: at most 1.2 compositions
-  // a rank (a composition is held by its message until the message is taken); a line of
-  // carriers; a message in flight a rank (all ranks send at the start) in a table at most half
-  // full; a noise array for each composition under noise on every operation (none without
-  // noise, few under periodic noise).
+  // Measured on recursive doubling at 2^18 and 2^20 ranks: at most 1.1 (periodic noise) to 1.25
+  // (exponential noise on every operation) compositions a rank, 1.5 in the noiseless run (of
+  // one bucket: no noise array); a noise array a rank under noise on every operation, 0.08 under
+  // periodic noise; a line of carriers; a message in flight a rank (all ranks send at the start)
+  // in a table at most half full. Counted here: 1.2 compositions and arrays a rank (about 350
+  // bytes with 20 buckets; the 2^20 periodic run added 252 MB, 240 bytes a rank).
   const double array = static_cast<double>((bucket_byte(buckets) + 7) / 8 * 8);
   return 1.2 * (kStride * sizeof(double) + array) + sizeof(RankCarriers) +
          2.0 * sizeof(NarrowFlight);
