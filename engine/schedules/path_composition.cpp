@@ -1,18 +1,24 @@
 #include "engine/schedules/path_composition.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace collnoise {
 namespace {
 
-// A composition's bytes: its end time and its references (an integer in a double's place), each
-// category's sum (path_sums::PathSum: the his, then the los), then the buckets, as floats.
+// A composition's bytes: its end time, its references, its noise array, each category's sum
+// (path_sums::PathSum: the his, then the los), 88 of its 96. A noise array's: its references,
+// then a float a bucket.
 constexpr std::size_t kRefsByte = 8;
+constexpr std::size_t kArrayByte = 12;
 constexpr std::size_t kHiByte = 16;
 constexpr std::size_t kLoByte = kHiByte + kPathCategories * sizeof(double);
-constexpr std::size_t kBucketByte = kLoByte + kPathCategories * sizeof(float);
+constexpr std::size_t kSumsEnd = kLoByte + kPathCategories * sizeof(float);
 constexpr std::size_t kLineWords = 64 / sizeof(double);
+std::size_t bucket_byte(std::size_t b) {
+  return sizeof(std::uint32_t) + b * sizeof(float);
+}
 
 // Words hold integers and floats by their bytes (memcpy: no aliasing of a double as another
 // type).
@@ -25,9 +31,6 @@ T load(const double* w, std::size_t byte) {
 template <class T>
 void store(double* w, std::size_t byte, T x) {
   std::memcpy(reinterpret_cast<unsigned char*>(w) + byte, &x, sizeof(T));
-}
-std::size_t bucket_byte(std::size_t b) {
-  return kBucketByte + b * sizeof(float);
 }
 path_sums::PathSum sum_in(const double* w, std::size_t c) {
   return {load<double>(w, kHiByte + c * sizeof(double)),
@@ -45,18 +48,48 @@ void prefetch_lines(const double* w, std::size_t words) {
 }  // namespace
 
 PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t buckets)
-    : bucket_(std::move(bucket)),
-      buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)),
-      stride_((bucket_byte(buckets_) + sizeof(double) - 1) / sizeof(double)) {}
+    : bucket_(std::move(bucket)), buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)) {
+  static_assert(kSumsEnd <= kStride * sizeof(double));
+  static_assert(sizeof(NarrowFlight) == 32 && kPathBuckets <= (1U << (32 - kNodeBits)));
+}
+
+void PathCompositionRecorder::Pool::reset(std::size_t words) {
+  stride = words;
+  for (chunk_bits = 0; (stride * sizeof(double)) << chunk_bits < (std::size_t{1} << 25);)
+    ++chunk_bits;
+  chunk_mask = (1U << chunk_bits) - 1;
+  chunks.clear();
+  bases.clear();
+  free.clear();
+  allocated = 0;
+}
+
+std::uint32_t PathCompositionRecorder::Pool::take() {
+  if (!free.empty()) {
+    const std::uint32_t n = free.back();
+    free.pop_back();
+    return n;
+  }
+  const std::uint32_t n = allocated++;
+  if ((n >> chunk_bits) == chunks.size()) {
+    // Left uninitialized: pages are touched (and count as memory) only when used.
+    chunks.push_back(std::make_unique_for_overwrite<double[]>(
+        (std::size_t{1} << chunk_bits) * stride + kLineWords));
+    const auto at = reinterpret_cast<std::uintptr_t>(chunks.back().get());
+    bases.push_back(chunks.back().get() + (64 - at % 64) % 64 / sizeof(double));
+  }
+  return n;
+}
 
 void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std::uint32_t nics) {
-  chunks_.clear();
-  bases_.clear();
-  free_.clear();
+  compositions_.reset(kStride);
+  arrays_.reset((bucket_byte(buckets_) + sizeof(double) - 1) / sizeof(double));
   flights_.clear();
-  allocated_ = 0;
+  flights_.reserve(ranks);  // collectives start with every rank sending (grown, it held both)
+  wide_flights_.clear();
+  std::fill_n(arrays_.at(arrays_.take()), arrays_.stride, 0.0);  // kNoNoise
   const std::uint32_t zero = allocate();  // kZero: the empty path, ending at 0, never freed
-  std::fill_n(words(zero), stride_, 0.0);
+  std::fill_n(words(zero), kStride, 0.0);
   cpus_per_rank_ = cpus;
   nics_per_rank_ = nics;
   ranks_.assign(ranks, RankCarriers{});
@@ -68,49 +101,41 @@ void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std
 }
 
 double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
-  // Measured on recursive doubling at 2^18 and 2^20 ranks under noise: at most 1.2 compositions
-  // a rank (a composition is held by its message until the message is taken); a line of
-  // carriers; a message in flight a rank (all ranks send at the start) in a table at most half
-  // full. The noiseless run holds up to 1.5 compositions a rank, of one bucket (smaller).
-  return 1.2 * static_cast<double>(bucket_byte(buckets)) + sizeof(RankCarriers) +
-         2.0 * (sizeof(Flight) + sizeof(std::uint64_t));
+  // Measured on recursive doubling at 2^18 and 2^20 ranks: at most 1.1 (periodic noise) to 1.25
+  // (exponential noise on every operation) compositions a rank, 1.5 in the noiseless run (of
+  // one bucket: no noise array); a noise array a rank under noise on every operation, 0.08 under
+  // periodic noise; a line of carriers; a message in flight a rank (all ranks send at the start)
+  // in a table at most half full. Counted here: 1.2 compositions and arrays a rank (about 350
+  // bytes with 20 buckets; the 2^20 periodic run added 252 MB, 240 bytes a rank).
+  const double array = static_cast<double>((bucket_byte(buckets) + 7) / 8 * 8);
+  return 1.2 * (kStride * sizeof(double) + array) + sizeof(RankCarriers) +
+         2.0 * sizeof(NarrowFlight);
 }
 
 std::uint32_t PathCompositionRecorder::allocate() {
-  std::uint32_t n;
-  if (!free_.empty()) {
-    n = free_.back();
-    free_.pop_back();
-  } else {
-    n = allocated_++;
-    if ((n >> kChunkBits) == chunks_.size()) {
-      // Left uninitialized: pages are touched (and count as memory) only when used.
-      chunks_.push_back(std::make_unique_for_overwrite<double[]>(
-          (std::size_t{1} << kChunkBits) * stride_ + kLineWords));
-      const auto at = reinterpret_cast<std::uintptr_t>(chunks_.back().get());
-      bases_.push_back(chunks_.back().get() + (64 - at % 64) % 64 / sizeof(double));
-    }
-  }
-  store<std::uint64_t>(words(n), kRefsByte, 1);
+  const std::uint32_t n = compositions_.take();
+  store<std::uint32_t>(words(n), kRefsByte, 1);
   return n;
 }
 
 void PathCompositionRecorder::hold(std::uint32_t n) {
   if (n == kNone || n == kZero) return;
   double* w = words(n);
-  store<std::uint64_t>(w, kRefsByte, load<std::uint64_t>(w, kRefsByte) + 1);
+  store<std::uint32_t>(w, kRefsByte, load<std::uint32_t>(w, kRefsByte) + 1);
 }
 
 void PathCompositionRecorder::drop(std::uint32_t n) {
   if (n == kNone || n == kZero) return;
   double* w = words(n);
-  const auto refs = load<std::uint64_t>(w, kRefsByte) - 1;
-  store<std::uint64_t>(w, kRefsByte, refs);
-  if (refs == 0) free_.push_back(n);
+  const auto refs = load<std::uint32_t>(w, kRefsByte) - 1;
+  store<std::uint32_t>(w, kRefsByte, refs);
+  if (refs != 0) return;
+  drop_array(load<std::uint32_t>(w, kArrayByte));
+  compositions_.free.push_back(n);
 }
 
-void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> spans,
-                                     std::uint8_t bucket) {
+template <class Noise>
+void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> spans, Noise&& noise) {
   double from = w[0];
   for (const Span& s : spans) {
     if (s.to == from) continue;  // a span of no length adds nothing
@@ -118,11 +143,7 @@ void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> span
     path_sums::PathSum sum = sum_in(w, c);
     path_sums::add_span(sum, from, s.to);
     put_sum(w, c, sum);
-    if (s.category == PathCategory::kNoise) {
-      auto x = load<float>(w, bucket_byte(bucket));
-      path_sums::add_bucket(x, from, s.to);
-      store<float>(w, bucket_byte(bucket), x);
-    }
+    if (s.category == PathCategory::kNoise) noise(from, s.to);
     from = s.to;
   }
   w[0] = from;
@@ -140,16 +161,74 @@ std::uint32_t PathCompositionRecorder::compose(std::uint32_t node,
     return node;
   }
   std::uint32_t n = node;
-  if (!consume || node == kZero || load<std::uint64_t>(words(node), kRefsByte) != 1) {
+  if (!consume || node == kZero || load<std::uint32_t>(words(node), kRefsByte) != 1) {
     n = allocate();
     double* to = words(n);
     const double* from = words(node);
     to[0] = from[0];
-    std::copy(from + kHiByte / sizeof(double), from + stride_, to + kHiByte / sizeof(double));
+    const auto array = load<std::uint32_t>(from, kArrayByte);
+    if (array != kNoNoise) {
+      double* a = arrays_.at(array);
+      store<std::uint32_t>(a, 0, load<std::uint32_t>(a, 0) + 1);
+    }
+    store<std::uint32_t>(to, kArrayByte, array);
+    std::copy(from + kHiByte / sizeof(double), from + kSumsEnd / sizeof(double),
+              to + kHiByte / sizeof(double));
     if (consume) drop(node);
   }
-  extend(words(n), spans, bucket);
+  double* w = words(n);
+  extend(w, spans, [&](double a, double b) { add_noise(w, bucket, a, b); });
   return n;
+}
+
+void PathCompositionRecorder::drop_array(std::uint32_t a) {
+  if (a == kNoNoise) return;
+  double* w = arrays_.at(a);
+  const auto refs = load<std::uint32_t>(w, 0) - 1;
+  store<std::uint32_t>(w, 0, refs);
+  if (refs == 0) arrays_.free.push_back(a);
+}
+
+void PathCompositionRecorder::add_noise(double* w, std::uint8_t bucket, double from, double to) {
+  std::uint32_t a = load<std::uint32_t>(w, kArrayByte);
+  double* x = arrays_.at(a);
+  if (a == kNoNoise || load<std::uint32_t>(x, 0) != 1) {  // shared: this composition's own copy
+    const std::uint32_t copy = arrays_.take();
+    double* y = arrays_.at(copy);
+    std::copy(x, x + arrays_.stride, y);
+    store<std::uint32_t>(y, 0, 1);
+    drop_array(a);
+    store<std::uint32_t>(w, kArrayByte, a = copy);
+    x = y;
+  }
+  auto value = load<float>(x, bucket_byte(bucket));
+  path_sums::add_bucket(value, from, to);
+  store<float>(x, bucket_byte(bucket), value);
+}
+
+void PathCompositionRecorder::insert_flight(std::uint64_t op, const Flight& f) {
+  if (op < FlatIndexMap<NarrowFlight>::kEmpty && f.node < (1U << kNodeBits)) {
+    const auto node_bucket = f.node | (std::uint32_t{f.bucket} << kNodeBits);
+    flights_.insert({f.leave, f.wire_end, f.arrival, node_bucket, static_cast<std::uint32_t>(op)});
+  } else {
+    wide_flights_.insert({op, f});
+  }
+}
+
+bool PathCompositionRecorder::find_flight(std::uint64_t op, Flight& f, bool take) {
+  if (op < FlatIndexMap<NarrowFlight>::kEmpty)
+    if (NarrowFlight* n = flights_.find(static_cast<std::uint32_t>(op)); n != nullptr) {
+      f = Flight{n->leave, n->wire_end, n->arrival, n->node_bucket & ((1U << kNodeBits) - 1),
+                 static_cast<std::uint8_t>(n->node_bucket >> kNodeBits)};
+      if (take) flights_.erase(n);
+      return true;
+    }
+  if (wide_flights_.size() == 0) return false;
+  WideFlight* w = wide_flights_.find(op);
+  if (w == nullptr) return false;
+  f = w->flight;
+  if (take) wide_flights_.erase(w);
+  return true;
 }
 
 void PathCompositionRecorder::set(Carrier& slot, std::uint32_t node, PathCategory first, double mid,
@@ -213,7 +292,7 @@ void PathCompositionRecorder::send(const SendSeen& s) {
   const double work = s.start + s.overhead;
   if (s.cpu_end != work) noise_.add(s.cpu_end - work);
   hold(from);
-  flights_.insert(s.op, Flight{s.start + s.o, s.wire_end, s.arrival, from, bucket});
+  insert_flight(s.op, Flight{s.start + s.o, s.wire_end, s.arrival, from, bucket});
   set(nic_slot, from, PathCategory::kGap, s.nic_end);
   set(cpu_slot, from, PathCategory::kOverhead, work, s.cpu_end, bucket);
   drop(from);
@@ -221,14 +300,15 @@ void PathCompositionRecorder::send(const SendSeen& s) {
 }
 
 void PathCompositionRecorder::message(const MessageSeen& m) {
-  const Flight* in_flight = flights_.find(m.send);
-  const Flight flight = in_flight != nullptr ? *in_flight : Flight{};
+  // An eager message is done with (taken out of the table); a rendezvous one is kept until its
+  // receive takes it.
+  Flight flight{};
+  const bool found = find_flight(m.send, flight, m.eager);
   Carrier& cpu_slot = cpu(m.host, m.cpu);
   NicCarrier& nic_slot = receive_nic(m.host, m.nic);
   const std::size_t pick =
       path_sums::binding(m.start, {flight.arrival, cpu_slot.end, nic_slot.end}, unmatched_);
-  // An eager message is done with; a rendezvous one is kept until its receive takes it.
-  const bool done = m.eager && in_flight != nullptr;
+  const bool done = m.eager && found;
   std::uint32_t from;
   if (pick == 0) {
     drop(cpu_slot.node), drop(nic_slot.node);
@@ -238,7 +318,6 @@ void PathCompositionRecorder::message(const MessageSeen& m) {
     from = pick == 1 ? start_from(cpu_slot, nic_slot) : start_from(nic_slot, cpu_slot);
     if (done) drop(flight.node);
   }
-  if (done) flights_.erase(m.send);
   const double work = m.start + m.overhead;
   if (m.cpu_end != work) noise_.add(m.cpu_end - work);
   set(nic_slot, from, PathCategory::kGap, m.nic_end);
@@ -248,13 +327,11 @@ void PathCompositionRecorder::message(const MessageSeen& m) {
 }
 
 void PathCompositionRecorder::rendezvous(const RendezvousSeen& r) {
-  const Flight* in_flight = flights_.find(r.send);
-  if (in_flight == nullptr) {
+  Flight flight{};
+  if (!find_flight(r.send, flight, true)) {
     ++unmatched_;
     return;
   }
-  const Flight flight = *in_flight;
-  flights_.erase(r.send);
   const std::uint32_t arrived = compose(flight, true);
   // The sender's CPU and NIC continue from the message's path where they were free earlier.
   Carrier& cpu_slot = cpu(r.sender, r.cpu);
@@ -268,7 +345,9 @@ void PathCompositionRecorder::rendezvous(const RendezvousSeen& r) {
 
 void PathCompositionRecorder::fetch_far(const AheadSeen& a) {
   __builtin_prefetch(&ranks_[a.host], 1);
-  flights_.prefetch(a.op);  // a message's entry, or where a send's will go
+  // A message's entry, or where a send's will go.
+  if (a.op < FlatIndexMap<NarrowFlight>::kEmpty)
+    flights_.prefetch(static_cast<std::uint32_t>(a.op));
 }
 
 void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
@@ -276,10 +355,13 @@ void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
   // the CPU frees, else the CPU's); of the other, the line with its reference count. (A free
   // composition a copy writes was freed recently: still in the cache.)
   const RankCarriers& r = ranks_[a.host];
-  const Flight* f = a.message ? flights_.find(a.op) : nullptr;
+  const NarrowFlight* f = a.message && a.op < FlatIndexMap<NarrowFlight>::kEmpty
+                              ? flights_.find(static_cast<std::uint32_t>(a.op))
+                              : nullptr;
   const bool from_message = f != nullptr && f->arrival >= r.cpu.end;
-  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), from_message ? 1 : stride_);
-  if (f != nullptr && f->node != kNone) prefetch_lines(words(f->node), from_message ? stride_ : 1);
+  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), from_message ? 1 : kStride);
+  if (f != nullptr)
+    prefetch_lines(words(f->node_bucket & ((1U << kNodeBits) - 1)), from_message ? kStride : 1);
 }
 
 CriticalPath PathCompositionRecorder::result(std::span<const double> finish) const {
@@ -294,12 +376,16 @@ CriticalPath PathCompositionRecorder::result(std::span<const double> finish) con
       break;
     }
   const double* from = words(end.node == kNone ? kZero : end.node);
-  std::vector<double> w(from, from + stride_);
-  extend(w.data(), {{end.first, end.mid}, {PathCategory::kNoise, end.end}}, end.bucket);
+  std::array<double, kStride> w;
+  std::copy(from, from + kStride, w.begin());
+  std::array<float, kPathBuckets> buckets{};
+  const double* array = arrays_.at(load<std::uint32_t>(w.data(), kArrayByte));
+  for (std::size_t b = 0; b < buckets_; ++b) buckets[b] = load<float>(array, bucket_byte(b));
+  extend(w.data(), {{end.first, end.mid}, {PathCategory::kNoise, end.end}},
+         [&](double a, double b) { path_sums::add_bucket(buckets[end.bucket], a, b); });
   for (std::size_t c = 0; c < kPathCategories; ++c)
     path.time[c] = path_sums::value_of(sum_in(w.data(), c));
-  for (std::size_t b = 0; b < buckets_; ++b)
-    path.noise_by_bucket[b] = load<float>(w.data(), bucket_byte(b));
+  for (std::size_t b = 0; b < buckets_; ++b) path.noise_by_bucket[b] = buckets[b];
   return path;
 }
 

@@ -13,6 +13,12 @@
 // rank whatever the number of operations; a NIC that can no longer bind (its rank has one CPU,
 // freed no earlier than it) lets go of its composition.
 //
+// Memory traffic sets the cost (the engine's look-ahead fetches what an event reads, but the
+// lines add up): a composition is 96 bytes, two cache lines, its noise by bucket in an array
+// apart that only compositions with noise on their path have (shared by reference count, copied
+// when one holder adds noise); a message in flight is a 32-byte slot of a flat table; a rank's
+// first CPU and NICs are one cache line.
+//
 // The binding constraint and the tie rules are critical_path.hpp's, and the sums are added in the
 // same order with the same arithmetic (path_sums.hpp): both recorders give the same bits
 // (tests/test_path_composition.cpp).
@@ -53,7 +59,9 @@ class PathCompositionRecorder {
   CriticalPath result(std::span<const double> finish) const;
 
   /// Compositions held at most during the run.
-  std::size_t peak_compositions() const { return allocated_; }
+  std::size_t peak_compositions() const { return compositions_.allocated; }
+  /// Noise-by-bucket arrays held at most.
+  std::size_t peak_noise_arrays() const { return arrays_.allocated; }
   /// Bytes it holds per rank at most, about, with `buckets` step buckets (for estimates).
   static double bytes_per_rank(std::size_t buckets);
 
@@ -80,29 +88,59 @@ class PathCompositionRecorder {
     NicCarrier send, receive;
   };
   // A message: its send's composition, then overhead up to `leave`, wire up to `wire_end`, noise
-  // up to `arrival`.
+  // up to `arrival` (of step bucket `bucket`).
   struct Flight {
     double leave = 0.0, wire_end = 0.0, arrival = 0.0;
     std::uint32_t node = kZero;
     std::uint8_t bucket = 0;
+  };
+  // A message in flight as the table of most runs keeps it, in 32 bytes: its key (the send's
+  // global index) in the place of the padding, its bucket in the composition's top bits. Runs
+  // beyond 2^32 operations or 2^26 compositions keep theirs in a table of 64-bit keys.
+  static constexpr unsigned kNodeBits = 26;
+  struct NarrowFlight {
+    double leave, wire_end, arrival;
+    std::uint32_t node_bucket, key;
+  };
+  struct WideFlight {
+    std::uint64_t key;
+    Flight flight;
   };
   struct Span {
     PathCategory category;
     double to;
   };
 
-  // ---- Compositions: [end, references, (hi, lo) per category, buckets as floats], in chunks
-  // that never move ----
-  double* words(std::uint32_t n) const {
-    return bases_[n >> kChunkBits] + std::size_t{n & kChunkMask} * stride_;
-  }
-  static constexpr unsigned kChunkBits = 14;
-  static constexpr std::uint32_t kChunkMask = (1U << kChunkBits) - 1;
+  // Blocks of `stride` doubles in chunks that never move, reused through a free list. A chunk
+  // is over 32 MiB, so that the C library maps it apart from its heap (and unmaps it when freed)
+  // whatever it was asked before: its pages count as memory only when used, and none are left
+  // to the heap between runs.
+  struct Pool {
+    std::size_t stride = 1;
+    unsigned chunk_bits = 0;
+    std::uint32_t chunk_mask = 0;
+    std::vector<std::unique_ptr<double[]>> chunks;
+    std::vector<double*> bases;  // each chunk's first line
+    std::uint32_t allocated = 0;
+    std::vector<std::uint32_t> free;
+    double* at(std::uint32_t n) const {
+      return bases[n >> chunk_bits] + std::size_t{n & chunk_mask} * stride;
+    }
+    std::uint32_t take();
+    void reset(std::size_t words);
+  };
+
+  // ---- Compositions: [end, references, noise array, (hi, lo) per category], 96 bytes (two cache
+  // lines whatever the offset) ----
+  static constexpr std::size_t kStride = 12;
+  double* words(std::uint32_t n) const { return compositions_.at(n); }
   std::uint32_t allocate();
   void hold(std::uint32_t n);
   void drop(std::uint32_t n);
-  /// Adds `spans` (in time order, each from the previous end) to the composition at `w`.
-  static void extend(double* w, std::initializer_list<Span> spans, std::uint8_t bucket);
+  /// Adds `spans` (in time order, each from the previous end) to the sums at `w`, and calls
+  /// `noise(from, to)` for each noise span of some length.
+  template <class Noise>
+  static void extend(double* w, std::initializer_list<Span> spans, Noise&& noise);
   /// A composition for the path of `node` then `spans`, held once for the caller. `consume`: the
   /// caller's hold on `node` passes to the result (changed in place when it was the only one).
   std::uint32_t compose(std::uint32_t node, std::initializer_list<Span> spans, std::uint8_t bucket,
@@ -120,6 +158,20 @@ class PathCompositionRecorder {
                     {PathCategory::kNoise, f.arrival}},
                    f.bucket, consume);
   }
+
+  // ---- The noise by bucket: an array of single-precision sums apart from the composition
+  // ([references, a float a bucket]), shared by reference count and copied when one holder adds
+  // noise: only compositions with noise on their path have one (periodic noise: few) ----
+  static constexpr std::uint32_t kNoNoise = 0;  // all zero, never freed
+  void drop_array(std::uint32_t a);
+  /// Adds the noise of [from, to] to bucket `bucket` of composition `w` (held once).
+  void add_noise(double* w, std::uint8_t bucket, double from, double to);
+
+  // ---- Messages in flight ----
+  void insert_flight(std::uint64_t op, const Flight& f);
+  /// The flight of send `op` (found: true), taken out of the table when `take`.
+  bool find_flight(std::uint64_t op, Flight& f, bool take);
+
   /// Sets a CPU's or NIC's carrier to start from `node` (held once more).
   void set(Carrier& slot, std::uint32_t node, PathCategory first, double mid, double end,
            std::uint8_t bucket);
@@ -148,16 +200,13 @@ class PathCompositionRecorder {
 
   StepBucket bucket_;
   std::size_t buckets_;
-  std::size_t stride_;  // doubles per composition, whole cache lines
-  std::vector<std::unique_ptr<double[]>> chunks_;
-  std::vector<double*> bases_;  // each chunk's first line
-  std::uint32_t allocated_ = 0;
-  std::vector<std::uint32_t> free_;
+  Pool compositions_, arrays_;
   std::vector<RankCarriers> ranks_;
   std::vector<Carrier> more_cpus_;
   std::vector<NicCarrier> more_sends_, more_receives_;
   std::uint32_t cpus_per_rank_ = 1, nics_per_rank_ = 1;
-  FlatIndexMap<Flight> flights_;  // by the send's global index
+  FlatIndexMap<NarrowFlight> flights_;  // by the send's global index
+  FlatIndexMap<WideFlight> wide_flights_;
   path_sums::CompensatedSum noise_;
   std::uint64_t unmatched_ = 0;
 };
