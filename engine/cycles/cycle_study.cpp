@@ -156,7 +156,21 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
   const std::size_t count = rows.size() / width;
   std::vector<Replication> reps(count);
   const bool outer = setup_.ranks < kParallelReplicationsBelow && count > 1 && threads > 1;
-  if (outer) {
+  if (!noise_.time && (!noise_.stage || noise_.stage->scale == 0.0) && count > 1) {
+    // No delay at all (law "none", f = 0, p = 0): every replication is the first, exactly; its
+    // histogram counts repeat with it.
+    std::vector<Histogram> once;
+    std::vector<Histogram*> targets;
+    for (const Histogram* h : extra) {
+      once.push_back(*h);
+      once.back().clear();
+    }
+    for (auto& h : once) targets.push_back(&h);
+    reps[0] = replicate(first, threads, targets);
+    for (std::size_t k = 1; k < count; ++k) reps[k] = reps[0];
+    for (std::size_t k = 0; k < count; ++k)
+      for (std::size_t h = 0; h < once.size(); ++h) extra[h]->merge(once[h]);
+  } else if (outer) {
     // Replications side by side, each counting into its own histograms (integer counts, merged
     // below in any order).
     std::vector<std::vector<Histogram>> local(count);

@@ -192,7 +192,10 @@ ScheduleNoiseSpec read_schedule_noise(ParamReader& reader, std::uint32_t ranks,
   if (!names_time_noise(reader, "noise")) {
     // Scaled per second of work: an f-law's delays then follow each stage's length.
     spec.stage = read_stage_noise(reader, "noise", 1.0);
-    if (spec.stage->scale > 0.0) spec.tail_index = spec.stage->eta->tail_index();
+    if (spec.stage->scale > 0.0)
+      spec.tail_index = spec.stage->eta->tail_index();
+    else  // no delay at all (law "none", f = 0, p = 0): the noiseless run, not one of zeros
+      spec.stage.reset();
     return spec;
   }
   const TimeNoiseLaw law = read_time_noise(reader, "noise");

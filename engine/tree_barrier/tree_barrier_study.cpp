@@ -57,6 +57,12 @@ TallyLayout TreeBarrierStudy::layout(std::size_t histogram_bins, const std::stri
 
 void TreeBarrierStudy::simulate(std::uint64_t first, std::span<double> rows,
                                 std::span<Histogram* const>, int threads) const {
+  if (model_.noise.scale == 0.0 && !rows.empty()) {
+    // No delay at all (law "none", f = 0, p = 0): every phase is the first, exactly.
+    TreeBarrierSampler(model_, sampling_, key_).sample(first, rows.first(1), threads);
+    std::fill(rows.begin() + 1, rows.end(), rows.front());
+    return;
+  }
   TreeBarrierSampler(model_, sampling_, key_).sample(first, rows, threads);
 }
 
