@@ -25,7 +25,6 @@ collnoise.figures.draw adds it to a result's figures (the file <name>-attributio
 from __future__ import annotations
 
 import math
-import os
 import sys
 
 import numpy as np
@@ -33,8 +32,9 @@ from matplotlib.figure import Figure
 
 from ..critical_path import CATEGORIES, CATEGORY_NAMES, attribution_rows
 from ..result import Result, load
-from .common import (Data, FigureList, axis_label, band, column, display_unit, format_value,
-                     group_rows_by, legend, set_x_scale, tag, title_of, varying, wrap)
+from .common import (axis_label, band, column, Data, display_unit, draw_extra_figure,
+                     extra_figure_main, FigureList, format_value, group_rows_by, legend,
+                     set_x_scale, tag, title_of, varying, wrap)
 
 __all__ = ["attribution_figure", "draw_attribution", "figures_of", "CATEGORY_STYLE", "SUFFIX"]
 
@@ -214,34 +214,13 @@ def draw_attribution(result: Result | str, out_path: str, dpi: int = 130) -> str
     """Draws a result's attribution figure to `out_path` (PNG, PDF or SVG by its extension),
     written to a temporary name beside it and renamed; returns `out_path`. ValueError when no
     point of the result carries the attribution."""
-    from ..plot import FORMATS, save
-
-    fmt = os.path.splitext(out_path)[1].lower().lstrip(".") or "png"
-    if fmt not in FORMATS:
-        raise ValueError(f"{out_path}: the figure is written as {', '.join(FORMATS)}")
-    if not isinstance(result, Result):
-        result = load(result)
-    fig = attribution_figure(result)
-    if fig is None:
-        raise ValueError(f"{result.path}: no point records its critical path (run it with "
-                         f"[output] critical_path = true)")
-    save(fig, out_path, fmt, dpi)
-    return out_path
+    return draw_extra_figure(result, out_path, dpi, attribution_figure,
+                             "no point records its critical path (run it with "
+                             "[output] critical_path = true)")
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2:
-        print("usage: python3 -m collnoise.figures.attribution RESULT.h5 OUT.png|pdf|svg",
-              file=sys.stderr)
-        return 2
-    try:
-        print(draw_attribution(argv[0], argv[1]))
-    except (OSError, ValueError, KeyError) as error:
-        print(f"collnoise.figures.attribution: error: {' '.join(str(error).split())}",
-              file=sys.stderr)
-        return 2
-    return 0
+    return extra_figure_main(sys.argv[1:] if argv is None else argv, "attribution", draw_attribution)
 
 
 if __name__ == "__main__":

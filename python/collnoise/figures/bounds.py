@@ -24,7 +24,6 @@ of `collnoise plot`).
 
 from __future__ import annotations
 
-import os
 import sys
 
 import numpy as np
@@ -32,9 +31,9 @@ from matplotlib.figure import Figure
 
 from ..bounds import VERDICTS, bound_indices, bounded_rows, claim, expressions
 from ..result import Result, load
-from .common import (Data, FigureList, auto_log_y, axis_label, band, column, display_unit,
-                     group_rows_by, label_of, new_figure, set_x_scale, tag, title_of, varying,
-                     with_unit, wrap)
+from .common import (auto_log_y, axis_label, band, column, Data, display_unit, draw_extra_figure,
+                     extra_figure_main, FigureList, group_rows_by, label_of, new_figure,
+                     set_x_scale, tag, title_of, varying, with_unit, wrap)
 
 __all__ = ["bounds_figure", "draw_bounds", "figures_of", "VERDICT_STYLE", "SUFFIX"]
 
@@ -240,34 +239,13 @@ def draw_bounds(result: Result | str, out_path: str, dpi: int = 130) -> str:
     """Draws a result's bounds figure to `out_path` (PNG, PDF or SVG by its extension), written
     to a temporary name beside it and renamed; returns `out_path`. ValueError when no point of
     the result holds a bound."""
-    from ..plot import FORMATS, save
-
-    fmt = os.path.splitext(out_path)[1].lower().lstrip(".") or "png"
-    if fmt not in FORMATS:
-        raise ValueError(f"{out_path}: the figure is written as {', '.join(FORMATS)}")
-    if not isinstance(result, Result):
-        result = load(result)
-    fig = bounds_figure(result)
-    if fig is None:
-        raise ValueError(f"{result.path}: no point holds a bound (a run file's [[bound]] "
-                         f"tables, docs/bounds.md)")
-    save(fig, out_path, fmt, dpi)
-    return out_path
+    return draw_extra_figure(result, out_path, dpi, bounds_figure,
+                             "no point holds a bound (a run file's [[bound]] tables, "
+                             "docs/bounds.md)")
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2:
-        print("usage: python3 -m collnoise.figures.bounds RESULT.h5 OUT.png|pdf|svg",
-              file=sys.stderr)
-        return 2
-    try:
-        print(draw_bounds(argv[0], argv[1]))
-    except (OSError, ValueError, KeyError) as error:
-        print(f"collnoise.figures.bounds: error: {' '.join(str(error).split())}",
-              file=sys.stderr)
-        return 2
-    return 0
+    return extra_figure_main(sys.argv[1:] if argv is None else argv, "bounds", draw_bounds)
 
 
 if __name__ == "__main__":

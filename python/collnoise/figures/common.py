@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ..result import Result
+from ..result import Result, load
 
 __all__ = ["FigureList", "Data", "tag", "tagged_lines", "display_unit", "format_value", "short",
            "with_unit", "wrap", "varying", "label_of", "sorted_values", "group_rows",
@@ -273,3 +273,42 @@ def column(result: Result, rows: Sequence[int], key: str) -> np.ndarray:
 def suffix_of(label: str) -> str:
     base = label.split(" [")[0].strip().lower()
     return "-".join("".join(c if c.isalnum() else " " for c in base).split()) or "figure"
+
+
+def draw_extra_figure(result, out_path: str, dpi: int, make, missing: str) -> str:
+    """Draws the figure `make(result)` (None when the result has nothing for it: ValueError
+    `missing`) to `out_path` (PNG, PDF or SVG by its extension), written to a temporary name
+    beside it and renamed; returns `out_path`. The figures drawn beside a model's own
+    (attribution, bounds) share it."""
+    import os
+
+    from ..plot import FORMATS, save
+
+    fmt = os.path.splitext(out_path)[1].lower().lstrip(".") or "png"
+    if fmt not in FORMATS:
+        raise ValueError(f"{out_path}: the figure is written as {', '.join(FORMATS)}")
+    if not isinstance(result, Result):
+        result = load(result)
+    fig = make(result)
+    if fig is None:
+        raise ValueError(f"{result.path}: {missing}")
+    save(fig, out_path, fmt, dpi)
+    return out_path
+
+
+def extra_figure_main(argv, module: str, draw) -> int:
+    """`python3 -m collnoise.figures.<module> RESULT.h5 OUT.png|pdf|svg`: exit 0, or 2 with one
+    line on bad input."""
+    import sys
+
+    if len(argv) != 2:
+        print(f"usage: python3 -m collnoise.figures.{module} RESULT.h5 OUT.png|pdf|svg",
+              file=sys.stderr)
+        return 2
+    try:
+        print(draw(argv[0], argv[1]))
+    except (OSError, ValueError, KeyError) as error:
+        print(f"collnoise.figures.{module}: error: {' '.join(str(error).split())}",
+              file=sys.stderr)
+        return 2
+    return 0
