@@ -296,13 +296,13 @@ def draw_extra_figure(result, out_path: str, dpi: int, make, missing: str) -> st
     return out_path
 
 
-def extra_figure_main(argv, module: str, draw) -> int:
-    """`python3 -m collnoise.figures.<module> RESULT.h5 OUT.png|pdf|svg`: exit 0, or 2 with one
-    line on bad input."""
+def extra_figure_main(argv, module: str, draw, source: str = "RESULT.h5") -> int:
+    """`python3 -m collnoise.figures.<module> SOURCE OUT.png|pdf|svg` (SOURCE: a result, or the
+    JSON a command wrote): exit 0, or 2 with one line on bad input."""
     import sys
 
     if len(argv) != 2:
-        print(f"usage: python3 -m collnoise.figures.{module} RESULT.h5 OUT.png|pdf|svg",
+        print(f"usage: python3 -m collnoise.figures.{module} {source} OUT.png|pdf|svg",
               file=sys.stderr)
         return 2
     try:

@@ -25,7 +25,7 @@ import sys
 import numpy as np
 from matplotlib.figure import Figure
 
-from .common import display_unit, wrap
+from .common import display_unit, extra_figure_main, wrap
 
 __all__ = ["read_comparison", "qq_figure", "draw_qq"]
 
@@ -97,18 +97,7 @@ def draw_qq(json_path: str, out_path: str, dpi: int = 130) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2:
-        print("usage: python3 -m collnoise.figures.qq COMPARE.json OUT.png|pdf|svg",
-              file=sys.stderr)
-        return 2
-    try:
-        print(draw_qq(argv[0], argv[1]))
-    except (OSError, ValueError, KeyError) as error:
-        print(f"collnoise.figures.qq: error: {error}", file=sys.stderr)
-        return 2
-    return 0
-
+    return extra_figure_main(sys.argv[1:] if argv is None else argv, "qq", draw_qq, "COMPARE.json")
 
 if __name__ == "__main__":
     import matplotlib

@@ -31,7 +31,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from .common import display_unit, wrap
+from .common import display_unit, extra_figure_main, wrap
 
 __all__ = ["read_timeline", "timeline_figure", "draw_timeline", "KIND_STYLE", "NOT_SHOWN_NOTE"]
 
@@ -204,18 +204,7 @@ def draw_timeline(json_path: str, out_path: str, dpi: int = 130) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2:
-        print("usage: python3 -m collnoise.figures.timeline SAMPLE.json OUT.png|pdf|svg",
-              file=sys.stderr)
-        return 2
-    try:
-        print(draw_timeline(argv[0], argv[1]))
-    except (OSError, ValueError, KeyError) as error:
-        print(f"collnoise.figures.timeline: error: {error}", file=sys.stderr)
-        return 2
-    return 0
-
+    return extra_figure_main(sys.argv[1:] if argv is None else argv, "timeline", draw_timeline, "SAMPLE.json")
 
 if __name__ == "__main__":
     import matplotlib
