@@ -79,3 +79,31 @@ TEST_CASE("path composition tables: messages whose keys differ beyond 32 bits ke
   CHECK(path.time[static_cast<std::size_t>(PathCategory::kWire)] == 10.0);
   CHECK(path.time[static_cast<std::size_t>(PathCategory::kNoise)] == 28.0);
 }
+
+TEST_CASE("path composition tables: messages beyond a rank's inbox wait in the table") {
+  // Ranks 1, 2 and 3 send to rank 0 at 0 ns (o = 1 ns, L = 10 ns; the third message delayed
+  // 20 ns by the network): three messages in flight to one rank, one more than its inbox holds.
+  // Rank 0 takes them at 11, 12 (its CPU busy until then) and 31 ns: the last one ends the path.
+  const auto run = [&](auto& r) {
+    r.begin(4, 1, 1);
+    for (std::uint32_t k = 1; k <= 3; ++k)
+      r.send(SendSeen{k, 0, 0, 10 * k, 0, 0, 0, 8, 0.0, 1.0, 1.0, 1.0, 1.0, 11.0,
+                      k == 3 ? 31.0 : 11.0, true});
+    r.message(MessageSeen{0, 1, 0, 0, 10, 8, 11.0, 1.0, 12.0, 12.0, true, true});
+    r.message(MessageSeen{0, 2, 0, 0, 20, 8, 12.0, 1.0, 13.0, 13.0, true, true});
+    r.message(MessageSeen{0, 3, 0, 0, 30, 8, 31.0, 1.0, 32.0, 32.0, true, true});
+    const std::vector<double> finish{32.0, 1.0, 1.0, 1.0};
+    return r.result(finish);
+  };
+  CriticalPathRecorder segments;
+  PathCompositionRecorder sums({}, 1);
+  const CriticalPath expected = run(segments);
+  const CriticalPath path = run(sums);
+  CHECK(expected.unmatched == 0);
+  CHECK(path.unmatched == 0);
+  CHECK(path.time == expected.time);
+  // Rank 3's send: o, L, 20 ns of network noise, then rank 0's o.
+  CHECK(path.time[static_cast<std::size_t>(PathCategory::kOverhead)] == 2.0);
+  CHECK(path.time[static_cast<std::size_t>(PathCategory::kWire)] == 10.0);
+  CHECK(path.time[static_cast<std::size_t>(PathCategory::kNoise)] == 20.0);
+}

@@ -54,12 +54,14 @@ struct ReceiveSeen {
 };
 
 /// A rendezvous completed at `time`: the send `send` of rank `sender` is finished and the
-/// engine moved that rank's CPU `cpu` and NIC `nic` to at least `time`.
+/// engine moved that rank's CPU `cpu` and NIC `nic` to at least `time`; `receiver` took its
+/// message.
 struct RendezvousSeen {
   std::uint32_t sender;
   std::uint8_t cpu, nic;
   std::uint64_t send;
   double time;
+  std::uint32_t receiver;
 };
 
 /// An event the engine will process soon (its queue's look-ahead, a few events ahead): a message
@@ -71,6 +73,7 @@ struct AheadSeen {
   std::uint32_t host;
   std::uint64_t op;
   bool message;
+  std::uint32_t peer = 0;  ///< a send's receiver, given to fetch_far only (else 0)
 };
 
 /// The observer that observes nothing (the engine's default).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 
 namespace collnoise {
@@ -51,6 +52,7 @@ PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t 
     : bucket_(std::move(bucket)), buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)) {
   static_assert(kSumsEnd <= kStride * sizeof(double));
   static_assert(sizeof(NarrowFlight) == 32 && kPathBuckets <= (1U << (32 - kNodeBits)));
+  static_assert(sizeof(RankCarriers) == 128 && offsetof(RankCarriers, inbox) == 64);
 }
 
 void PathCompositionRecorder::Pool::reset(std::size_t words) {
@@ -85,7 +87,6 @@ void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std
   compositions_.reset(kStride);
   arrays_.reset((bucket_byte(buckets_) + sizeof(double) - 1) / sizeof(double));
   flights_.clear();
-  flights_.reserve(ranks);  // collectives start with every rank sending (grown, it held both)
   wide_flights_.clear();
   std::fill_n(arrays_.at(arrays_.take()), arrays_.stride, 0.0);  // kNoNoise
   const std::uint32_t zero = allocate();  // kZero: the empty path, ending at 0, never freed
@@ -104,12 +105,12 @@ double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
   // Measured on recursive doubling at 2^18 and 2^20 ranks: at most 1.1 (periodic noise) to 1.25
   // (exponential noise on every operation) compositions a rank, 1.5 in the noiseless run (of
   // one bucket: no noise array); a noise array a rank under noise on every operation, 0.08 under
-  // periodic noise; a line of carriers; a message in flight a rank (all ranks send at the start)
-  // in a table at most half full. Counted here: 1.2 compositions and arrays a rank (about 350
-  // bytes with 20 buckets; the 2^20 periodic run added 252 MB, 240 bytes a rank).
+  // periodic noise; a line of carriers and one of inbox (the table holds few: recursive
+  // doubling's messages wait in their receivers' inboxes). Counted here: 1.2 compositions and
+  // arrays a rank (about 350 bytes with 20 buckets; the 2^20 periodic run added 252 MB, 240
+  // bytes a rank).
   const double array = static_cast<double>((bucket_byte(buckets) + 7) / 8 * 8);
-  return 1.2 * (kStride * sizeof(double) + array) + sizeof(RankCarriers) +
-         2.0 * sizeof(NarrowFlight);
+  return 1.2 * (kStride * sizeof(double) + array) + sizeof(RankCarriers);
 }
 
 std::uint32_t PathCompositionRecorder::allocate() {
@@ -206,23 +207,49 @@ void PathCompositionRecorder::add_noise(double* w, std::uint8_t bucket, double f
   store<float>(x, bucket_byte(bucket), value);
 }
 
-void PathCompositionRecorder::insert_flight(std::uint64_t op, const Flight& f) {
+void PathCompositionRecorder::insert_flight(std::uint64_t op, std::uint32_t receiver,
+                                            const Flight& f) {
   if (op < FlatIndexMap<NarrowFlight>::kEmpty && f.node < (1U << kNodeBits)) {
-    const auto node_bucket = f.node | (std::uint32_t{f.bucket} << kNodeBits);
-    flights_.insert({f.leave, f.wire_end, f.arrival, node_bucket, static_cast<std::uint32_t>(op)});
+    const NarrowFlight narrow{f.leave, f.wire_end, f.arrival,
+                              f.node | (std::uint32_t{f.bucket} << kNodeBits),
+                              static_cast<std::uint32_t>(op)};
+    for (NarrowFlight& slot : ranks_[receiver].inbox)
+      if (slot.key == FlatIndexMap<NarrowFlight>::kEmpty) {
+        slot = narrow;
+        return;
+      }
+    flights_.insert(narrow);
   } else {
     wide_flights_.insert({op, f});
   }
 }
 
-bool PathCompositionRecorder::find_flight(std::uint64_t op, Flight& f, bool take) {
-  if (op < FlatIndexMap<NarrowFlight>::kEmpty)
-    if (NarrowFlight* n = flights_.find(static_cast<std::uint32_t>(op)); n != nullptr) {
-      f = Flight{n->leave, n->wire_end, n->arrival, n->node_bucket & ((1U << kNodeBits) - 1),
-                 static_cast<std::uint8_t>(n->node_bucket >> kNodeBits)};
-      if (take) flights_.erase(n);
+const PathCompositionRecorder::NarrowFlight* PathCompositionRecorder::in_inbox(
+    std::uint32_t receiver, std::uint64_t op) const {
+  for (const NarrowFlight& slot : ranks_[receiver].inbox)
+    if (slot.key == op) return &slot;  // (an empty slot's key is no operation below 2^32 - 1)
+  return nullptr;
+}
+
+bool PathCompositionRecorder::find_flight(std::uint64_t op, std::uint32_t receiver, Flight& f,
+                                          bool take) {
+  const auto narrow = [&](const NarrowFlight& n) {
+    f = Flight{n.leave, n.wire_end, n.arrival, n.node_bucket & ((1U << kNodeBits) - 1),
+               static_cast<std::uint8_t>(n.node_bucket >> kNodeBits)};
+  };
+  if (op < FlatIndexMap<NarrowFlight>::kEmpty) {
+    if (const NarrowFlight* n = in_inbox(receiver, op); n != nullptr) {
+      narrow(*n);
+      if (take) const_cast<NarrowFlight*>(n)->key = FlatIndexMap<NarrowFlight>::kEmpty;
       return true;
     }
+    if (flights_.size() != 0)
+      if (NarrowFlight* n = flights_.find(static_cast<std::uint32_t>(op)); n != nullptr) {
+        narrow(*n);
+        if (take) flights_.erase(n);
+        return true;
+      }
+  }
   if (wide_flights_.size() == 0) return false;
   WideFlight* w = wide_flights_.find(op);
   if (w == nullptr) return false;
@@ -292,7 +319,7 @@ void PathCompositionRecorder::send(const SendSeen& s) {
   const double work = s.start + s.overhead;
   if (s.cpu_end != work) noise_.add(s.cpu_end - work);
   hold(from);
-  insert_flight(s.op, Flight{s.start + s.o, s.wire_end, s.arrival, from, bucket});
+  insert_flight(s.op, s.peer, Flight{s.start + s.o, s.wire_end, s.arrival, from, bucket});
   set(nic_slot, from, PathCategory::kGap, s.nic_end);
   set(cpu_slot, from, PathCategory::kOverhead, work, s.cpu_end, bucket);
   drop(from);
@@ -303,7 +330,7 @@ void PathCompositionRecorder::message(const MessageSeen& m) {
   // An eager message is done with (taken out of the table); a rendezvous one is kept until its
   // receive takes it.
   Flight flight{};
-  const bool found = find_flight(m.send, flight, m.eager);
+  const bool found = find_flight(m.send, m.host, flight, m.eager);
   Carrier& cpu_slot = cpu(m.host, m.cpu);
   NicCarrier& nic_slot = receive_nic(m.host, m.nic);
   const std::size_t pick =
@@ -328,7 +355,7 @@ void PathCompositionRecorder::message(const MessageSeen& m) {
 
 void PathCompositionRecorder::rendezvous(const RendezvousSeen& r) {
   Flight flight{};
-  if (!find_flight(r.send, flight, true)) {
+  if (!find_flight(r.send, r.receiver, flight, true)) {
     ++unmatched_;
     return;
   }
@@ -344,10 +371,14 @@ void PathCompositionRecorder::rendezvous(const RendezvousSeen& r) {
 }
 
 void PathCompositionRecorder::fetch_far(const AheadSeen& a) {
-  __builtin_prefetch(&ranks_[a.host], 1);
-  // A message's entry, or where a send's will go.
-  if (a.op < FlatIndexMap<NarrowFlight>::kEmpty)
-    flights_.prefetch(static_cast<std::uint32_t>(a.op));
+  // The rank's carriers, and the inbox an entry is read from (a message's: its receiver's) or
+  // written to (a send's: its peer's).
+  const RankCarriers* r = &ranks_[a.host];
+  __builtin_prefetch(r, 1);
+  if (a.message)
+    __builtin_prefetch(r->inbox, 1);
+  else
+    __builtin_prefetch(ranks_[a.peer].inbox, 1);
 }
 
 void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
@@ -355,9 +386,7 @@ void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
   // the CPU frees, else the CPU's); of the other, the line with its reference count. (A free
   // composition a copy writes was freed recently: still in the cache.)
   const RankCarriers& r = ranks_[a.host];
-  const NarrowFlight* f = a.message && a.op < FlatIndexMap<NarrowFlight>::kEmpty
-                              ? flights_.find(static_cast<std::uint32_t>(a.op))
-                              : nullptr;
+  const NarrowFlight* f = a.message ? in_inbox(a.host, a.op) : nullptr;
   const bool from_message = f != nullptr && f->arrival >= r.cpu.end;
   if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), from_message ? 1 : kStride);
   if (f != nullptr)

@@ -16,8 +16,8 @@
 // Memory traffic sets the cost (the engine's look-ahead fetches what an event reads, but the
 // lines add up): a composition is 96 bytes, two cache lines, its noise by bucket in an array
 // apart that only compositions with noise on their path have (shared by reference count, copied
-// when one holder adds noise); a message in flight is a 32-byte slot of a flat table; a rank's
-// first CPU and NICs are one cache line.
+// when one holder adds noise); a rank's first CPU and NICs are one cache line, and the messages in
+// flight to it (32 bytes each, two of them) the next; more wait in a flat table.
 //
 // The binding constraint and the tie rules are critical_path.hpp's, and the sums are added in the
 // same order with the same arithmetic (path_sums.hpp): both recorders give the same bits
@@ -82,11 +82,7 @@ class PathCompositionRecorder {
     std::uint32_t node = kZero;
     PathCategory first = PathCategory::kGap;
   };
-  // A rank's first CPU and NICs in one cache line (further ones, which few schedules name, apart).
-  struct alignas(64) RankCarriers {
-    Carrier cpu;
-    NicCarrier send, receive;
-  };
+
   // A message: its send's composition, then overhead up to `leave`, wire up to `wire_end`, noise
   // up to `arrival` (of step bucket `bucket`).
   struct Flight {
@@ -99,8 +95,18 @@ class PathCompositionRecorder {
   // beyond 2^32 operations or 2^26 compositions keep theirs in a table of 64-bit keys.
   static constexpr unsigned kNodeBits = 26;
   struct NarrowFlight {
-    double leave, wire_end, arrival;
-    std::uint32_t node_bucket, key;
+    double leave = 0.0, wire_end = 0.0, arrival = 0.0;
+    std::uint32_t node_bucket = 0, key = FlatIndexMap<NarrowFlight>::kEmpty;
+  };
+  // A rank's first CPU and NICs in one cache line (further ones, which few schedules name, apart),
+  // and in the next the messages in flight to it, two at most (the rest in the tables): a
+  // message is then found where its receiver's carriers are, the line beside the one its event
+  // reads anyway, not in a table line of its own.
+  static constexpr std::size_t kInbox = 2;
+  struct alignas(64) RankCarriers {
+    Carrier cpu;
+    NicCarrier send, receive;
+    alignas(64) NarrowFlight inbox[kInbox];
   };
   struct WideFlight {
     std::uint64_t key;
@@ -167,10 +173,12 @@ class PathCompositionRecorder {
   /// Adds the noise of [from, to] to bucket `bucket` of composition `w` (held once).
   void add_noise(double* w, std::uint8_t bucket, double from, double to);
 
-  // ---- Messages in flight ----
-  void insert_flight(std::uint64_t op, const Flight& f);
-  /// The flight of send `op` (found: true), taken out of the table when `take`.
-  bool find_flight(std::uint64_t op, Flight& f, bool take);
+  // ---- Messages in flight: in the receiver's inbox, else in a table ----
+  void insert_flight(std::uint64_t op, std::uint32_t receiver, const Flight& f);
+  /// The flight of send `op` to `receiver` (found: true), taken out when `take`.
+  bool find_flight(std::uint64_t op, std::uint32_t receiver, Flight& f, bool take);
+  /// The slot of send `op` in `receiver`'s inbox, or nullptr.
+  const NarrowFlight* in_inbox(std::uint32_t receiver, std::uint64_t op) const;
 
   /// Sets a CPU's or NIC's carrier to start from `node` (held once more).
   void set(Carrier& slot, std::uint32_t node, PathCategory first, double mid, double end,
@@ -205,7 +213,7 @@ class PathCompositionRecorder {
   std::vector<Carrier> more_cpus_;
   std::vector<NicCarrier> more_sends_, more_receives_;
   std::uint32_t cpus_per_rank_ = 1, nics_per_rank_ = 1;
-  FlatIndexMap<NarrowFlight> flights_;  // by the send's global index
+  FlatIndexMap<NarrowFlight> flights_;  // by the send's global index, when an inbox is full
   FlatIndexMap<WideFlight> wide_flights_;
   path_sums::CompensatedSum noise_;
   std::uint64_t unmatched_ = 0;

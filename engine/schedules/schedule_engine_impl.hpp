@@ -364,8 +364,11 @@ class EngineRun {
     if (next != nullptr && !is_gate(*next)) {
       __builtin_prefetch(&state_[next->host]);
       __builtin_prefetch(&remaining_[next->op]);
-      if constexpr (requires { observer_.fetch_far(AheadSeen{}); })
-        observer_.fetch_far(AheadSeen{next->host, next->op, next->type() == kMessage});
+      if constexpr (requires { observer_.fetch_far(AheadSeen{}); }) {
+        // A send writes to its receiver's state in the observer: named here.
+        const std::uint32_t peer = next->type() == kSend ? s_.view(next->host).peer(next->op) : 0;
+        observer_.fetch_far(AheadSeen{next->host, next->op, next->type() == kMessage, peer});
+      }
     }
     // Nearer, that state is in the cache: its match lists' chains, and the counter of the
     // receive a message would finish.
@@ -472,7 +475,7 @@ class EngineRun {
         sender_nic = std::max(sender_nic, e.time);
         if constexpr (Observer::kActive)
           observer_.rendezvous(
-              RendezvousSeen{m.src, v.cpu(e.op), v.nic(e.op), vs.first() + m.op, e.time});
+              RendezvousSeen{m.src, v.cpu(e.op), v.nic(e.op), vs.first() + m.op, e.time, h});
       }
       finish_op(v, h, e.op);
     } else {
@@ -511,7 +514,8 @@ class EngineRun {
           sender_cpu = std::max(sender_cpu, e.time);
           sender_nic = std::max(sender_nic, e.time);
           if constexpr (Observer::kActive)
-            observer_.rendezvous(RendezvousSeen{origin, vs.cpu(send), vs.nic(send), send, e.time});
+            observer_.rendezvous(
+                RendezvousSeen{origin, vs.cpu(send), vs.nic(send), send, e.time, h});
         }
         finish_op(v, h, v.first() + r.op);
       } else {
