@@ -141,8 +141,28 @@ void check_bounds_apply(const std::vector<UserBound>& bounds, const PreparedPoin
   }
 }
 
+namespace {
+
+// The raw samples of the primary metric in order (a copy: the tally's stay in sampling order).
+std::vector<double> sorted_raw(const Tally& tally) {
+  std::vector<double> values = tally.raw();
+  std::sort(values.begin(), values.end());
+  return values;
+}
+
+// The raw samples sorted once when any of `bounds` is of a quantile and the tally keeps them.
+std::vector<double> sorted_if_needed(const std::vector<UserBound>& bounds, const Tally& tally) {
+  if (!tally.layout().keep_raw) return {};
+  for (const UserBound& bound : bounds)
+    if (probability_of(bound.statistic) > 0.0) return sorted_raw(tally);
+  return {};
+}
+
+}  // namespace
+
 StatisticInterval statistic_interval(const SampledStudy& study, const Tally& tally,
-                                     const std::string& statistic, double level) {
+                                     const std::string& statistic, double level,
+                                     std::span<const double> sorted) {
   const double p = probability_of(statistic);
   if (p == 0.0) {
     const MeanInterval ci = study.primary_mean(tally, level);
@@ -150,9 +170,9 @@ StatisticInterval statistic_interval(const SampledStudy& study, const Tally& tal
     return {Nullable::of(center), ci.ci_low, ci.ci_high, ci.method};
   }
   if (tally.layout().keep_raw) {
-    std::vector<double> values = tally.raw();
-    std::sort(values.begin(), values.end());
-    const QuantileEstimate q = quantile_from_sorted(values, p, level);
+    std::vector<double> own;
+    if (sorted.empty()) sorted = own = sorted_raw(tally);
+    const QuantileEstimate q = quantile_from_sorted(sorted, p, level);
     return {q.estimate, q.ci_low, q.ci_high, "order_statistics_raw"};
   }
   const Histogram* h = tally.histogram_of(0);
@@ -214,13 +234,14 @@ void put_bound_fields(Record& summary, const std::vector<UserBound>& bounds,
                       const PreparedPoint& point, const Tally& tally, const BoundLevels& levels) {
   if (bounds.empty() || !point.sampled) return;
   bool all_decided = true;
+  const std::vector<double> sorted = sorted_if_needed(bounds, tally);
   for (std::size_t i = 0; i < bounds.size(); ++i) {
     const UserBound& bound = bounds[i];
     const double value = bound_value(bound, point, summary);
     const StatisticInterval at_level =
-        statistic_interval(*point.sampled, tally, bound.statistic, levels.level);
+        statistic_interval(*point.sampled, tally, bound.statistic, levels.level, sorted);
     const StatisticInterval adjusted =
-        statistic_interval(*point.sampled, tally, bound.statistic, levels.adjusted);
+        statistic_interval(*point.sampled, tally, bound.statistic, levels.adjusted, sorted);
     put_one_bound(summary, i, bound, value, at_level, adjusted, levels, tally.layout().unit_of(0));
     const Field* verdict = summary.find(prefix_of(i) + "verdict");
     all_decided = all_decided && verdict != nullptr &&
@@ -232,10 +253,12 @@ void put_bound_fields(Record& summary, const std::vector<UserBound>& bounds,
 
 bool bounds_decided(const std::vector<UserBound>& bounds, const PreparedPoint& point,
                     const Record& summary, const Tally& tally, double level) {
+  const std::vector<double> sorted = sorted_if_needed(bounds, tally);
   for (const UserBound& bound : bounds) {
     const double value = bound_value(bound, point, summary);
     if (!std::isfinite(value)) return false;
-    const StatisticInterval s = statistic_interval(*point.sampled, tally, bound.statistic, level);
+    const StatisticInterval s =
+        statistic_interval(*point.sampled, tally, bound.statistic, level, sorted);
     if (!s.low.has_value() || !s.high.has_value()) return false;
     if (bound_verdict(bound, value, *s.low.value, *s.high.value) == BoundVerdict::kUndecided)
       return false;

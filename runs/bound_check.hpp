@@ -11,6 +11,7 @@
 // "violated" says the bound is false at the interval's confidence; "holds" that it is true there.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,11 @@ struct StatisticInterval {
 /// `statistic` ("mean", "median", "p90", "p99", "p999") of the primary metric at `level`: the
 /// mean by the model's method, a quantile by distribution-free order statistics of the raw
 /// samples when the tally keeps them, else of the histogram (whose interval takes whole bins).
+/// `sorted`: the raw samples in order, sorted by the caller once for all of a point's bounds
+/// (empty: sorted here when needed).
 StatisticInterval statistic_interval(const SampledStudy& study, const Tally& tally,
-                                     const std::string& statistic, double level);
+                                     const std::string& statistic, double level,
+                                     std::span<const double> sorted = {});
 
 enum class BoundVerdict { kHolds, kViolated, kUndecided };
 std::string verdict_text(BoundVerdict verdict);
