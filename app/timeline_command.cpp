@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "engine/schedules/schedule_study.hpp"
 #include "engine/schedules/timeline_recorder.hpp"
+#include "outputs/atomic_file.hpp"
 #include "outputs/path_conflicts.hpp"
 #include "outputs/point_identity.hpp"
 #include "outputs/result_file.hpp"
@@ -154,6 +155,13 @@ int timeline_command(const TimelineOptions& options) {
   if (!options.otf2.empty()) outputs.push_back({"--otf2", options.otf2});
   if (!options.figure.empty()) outputs.push_back({"--figure", options.figure});
   refuse_path_conflicts(inputs, outputs);
+  for (const RolePath& o : outputs)  // (an archive named "out/" is the directory "out")
+    for (const auto& stale :
+         remove_stale_temporaries(std::filesystem::path(o.path).has_filename()
+                                      ? o.path
+                                      : std::filesystem::path(o.path).parent_path().string()))
+      print_note(
+          fmt::format("removed '{}', left by a run of this host that no longer runs", stale));
 
   const auto ranks = static_cast<std::uint32_t>(study->noiseless().finish.size());
   TimelineRecorder recorder(chosen_ranks(options.ranks, ranks));

@@ -117,8 +117,10 @@ std::vector<std::string> remove_stale_temporaries(const std::string& path) {
     long pid = 0;
     if (!parse_owner(std::string_view(name).substr(prefix.size()), host, pid)) continue;
     if (host != me || pid == static_cast<long>(::getpid()) || process_alive(pid)) continue;
+    // A directory (an OTF2 archive being written) goes with its contents.
     std::error_code remove_error;
-    if (fs::remove(it->path(), remove_error)) removed.push_back(it->path().string());
+    if (fs::remove_all(it->path(), remove_error) > 0 && !remove_error)
+      removed.push_back(it->path().string());
   }
   return removed;
 }

@@ -4,9 +4,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
+#include "outputs/atomic_file.hpp"
 #include "tests/command_line.hpp"
 
 using namespace collnoise::testing;
@@ -122,4 +126,28 @@ f = 0.1
   REQUIRE(run_command_line("run tl_tree.toml --out tl_tree.h5 --force --quiet").code == 0);
   expect_refused(run_command_line("timeline tl_tree.h5 --sample 1 --out tl_tree.json"),
                  {"--point 0", "tree_barrier", "schedule points"});
+}
+
+TEST_CASE("timeline: an archive a killed run left half-written is removed, a live one's kept") {
+  namespace fs = std::filesystem;
+  write_text("tl_stale.toml", kRun);
+  REQUIRE(run_command_line("run tl_stale.toml --out tl_stale.h5 --force --quiet").code == 0);
+  // Temporaries are named after the host and the process that writes them: one of a process
+  // that no longer runs (no pid is that large), one of this test's own process, which runs.
+  const std::string prefix = "tl_stale_otf2.tmp-" + collnoise::host_name() + "-";
+  const std::string dead = prefix + "999999999", live = prefix + std::to_string(::getpid());
+  for (const std::string& d : {dead, live}) {
+    fs::remove_all(d);
+    fs::create_directories(d + "/traces");
+    write_text(d + "/traces.otf2", "half-written");
+  }
+  const auto r = run_command_line(
+      "timeline tl_stale.h5 --sample 5 --out tl_stale.json --otf2 tl_stale_otf2/ --force");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK_FALSE(fs::exists(dead));
+  CHECK(fs::exists(live + "/traces.otf2"));
+  CHECK(r.output.find("removed './" + dead) != std::string::npos);
+  CHECK(fs::exists("tl_stale_otf2/traces.otf2"));
+  fs::remove_all(live);
 }
