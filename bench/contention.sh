@@ -9,7 +9,7 @@
 # With several binaries (before and after a change) the runs alternate between them, so that a
 # change in the machine's load hits both alike. Environment:
 #   REPS=3                 runs per cell (the median is printed)
-#   WORKLOADS="tree network cycles schedule"   which workloads to run
+#   WORKLOADS="tree network cycles cycles16 schedule"   which workloads to run
 #   BUSY_CPU=0             the CPU the busy process is pinned to ("none": not pinned)
 #   CONDITIONS="idle busy" which conditions to run
 # The machine's load average is printed before and after: other processes count as load too.
@@ -25,7 +25,7 @@ for b in "$@"; do
   binaries+=("$(readlink -f "$b")")
 done
 REPS=${REPS:-3}
-WORKLOADS=${WORKLOADS:-"tree network cycles schedule"}
+WORKLOADS=${WORKLOADS:-"tree network cycles cycles16 schedule"}
 CONDITIONS=${CONDITIONS:-"idle busy"}
 BUSY_CPU=${BUSY_CPU:-0}
 
@@ -86,6 +86,10 @@ law = "periodic"
 P = 0.01
 D = 1.0e-4
 EOF
+# The same at 2^16 ranks and 50 cycles: parallel loops of a hundred microseconds or so, where
+# waking sleeping threads costs most.
+sed -e 's/^name = .*/name = "contention-cycles16"/' -e 's/^log2_N = 20$/log2_N = 16/' \
+  -e 's/^cycles = 2$/cycles = 50/' "$work/cycles.toml" >"$work/cycles16.toml"
 # The schedule engine (oneTBB tasks over replications): recursive doubling at 2^16 ranks.
 cat >"$work/schedule.toml" <<'EOF'
 name = "contention-schedule"

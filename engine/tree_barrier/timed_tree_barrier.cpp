@@ -14,7 +14,7 @@ namespace {
 // Threads share a phase only on trees this large (the size from which timed_tree_study.cpp hands
 // its threads to the phases instead of to whole replications): one parallel loop per phase, of
 // a few hundred microseconds or more, amortises the wake-up of threads that sleep in between
-// (docs/performance.md).
+// (core/thread_policy.hpp).
 constexpr std::uint64_t kSharedPhaseRanks = 1 << 14;
 // The subtrees a shared phase is cut into: many more than threads, so that a thread that was
 // descheduled (a busy machine) leaves its share to the others.
