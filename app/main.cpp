@@ -16,6 +16,7 @@
 #include "core/errors.hpp"
 #include "core/process_group.hpp"
 #include "core/stop_request.hpp"
+#include "core/thread_policy.hpp"
 #include "outputs/hdf5.hpp"
 #include "runs/reference_docs.hpp"
 
@@ -115,6 +116,7 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adopt_default_openmp_wait(argv);  // threads that sleep when they wait (core/thread_policy.hpp)
   // A file-size limit (ulimit -f) makes writes fail with EFBIG, reported like a full disk,
   // instead of killing the process with SIGXFSZ.
   std::signal(SIGXFSZ, SIG_IGN);

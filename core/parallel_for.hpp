@@ -14,6 +14,10 @@ namespace collnoise {
 
 /// body(i) for i in [0, count) on up to `threads` threads, `chunk` iterations at a time taken
 /// dynamically (the order of the calls is unspecified: bodies write their own slots).
+/// Grain: each call is one parallel region whose threads sleep before and after it
+/// (core/thread_policy.hpp), and waking them costs tens of microseconds, so a call should hold a
+/// millisecond of work or more, and a chunk some tens of microseconds. Taken dynamically, the
+/// chunks of a thread that the machine deschedules (a busy core) go to the others.
 template <class Body>
 void parallel_for(std::int64_t count, int threads, Body&& body, std::int64_t chunk = 1) {
   std::exception_ptr failure;

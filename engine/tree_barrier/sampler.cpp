@@ -128,12 +128,14 @@ double TreeBarrierSampler::per_rank_phase(std::uint64_t phase, int threads) cons
   std::array<std::uint64_t, kMaxLevels> mins;
   mins.fill(~0ULL);
   const auto nblocks = static_cast<std::int64_t>(blocks_);
-  // The minimum is exact and order-free, so threads may merge blocks in any order.
+  // The minimum is exact and order-free, so threads may merge blocks in any order. Blocks are
+  // handed out one at a time (a few hundred microseconds each): a thread that the machine
+  // deschedules holds up one block, not half the phase.
 #pragma omp parallel num_threads(threads) if (threads > 1 && nblocks > 1)
   {
     std::array<std::uint64_t, kMaxLevels> local;
     local.fill(~0ULL);
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(dynamic, 1) nowait
     for (std::int64_t b = 0; b < nblocks; ++b) {
       if (stop_requested()) continue;  // the phase is abandoned below
       const auto first = static_cast<std::uint64_t>(b) * kBlockRanks;
