@@ -1,11 +1,10 @@
 #pragma once
 // How collnoise's OpenMP threads wait (docs/cli.md, "Threads on a shared machine"). libgomp's
 // default is to spin for a few milliseconds before it sleeps, at every join and between parallel
-// loops. On a machine of
-// its own that costs nothing; on a shared node (another job on a core, a hyper-thread sibling)
-// the spinning thread takes the core that the thread it waits for needs, and two threads end up
-// slower than one. collnoise therefore runs with OMP_WAIT_POLICY=passive (threads sleep as soon
-// as they wait) unless the user chose how OpenMP threads wait.
+// loops. On a machine of its own that costs nothing; on a shared node (another job on a core, a
+// hyper-thread sibling) the spinning thread takes the core that the thread it waits for needs,
+// and two threads end up slower than one. collnoise therefore runs with OMP_WAIT_POLICY=passive
+// (threads sleep as soon as they wait) unless the user chose how OpenMP threads wait.
 
 namespace collnoise {
 
