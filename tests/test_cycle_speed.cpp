@@ -68,14 +68,16 @@ TEST_CASE("cycle speed: the parallel path equals the reference, any threads, par
 }
 
 TEST_CASE("cycle speed: one thread below the threshold, shared above it, the same bits") {
-  // 2^16 ranks, the default threshold: the same run alone, with the threshold above N (one
-  // thread whatever --threads says) and with threads sharing the parts.
+  // The default thresholds (2^16 ranks for the redundant exchange, 2^18 for the others): the
+  // same run alone, with the threshold above N (one thread whatever --threads says) and with
+  // threads sharing the parts.
   CpuNoiseSpec noise;
   noise.time = periodic_noise(1e-4, 2e-6);
   for (const auto algorithm : kAll) {
-    const CycleSetup setup = setup_of(algorithm, 1 << 16, 2);
+    const bool redundant = algorithm == CycleAlgorithm::kRedundantButterfly;
+    const CycleSetup setup = setup_of(algorithm, redundant ? 1 << 16 : 1 << 18, 2);
     const CycleTuning shared{};
-    REQUIRE(setup.ranks >= shared.parallel_from_ranks);
+    REQUIRE(setup.ranks == (redundant ? 1 : 4) * shared.parallel_from_ranks);
     CycleTuning alone{};
     alone.parallel_from_ranks = setup.ranks + 1;
     const CycleResult one = fast(setup, noise, 5, false, 1, shared);

@@ -117,8 +117,15 @@ class CycleEngine {
     int part_bits;
     std::size_t parts;
   };
+  // Whether threads share the ranks (CycleTuning::parallel_from_ranks).
+  bool shared() const {
+    const std::size_t from = tuning_.parallel_from_ranks;
+    const bool cheap = setup_.algorithm != CycleAlgorithm::kRedundantButterfly;
+    return threads_ > 1 && (cheap ? n_ / 4 >= from : n_ >= from);
+  }
+
   Split split() const {
-    if (threads_ <= 1 || n_ < tuning_.parallel_from_ranks || rounds_ < 2) return {rounds_, 1};
+    if (!shared() || rounds_ < 2) return {rounds_, 1};
     // About four parts a thread, so that a thread slowed down by another process hands parts
     // over; at most a pass's rounds above them, so that joining them is one sweep.
     int joint_rounds = 0;
@@ -265,7 +272,7 @@ class CycleEngine {
     nic_.assign(n_, 0.0);
     out_.assign(n_, 0.0);
     const std::uint64_t cycles = setup_.cycles;
-    const int threads = n_ >= tuning_.parallel_from_ranks ? threads_ : 1;
+    const int threads = shared() ? threads_ : 1;
     std::vector<double> latest(static_cast<std::size_t>(threads) * cycles, kNever);
     const auto n = static_cast<Index>(n_);
 #pragma omp parallel num_threads(threads)
