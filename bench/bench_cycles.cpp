@@ -74,6 +74,29 @@ BENCHMARK(reference_conventional)->Args({12, 1})->Unit(benchmark::kMillisecond)-
 BENCHMARK(reference_redundant)->Args({12, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(fast_conventional)->Args({12, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(fast_redundant)->Args({12, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
+// Mid sizes, one and two threads: run beside a busy process too (`sh -c 'while :; do :; done'
+// &`), where two threads must not be slower than one (bench/RESULTS.md, "Chen & Suda figures").
+BENCHMARK(fast_quiet)
+    ->Args({17, 1})
+    ->Args({17, 2})
+    ->Args({19, 1})
+    ->Args({19, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(fast_conventional)
+    ->Args({17, 1})
+    ->Args({17, 2})
+    ->Args({19, 1})
+    ->Args({19, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(fast_redundant)
+    ->Args({17, 1})
+    ->Args({17, 2})
+    ->Args({19, 1})
+    ->Args({19, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 // 2^23 ranks, one and two threads.
 BENCHMARK(fast_quiet)
     ->Args({23, 1})

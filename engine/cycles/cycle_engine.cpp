@@ -25,6 +25,38 @@ std::uint64_t quad_base(std::uint64_t q, int r) {
   return pair_low(q, r - 1) << 1;
 }
 
+// The tasks of a pass over rounds [r0, r1): in them, ranks that differ only in bits r0 .. r1-1
+// form independent groups. A task takes `lanes` consecutive ranks (whole cache lines) times all
+// 2^(r1-r0) values of those bits, a few dozen KiB that stay in cache while it runs the pass's
+// rounds.
+struct PassShape {
+  PassShape(int first_round, int end_round, std::size_t lanes_wanted)
+      : r0(first_round),
+        r1(end_round),
+        lanes(std::min<std::size_t>(lanes_wanted, std::size_t{1} << first_round)),
+        lane_groups((std::size_t{1} << first_round) / lanes),
+        half(std::size_t{1} << (end_round - first_round - 1)) {}
+
+  /// The lowest rank of task k.
+  std::size_t base(std::size_t k) const {
+    return ((k / lane_groups) << r1) | ((k % lane_groups) * lanes);
+  }
+  /// The first task inside the aligned range of 2^bits ranks from `first` (r1 <= bits).
+  std::size_t first_task(std::size_t first) const { return (first >> r1) * lane_groups; }
+  /// The number of tasks of an aligned range of 2^bits ranks.
+  std::size_t tasks(int bits) const { return (std::size_t{1} << (bits - r1)) * lane_groups; }
+  /// The ranks of task k, each once.
+  template <class Fn>
+  void for_each_rank(std::size_t k, Fn&& fn) const {
+    const std::size_t b = base(k);
+    for (std::size_t h = 0; h < 2 * half; ++h)
+      for (std::size_t lane = 0; lane < lanes; ++lane) fn(b + (h << r0) + lane);
+  }
+
+  int r0, r1;
+  std::size_t lanes, lane_groups, half;
+};
+
 // A redundant-butterfly rank: everything a round touches, in one 48-byte record, so a quad's
 // four ranks cost two short runs of cache lines instead of a dozen streams.
 struct RedundantRank {
@@ -50,46 +82,111 @@ class CycleEngine {
         recording_(recording) {}
 
   CycleResult run() {
+    if (setup_.algorithm == CycleAlgorithm::kDissemination) return run_dissemination();
     if (setup_.algorithm == CycleAlgorithm::kRedundantButterfly && rounds_ > 0)
       return run_redundant();
     t_.assign(n_, 0.0);
     nic_.assign(n_, 0.0);
-    if (setup_.algorithm == CycleAlgorithm::kDissemination) out_.assign(n_, 0.0);
     CycleResult result;
-    for (std::uint64_t c = 0; c < setup_.cycles; ++c) {
-      throw_if_stop_requested();
-      if (setup_.algorithm == CycleAlgorithm::kDissemination) {
-        compute_sweep(c, [&](std::size_t i) -> double& { return t_[i]; });
-        dissemination_rounds();
-      } else {
-        butterfly_cycle(c);
-      }
-      // Nothing is owed after the last receive: t_ holds the finishing times.
-      result.cycle_end.push_back(latest([&](std::size_t i) { return t_[i]; }));
-    }
-    record(
-        result, [&](std::size_t i) { return t_[i]; }, [&] { return std::move(t_); });
+    // Nothing is owed after the last receive: t_ holds the finishing times.
+    const auto finish = [&](std::size_t i) { return t_[i]; };
+    result.cycle_end = run_cycles(
+        tuning_.lane_ranks,
+        [&](std::uint64_t cycle, std::size_t first, int bits, int) {
+          butterfly_part(cycle, first, bits);
+          return std::uint64_t{0};
+        },
+        [&](const PassShape& pass, std::size_t task, int, double& latest) {
+          butterfly_task(pass, task);
+          pass.for_each_rank(task, [&](std::size_t i) { latest = std::max(latest, t_[i]); });
+          return std::uint64_t{0};
+        },
+        finish, result.adoptions);
+    record(result, finish, [&] { return std::move(t_); });
     return result;
   }
 
  private:
-  template <class Time>
-  void compute_sweep(std::uint64_t cycle, Time&& time) {
-#pragma omp parallel for num_threads(threads_) schedule(static)
-    for (Index k = 0; k < static_cast<Index>(n_); ++k) {
-      const auto i = static_cast<std::size_t>(k);
-      double& t = time(i);
-      t = cpu_.compute(i, cycle, t, setup_.work);
-    }
+  static constexpr double kNever = -std::numeric_limits<double>::infinity();
+
+  // How the ranks are shared among threads: `parts` aligned ranges of 2^part_bits ranks each.
+  // Rounds below part_bits stay inside a part, so a part runs a whole cycle's compute and those
+  // rounds on one thread; the rounds above join the parts in one pass. A cycle thus costs two
+  // barriers, whatever N, instead of one a round or a pass.
+  struct Split {
+    int part_bits;
+    std::size_t parts;
+  };
+  // Whether threads share the ranks (CycleTuning::parallel_from_ranks).
+  bool shared() const {
+    const std::size_t from = tuning_.parallel_from_ranks;
+    const bool cheap = setup_.algorithm != CycleAlgorithm::kRedundantButterfly;
+    return threads_ > 1 && (cheap ? n_ / 4 >= from : n_ >= from);
   }
 
-  template <class Finish>
-  double latest(Finish&& finish) const {
-    double m = -std::numeric_limits<double>::infinity();
-#pragma omp parallel for num_threads(threads_) reduction(max : m) schedule(static)
-    for (Index k = 0; k < static_cast<Index>(n_); ++k)
-      m = std::max(m, finish(static_cast<std::size_t>(k)));
-    return m;
+  Split split() const {
+    if (!shared() || rounds_ < 2) return {rounds_, 1};
+    // About four parts a thread, so that a thread slowed down by another process hands parts
+    // over; at most a pass's rounds above them, so that joining them is one sweep.
+    int joint_rounds = 0;
+    while ((std::size_t{1} << joint_rounds) < 4 * static_cast<std::size_t>(threads_) &&
+           joint_rounds < tuning_.pass_bits && joint_rounds < rounds_ - 1)
+      ++joint_rounds;
+    return {rounds_ - joint_rounds, std::size_t{1} << joint_rounds};
+  }
+
+  // Runs every cycle and returns each cycle's latest finishing time. part(cycle, first, bits,
+  // thread) runs a cycle's compute and rounds below `bits` on the ranks [first, first + 2^bits)
+  // (all of them when one thread runs the engine); joint(pass, task, thread, latest) runs the
+  // higher rounds on one task of `pass` and raises `latest` to its ranks' finishing times. Both
+  // return adoptions. Which thread runs which part or task does not change any result.
+  template <class Part, class Joint, class Finish>
+  std::vector<double> run_cycles(std::size_t joint_lanes, Part&& part, Joint&& joint,
+                                 Finish&& finish, std::uint64_t& adoptions) {
+    const Split split = this->split();
+    const std::uint64_t cycles = setup_.cycles;
+    std::vector<double> ends(cycles, kNever);
+    if (split.parts == 1) {
+      for (std::uint64_t c = 0; c < cycles; ++c) {
+        throw_if_stop_requested();
+        adoptions += part(c, 0, rounds_, 0);
+        throw_if_stop_requested();
+        for (std::size_t i = 0; i < n_; ++i) ends[c] = std::max(ends[c], finish(i));
+      }
+      return ends;
+    }
+    const PassShape pass(split.part_bits, rounds_, joint_lanes);
+    const auto tasks = static_cast<Index>(pass.tasks(rounds_));
+    const auto parts = static_cast<Index>(split.parts);
+    const Index chunk = std::max<Index>(1, tasks / (8 * threads_));
+    // Each thread's latest finishing time per cycle, merged below (a maximum: any order).
+    std::vector<double> latest(static_cast<std::size_t>(threads_) * cycles, kNever);
+    std::uint64_t count = 0;
+#pragma omp parallel num_threads(threads_) reduction(+ : count)
+    {
+      const int thread = omp_get_thread_num();
+      for (std::uint64_t c = 0; c < cycles; ++c) {
+        // A stop request skips the remaining work; the cycle is abandoned below.
+#pragma omp for schedule(dynamic, 1)
+        for (Index p = 0; p < parts; ++p)
+          if (!stop_requested())
+            count +=
+                part(c, static_cast<std::size_t>(p) << split.part_bits, split.part_bits, thread);
+        if (pool_) pool_->give_back(thread);
+        double mine = kNever;
+#pragma omp for schedule(dynamic, chunk)
+        for (Index k = 0; k < tasks; ++k)
+          if (!stop_requested()) count += joint(pass, static_cast<std::size_t>(k), thread, mine);
+        if (pool_) pool_->give_back(thread);
+        latest[static_cast<std::size_t>(thread) * cycles + c] = mine;
+      }
+    }
+    throw_if_stop_requested();
+    adoptions += count;
+    for (std::size_t t = 0; t < static_cast<std::size_t>(threads_); ++t)
+      for (std::uint64_t c = 0; c < cycles; ++c)
+        ends[c] = std::max(ends[c], latest[t * cycles + c]);
+    return ends;
   }
 
   // The last cycle's finishing times: counted into the histogram (per thread, then merged:
@@ -127,19 +224,17 @@ class CycleEngine {
     t_[j] = receive(j, ej, arrival_time(costs_, ei));
   }
 
+  // Cycle `cycle` of the aligned ranks [first, first + 2^bits): compute, then rounds 0 .. bits-1.
   // Rounds below the block size stay inside aligned blocks of ranks: each block does its compute
-  // and those rounds while it sits in cache. Each rank's operations keep their order.
-  int blocked_rounds() const {
-    return std::min(rounds_, tuning_.block_bits);
-  }
-
-  void butterfly_cycle(std::uint64_t cycle) {
-    const int low = blocked_rounds();
+  // and those rounds while it sits in cache. Higher rounds run in passes of up to pass_bits
+  // rounds, one sweep over memory a pass instead of one a round. Each rank's operations keep
+  // their order.
+  void butterfly_part(std::uint64_t cycle, std::size_t first, int bits) {
+    const int low = std::min(bits, tuning_.block_bits);
     const std::size_t block = std::size_t{1} << low;
-#pragma omp parallel for num_threads(threads_) schedule(static)
-    for (Index b = 0; b < static_cast<Index>(n_ / block); ++b) {
-      if (stop_requested()) continue;  // the cycle is abandoned below
-      const std::size_t base = static_cast<std::size_t>(b) * block;
+    const std::size_t end = first + (std::size_t{1} << bits);
+    for (std::size_t base = first; base < end; base += block) {
+      if (stop_requested()) return;  // the cycle is abandoned by the caller
       for (std::size_t i = base; i < base + block; ++i)
         t_[i] = cpu_.compute(i, cycle, t_[i], setup_.work);
       for (int r = 0; r < low; ++r)
@@ -148,53 +243,82 @@ class CycleEngine {
           butterfly_pair(i, i | (std::size_t{1} << r));
         }
     }
-    throw_if_stop_requested();
-    for (int r0 = low; r0 < rounds_; r0 += tuning_.pass_bits) {
-      butterfly_pass(r0, std::min(rounds_, r0 + tuning_.pass_bits));
-      throw_if_stop_requested();
+    for (int r0 = low; r0 < bits; r0 += tuning_.pass_bits) {
+      const PassShape pass(r0, std::min(bits, r0 + tuning_.pass_bits), tuning_.lane_ranks);
+      const std::size_t from = pass.first_task(first);
+      for (std::size_t k = from; k < from + pass.tasks(bits); ++k) {
+        if (stop_requested()) return;
+        butterfly_task(pass, k);
+      }
     }
   }
 
-  // Rounds [r0, r1) in one sweep over memory instead of one each: in them, ranks that differ
-  // only in bits r0 .. r1-1 form independent groups. A task takes lane_ranks consecutive ranks
-  // (whole cache lines) times all 2^(r1-r0) values of those bits, a few dozen KiB that stay in
-  // cache while it runs the pass's rounds. Each rank's operations keep their order.
-  void butterfly_pass(int r0, int r1) {
-    const std::size_t lanes = std::min<std::size_t>(tuning_.lane_ranks, std::size_t{1} << r0);
-    const std::size_t lane_groups = (std::size_t{1} << r0) / lanes;
-    const std::size_t tasks = (n_ >> r1) * lane_groups;
-    const std::size_t half = std::size_t{1} << (r1 - r0 - 1);
-#pragma omp parallel for num_threads(threads_) schedule(static)
-    for (Index task = 0; task < static_cast<Index>(tasks); ++task) {
-      if (stop_requested()) continue;  // the caller abandons the cycle
-      const auto k = static_cast<std::size_t>(task);
-      const std::size_t base = ((k / lane_groups) << r1) | ((k % lane_groups) * lanes);
-      for (int r = r0; r < r1; ++r)
-        for (std::size_t h = 0; h < half; ++h) {
-          const std::size_t i = base | (pair_low(h, r - r0) << r0);
-          for (std::size_t lane = 0; lane < lanes; ++lane)
-            butterfly_pair(i + lane, (i + lane) | (std::size_t{1} << r));
+  // The rounds of a pass on one of its tasks.
+  void butterfly_task(const PassShape& pass, std::size_t k) {
+    const std::size_t base = pass.base(k);
+    for (int r = pass.r0; r < pass.r1; ++r)
+      for (std::size_t h = 0; h < pass.half; ++h) {
+        const std::size_t i = base | (pair_low(h, r - pass.r0) << pass.r0);
+        for (std::size_t lane = 0; lane < pass.lanes; ++lane)
+          butterfly_pair(i + lane, (i + lane) | (std::size_t{1} << r));
+      }
+  }
+
+  // Dissemination: per round, a send sweep that records each message's arrival, then a receive
+  // sweep; one parallel region for the whole run (a small N runs on one thread), the compute
+  // fused with the first send sweep.
+  CycleResult run_dissemination() {
+    t_.assign(n_, 0.0);
+    nic_.assign(n_, 0.0);
+    out_.assign(n_, 0.0);
+    const std::uint64_t cycles = setup_.cycles;
+    const int threads = shared() ? threads_ : 1;
+    std::vector<double> latest(static_cast<std::size_t>(threads) * cycles, kNever);
+    const auto n = static_cast<Index>(n_);
+#pragma omp parallel num_threads(threads)
+    {
+      const int thread = omp_get_thread_num();
+      for (std::uint64_t c = 0; c < cycles; ++c) {
+        double mine = kNever;
+        const bool stop = stop_requested();  // skips the work; the run is abandoned below
+        if (rounds_ == 0) {
+#pragma omp for schedule(static)
+          for (Index k = 0; k < n; ++k) {
+            const auto i = static_cast<std::size_t>(k);
+            if (!stop) t_[i] = cpu_.compute(i, c, t_[i], setup_.work);
+            mine = std::max(mine, t_[i]);
+          }
         }
-    }
-  }
-
-  void dissemination_rounds() {
-    for (int r = 0; r < rounds_; ++r) {
-      throw_if_stop_requested();
-      const std::size_t shift = std::size_t{1} << r;
-#pragma omp parallel for num_threads(threads_) schedule(static)
-      for (Index k = 0; k < static_cast<Index>(n_); ++k) {
-        const auto i = static_cast<std::size_t>(k);
-        t_[i] = send(i, t_[i], nic_[i]);
-        const std::size_t dest = i + shift < n_ ? i + shift : i + shift - n_;
-        out_[dest] = arrival_time(costs_, t_[i]);  // arrival at the destination
+        for (int r = 0; r < rounds_; ++r) {
+          const std::size_t shift = std::size_t{1} << r;
+#pragma omp for schedule(static)
+          for (Index k = 0; k < n; ++k) {
+            if (stop) continue;
+            const auto i = static_cast<std::size_t>(k);
+            if (r == 0) t_[i] = cpu_.compute(i, c, t_[i], setup_.work);
+            t_[i] = send(i, t_[i], nic_[i]);
+            const std::size_t dest = i + shift < n_ ? i + shift : i + shift - n_;
+            out_[dest] = arrival_time(costs_, t_[i]);  // arrival at the destination
+          }
+#pragma omp for schedule(static)
+          for (Index k = 0; k < n; ++k) {
+            const auto i = static_cast<std::size_t>(k);
+            if (!stop) t_[i] = receive(i, t_[i], out_[i]);
+            if (r + 1 == rounds_) mine = std::max(mine, t_[i]);
+          }
+        }
+        latest[static_cast<std::size_t>(thread) * cycles + c] = mine;
       }
-#pragma omp parallel for num_threads(threads_) schedule(static)
-      for (Index k = 0; k < static_cast<Index>(n_); ++k) {
-        const auto i = static_cast<std::size_t>(k);
-        t_[i] = receive(i, t_[i], out_[i]);
-      }
     }
+    throw_if_stop_requested();
+    CycleResult result;
+    result.cycle_end.assign(cycles, kNever);
+    for (std::size_t t = 0; t < static_cast<std::size_t>(threads); ++t)
+      for (std::uint64_t c = 0; c < cycles; ++c)
+        result.cycle_end[c] = std::max(result.cycle_end[c], latest[t * cycles + c]);
+    record(
+        result, [&](std::size_t i) { return t_[i]; }, [&] { return std::move(t_); });
+    return result;
   }
 
   // --- redundant butterfly --------------------------------------------------------------------
@@ -281,18 +405,24 @@ class CycleEngine {
     state_.assign(n_, RedundantRank{});
     pool_ = std::make_unique<DropPool>(n_, threads_);
     CycleResult result;
-    for (std::uint64_t c = 0; c < setup_.cycles; ++c) {
-      result.adoptions += redundant_cycle(c);
-      throw_if_stop_requested();
-      result.cycle_end.push_back(latest([&](std::size_t i) { return state_[i].out; }));
-    }
-    record(
-        result, [&](std::size_t i) { return state_[i].out; },
-        [&] {
-          std::vector<double> finish(n_);
-          for (std::size_t i = 0; i < n_; ++i) finish[i] = state_[i].out;
-          return finish;
-        });
+    const auto finish = [&](std::size_t i) { return state_[i].out; };
+    // A pass's lanes hold whole quads' mates (bit 0).
+    result.cycle_end = run_cycles(
+        std::max<std::size_t>(tuning_.lane_ranks, 2),
+        [&](std::uint64_t cycle, std::size_t first, int bits, int thread) {
+          return redundant_part(cycle, first, bits, thread);
+        },
+        [&](const PassShape& pass, std::size_t task, int thread, double& latest) {
+          const std::uint64_t adoptions = redundant_task(pass, task, thread);
+          pass.for_each_rank(task, [&](std::size_t i) { latest = std::max(latest, finish(i)); });
+          return adoptions;
+        },
+        finish, result.adoptions);
+    record(result, finish, [&] {
+      std::vector<double> last(n_);
+      for (std::size_t i = 0; i < n_; ++i) last[i] = state_[i].out;
+      return last;
+    });
     return result;
   }
 
@@ -324,39 +454,47 @@ class CycleEngine {
                                       redundant_pair(r, c, c + 1, in_c, in_d, thread));
   }
 
-  std::uint64_t redundant_cycle(std::uint64_t cycle) {
+  // Cycle `cycle` of the aligned ranks [first, first + 2^bits), bits >= 1: compute and round 0
+  // fused, rounds below the block size block by block, higher ones in passes whose lanes hold
+  // both mates of each quad. Returns the adoptions.
+  std::uint64_t redundant_part(std::uint64_t cycle, std::size_t first, int bits, int thread) {
     std::uint64_t adoptions = 0;
-    const int low = blocked_rounds();
+    const int low = std::min(bits, tuning_.block_bits);
     const std::size_t block = std::size_t{1} << low;
-#pragma omp parallel num_threads(threads_) reduction(+ : adoptions)
-    {
-      const int thread = omp_get_thread_num();
-      bool abandoned = false;
-#pragma omp for schedule(static)
-      for (Index b = 0; b < static_cast<Index>(n_ / block); ++b) {
-        if (stop_requested()) continue;  // the caller abandons the cycle
-        const std::size_t base = static_cast<std::size_t>(b) * block;
-        for (std::size_t a = base; a < base + block; a += 2) {  // compute, then round 0
-          state_[a].t = cpu_.compute(a, cycle, state_[a].t, setup_.work);
-          state_[a + 1].t = cpu_.compute(a + 1, cycle, state_[a + 1].t, setup_.work);
-          redundant_round0(a, thread);
-        }
-        for (int r = 1; r < low; ++r)
-          for (std::size_t q = 0; q < block / 4; ++q)
-            adoptions += redundant_quad(r, base + quad_base(q, r), thread);
+    const std::size_t end = first + (std::size_t{1} << bits);
+    for (std::size_t base = first; base < end; base += block) {
+      if (stop_requested()) return adoptions;  // the cycle is abandoned by the caller
+      for (std::size_t a = base; a < base + block; a += 2) {  // compute, then round 0
+        state_[a].t = cpu_.compute(a, cycle, state_[a].t, setup_.work);
+        state_[a + 1].t = cpu_.compute(a + 1, cycle, state_[a + 1].t, setup_.work);
+        redundant_round0(a, thread);
       }
-      for (int r = low; r < rounds_; ++r) {
-#pragma omp single
-        pool_->rebalance();
-#pragma omp for schedule(static)
-        for (Index q = 0; q < static_cast<Index>(n_ / 4); ++q) {
-          if ((q & 0xfff) == 0) abandoned = abandoned || stop_requested();
-          if (abandoned) continue;  // the caller abandons the cycle
-          adoptions += redundant_quad(r, quad_base(static_cast<std::uint64_t>(q), r), thread);
-        }
+      for (int r = 1; r < low; ++r)
+        for (std::size_t q = 0; q < block / 4; ++q)
+          adoptions += redundant_quad(r, base + quad_base(q, r), thread);
+    }
+    for (int r0 = low; r0 < bits; r0 += tuning_.pass_bits) {
+      const PassShape pass(r0, std::min(bits, r0 + tuning_.pass_bits),
+                           std::max<std::size_t>(tuning_.lane_ranks, 2));
+      const std::size_t from = pass.first_task(first);
+      for (std::size_t k = from; k < from + pass.tasks(bits); ++k) {
+        if (stop_requested()) return adoptions;
+        adoptions += redundant_task(pass, k, thread);
       }
     }
-    throw_if_stop_requested();
+    return adoptions;
+  }
+
+  // The rounds of a pass (r0 >= 1, lanes even) on one of its tasks: every quad of each round.
+  std::uint64_t redundant_task(const PassShape& pass, std::size_t k, int thread) {
+    std::uint64_t adoptions = 0;
+    const std::size_t base = pass.base(k);
+    for (int r = pass.r0; r < pass.r1; ++r)
+      for (std::size_t h = 0; h < pass.half; ++h) {
+        const std::size_t i = base | (pair_low(h, r - pass.r0) << pass.r0);
+        for (std::size_t lane = 0; lane < pass.lanes; lane += 2)
+          adoptions += redundant_quad(r, i + lane, thread);
+      }
     return adoptions;
   }
 

@@ -27,6 +27,12 @@ struct CycleTuning {
   /// groups of lane_ranks x 2^pass_bits ranks, one sweep over memory a pass. >= 1.
   int pass_bits = 6;
   std::size_t lane_ranks = 64;  ///< a power of two
+  /// Below this many ranks the redundant butterfly runs on the calling thread alone, and the
+  /// conventional butterfly and dissemination (about four times cheaper per rank and round)
+  /// below four times as many: the two barriers a cycle costs when threads share the ranks
+  /// would outweigh the work, above all on a busy machine, where a thread that waits at a
+  /// barrier may wait for a whole time slice (measured: bench/RESULTS.md).
+  std::size_t parallel_from_ranks = std::size_t{1} << 16;
 };
 
 /// One replication of one case. The result does not depend on `threads` or `tuning`.

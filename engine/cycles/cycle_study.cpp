@@ -18,8 +18,9 @@ namespace {
 
 constexpr std::size_t kTopCapacity = 2048;
 // Below this many ranks a chunk's replications run in parallel, each engine on one thread;
-// above it the engine's own loops share the threads.
-constexpr std::uint64_t kParallelReplicationsBelow = 1 << 14;
+// above it the engine's own loops share the threads. Where the engine would run some case on
+// one thread anyway (CycleTuning::parallel_from_ranks, four times it for the cheaper cases).
+const std::uint64_t kParallelReplicationsBelow = 4 * CycleTuning{}.parallel_from_ranks;
 
 std::string total_name(const std::string& c) {
   return c + "_total";

@@ -9,7 +9,7 @@ namespace collnoise {
 DropPool::DropPool(std::size_t ranks, int threads)
     : head_(ranks, 0),
       chunks_(std::size_t{1} << (32 - kChunkBits)),
-      free_(static_cast<std::size_t>(std::max(threads, 1)), 0) {
+      free_(static_cast<std::size_t>(std::max(threads, 1))) {
   for (auto& c : chunks_) c.store(nullptr, std::memory_order_relaxed);
 }
 
@@ -19,25 +19,21 @@ DropPool::Block& DropPool::block(std::uint32_t index) {
 }
 
 std::uint32_t DropPool::allocate(int thread) {
-  std::uint32_t& mine = free_[static_cast<std::size_t>(thread)];  // thread < threads
-  if (mine != 0) {
-    const std::uint32_t index = mine;
-    mine = block(index).next;
-    return index;
-  }
-  {
+  FreeList& mine = free_[static_cast<std::size_t>(thread)];  // thread < threads
+  if (mine.head == 0) {
     // Take a batch of pooled blocks under one lock.
     const std::lock_guard guard(grow_);
     for (int k = 0; k < 256 && shared_free_ != 0; ++k) {
       const std::uint32_t index = shared_free_;
       shared_free_ = block(index).next;
-      block(index).next = mine;
-      mine = index;
+      if (mine.head == 0) mine.tail = index;
+      block(index).next = mine.head;
+      mine.head = index;
     }
   }
-  if (mine != 0) {
-    const std::uint32_t index = mine;
-    mine = block(index).next;
+  if (mine.head != 0) {
+    const std::uint32_t index = mine.head;
+    mine.head = block(index).next;
     return index;
   }
   const std::uint32_t index = fresh_.fetch_add(1, std::memory_order_relaxed);
@@ -54,20 +50,19 @@ std::uint32_t DropPool::allocate(int thread) {
 }
 
 void DropPool::release(std::uint32_t index, int thread) {
-  std::uint32_t& mine = free_[static_cast<std::size_t>(thread)];  // thread < threads
-  block(index).next = mine;
-  mine = index;
+  FreeList& mine = free_[static_cast<std::size_t>(thread)];  // thread < threads
+  if (mine.head == 0) mine.tail = index;
+  block(index).next = mine.head;
+  mine.head = index;
 }
 
-void DropPool::rebalance() {
-  for (std::uint32_t& list : free_) {
-    while (list != 0) {
-      const std::uint32_t index = list;
-      list = block(index).next;
-      block(index).next = shared_free_;
-      shared_free_ = index;
-    }
-  }
+void DropPool::give_back(int thread) {
+  FreeList& mine = free_[static_cast<std::size_t>(thread)];
+  if (mine.head == 0) return;
+  const std::lock_guard guard(grow_);
+  block(mine.tail).next = shared_free_;
+  shared_free_ = mine.head;
+  mine.head = 0;
 }
 
 void DropPool::push_overflow(std::size_t rank, double value, int thread) {

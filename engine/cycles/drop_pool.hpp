@@ -74,9 +74,10 @@ class DropPool {
     if (head_[rank] != 0) release_chain(rank, thread);
   }
 
-  /// Pools the threads' free blocks (call between parallel regions): a thread that freed more
-  /// than it took would otherwise hoard blocks while another draws fresh ones.
-  void rebalance();
+  /// Pools the free blocks of `thread` (call at the end of each share of work, from any thread,
+  /// at any time: it takes a lock): a thread that freed more than it took would otherwise hoard
+  /// blocks while another draws fresh ones. O(1).
+  void give_back(int thread);
 
  private:
   // 32 bytes: memory at 2^23 ranks is tight, and most chains hold one to three values.
@@ -99,8 +100,13 @@ class DropPool {
   std::vector<std::unique_ptr<Block[]>> owned_;
   std::mutex grow_;
   std::atomic<std::uint32_t> fresh_{1};  ///< block 0 is never used
-  std::vector<std::uint32_t> free_;      ///< per thread: the first free block, 0 when none
-  std::uint32_t shared_free_ = 0;        ///< pooled by rebalance(), taken under grow_
+  // A thread's free blocks, on a cache line of its own (two threads update theirs constantly).
+  struct alignas(64) FreeList {
+    std::uint32_t head = 0;  ///< the first free block, 0 when none
+    std::uint32_t tail = 0;  ///< the last one, when head != 0
+  };
+  std::vector<FreeList> free_;     ///< per thread
+  std::uint32_t shared_free_ = 0;  ///< pooled by give_back(), taken under grow_
 };
 
 }  // namespace collnoise
