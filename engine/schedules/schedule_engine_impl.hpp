@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "core/errors.hpp"
@@ -200,9 +201,12 @@ class EngineRun {
   [[gnu::always_inline]] void wait(Event e, unsigned kind, double cpu, double nic) {
     bool requeue = true;
     if (use_rooms_) {
-      const bool again = last_wait_.host == e.host && last_wait_.kind == kind &&
-                         last_wait_.cpu == cpu && last_wait_.nic == nic;
-      if (!again) last_wait_ = LastWait{e.host, kind, cpu, nic};
+      // The last wait of each rank (a few, by rank): ranks busy at once interleave their waits
+      // (an alltoall's), and one last wait for all never saw two of a rank in a row.
+      LastWait& last = last_wait_[e.host % kLastWaits];
+      const bool again =
+          last.host == e.host && last.kind == kind && last.cpu == cpu && last.nic == nic;
+      if (!again) last = LastWait{e.host, kind, cpu, nic};
       if (again && rooms_.wait(e.host, kind, e, cpu, nic, requeue))
         queue_.push(gate(std::max(cpu, nic), e.stamp, e.host, kind));
     }
@@ -604,7 +608,9 @@ class EngineRun {
     std::uint32_t host = ~std::uint32_t{0};
     unsigned kind = 0;
     double cpu = 0.0, nic = 0.0;
-  } last_wait_;
+  };
+  static constexpr std::uint32_t kLastWaits = 1024;
+  std::array<LastWait, kLastWaits> last_wait_{};
 };
 
 template <class Counter, class Sched, class Noise, class Observer>
