@@ -8,9 +8,10 @@
 namespace collnoise {
 namespace {
 
-// A composition's bytes: its end time, 4 unused, its noise array, each category's sum
-// (path_sums::PathSum: the his, then the los), 88 of its 96 (its references are apart). A noise
-// array's: its references, then a float a bucket.
+// A composition's bytes: its end time, its references, its noise array, each category's sum
+// (path_sums::PathSum: the his, then the los), 88 of its 96. A noise array's: its references,
+// then a float a bucket.
+constexpr std::size_t kRefsByte = 8;
 constexpr std::size_t kArrayByte = 12;
 constexpr std::size_t kHiByte = 16;
 constexpr std::size_t kLoByte = kHiByte + kPathCategories * sizeof(double);
@@ -84,7 +85,6 @@ std::uint32_t PathCompositionRecorder::Pool::take() {
 
 void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std::uint32_t nics) {
   compositions_.reset(kStride);
-  references_.clear();
   arrays_.reset((bucket_byte(buckets_) + sizeof(double) - 1) / sizeof(double));
   flights_.clear();
   wide_flights_.clear();
@@ -110,25 +110,28 @@ double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
   // arrays a rank (about 350 bytes with 20 buckets; the 2^20 periodic run added 252 MB, 240
   // bytes a rank).
   const double array = static_cast<double>((bucket_byte(buckets) + 7) / 8 * 8);
-  return 1.2 * (kStride * sizeof(double) + sizeof(std::uint32_t) + array) + sizeof(RankCarriers);
+  return 1.2 * (kStride * sizeof(double) + array) + sizeof(RankCarriers);
 }
 
 std::uint32_t PathCompositionRecorder::allocate() {
   const std::uint32_t n = compositions_.take();
-  if (n >= references_.size()) references_.resize(compositions_.allocated);
-  references_[n] = 1;
+  store<std::uint32_t>(words(n), kRefsByte, 1);
   return n;
 }
 
 void PathCompositionRecorder::hold(std::uint32_t n) {
   if (n == kNone || n == kZero) return;
-  ++references_[n];
+  double* w = words(n);
+  store<std::uint32_t>(w, kRefsByte, load<std::uint32_t>(w, kRefsByte) + 1);
 }
 
 void PathCompositionRecorder::drop(std::uint32_t n) {
   if (n == kNone || n == kZero) return;
-  if (--references_[n] != 0) return;
-  drop_array(load<std::uint32_t>(words(n), kArrayByte));
+  double* w = words(n);
+  const auto refs = load<std::uint32_t>(w, kRefsByte) - 1;
+  store<std::uint32_t>(w, kRefsByte, refs);
+  if (refs != 0) return;
+  drop_array(load<std::uint32_t>(w, kArrayByte));
   compositions_.free.push_back(n);
 }
 
@@ -159,7 +162,7 @@ std::uint32_t PathCompositionRecorder::compose(std::uint32_t node,
     return node;
   }
   std::uint32_t n = node;
-  if (!consume || node == kZero || references_[node] != 1) {
+  if (!consume || node == kZero || load<std::uint32_t>(words(node), kRefsByte) != 1) {
     n = allocate();
     double* to = words(n);
     const double* from = words(node);
@@ -379,17 +382,15 @@ void PathCompositionRecorder::fetch_far(const AheadSeen& a) {
 }
 
 void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
-  // The composition the event most likely starts from (a message's, if it arrives after the CPU
-  // frees, else the CPU's); of the other, only its reference count is read, in the compact
-  // array. (A free composition a copy writes was freed recently: still in the cache.)
+  // Whole, the composition the event most likely starts from (a message's, if it arrives after
+  // the CPU frees, else the CPU's); of the other, the line with its reference count. (A free
+  // composition a copy writes was freed recently: still in the cache.)
   const RankCarriers& r = ranks_[a.host];
   const NarrowFlight* f = a.message ? in_inbox(a.host, a.op) : nullptr;
-  const std::uint32_t message = f != nullptr ? f->node_bucket & ((1U << kNodeBits) - 1) : kNone;
   const bool from_message = f != nullptr && f->arrival >= r.cpu.end;
-  const std::uint32_t from = from_message ? message : r.cpu.node;
-  const std::uint32_t other = from_message ? r.cpu.node : message;
-  if (from != kNone) prefetch_lines(words(from), kStride);
-  if (other != kNone) __builtin_prefetch(&references_[other], 1);
+  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), from_message ? 1 : kStride);
+  if (f != nullptr)
+    prefetch_lines(words(f->node_bucket & ((1U << kNodeBits) - 1)), from_message ? kStride : 1);
 }
 
 CriticalPath PathCompositionRecorder::result(std::span<const double> finish) const {

@@ -136,9 +136,8 @@ class PathCompositionRecorder {
     void reset(std::size_t words);
   };
 
-  // ---- Compositions: [end, 4 unused bytes, noise array, (hi, lo) per category], 96 bytes (two
-  // cache lines whatever the offset); their references in a compact array apart, which a
-  // holder letting go of one touches instead of the composition's line ----
+  // ---- Compositions: [end, references, noise array, (hi, lo) per category], 96 bytes (two cache
+  // lines whatever the offset) ----
   static constexpr std::size_t kStride = 12;
   double* words(std::uint32_t n) const { return compositions_.at(n); }
   std::uint32_t allocate();
@@ -210,7 +209,6 @@ class PathCompositionRecorder {
   StepBucket bucket_;
   std::size_t buckets_;
   Pool compositions_, arrays_;
-  std::vector<std::uint32_t> references_;  // by composition
   std::vector<RankCarriers> ranks_;
   std::vector<Carrier> more_cpus_;
   std::vector<NicCarrier> more_sends_, more_receives_;
