@@ -113,6 +113,32 @@ std::string version_text() {
                      kernel_report());
 }
 
+// `collnoise schedule`: list the built-in algorithms, or write one as a GOAL file.
+CLI::App* add_schedule_command(CLI::App& app, ScheduleOptions& schedule) {
+  auto* schedule_cmd = app.add_subcommand(
+      "schedule", "list the built-in algorithms, or write one as a GOAL file for LogGOPSim");
+  schedule_cmd->add_flag("--list", schedule.list, "list the built-in algorithms");
+  schedule_cmd->add_option("ALGORITHM", schedule.algorithm, "a built-in algorithm");
+  schedule_cmd->add_option("--ranks", schedule.ranks, "ranks")
+      ->check(whole_number_in(1, 2147483647));
+  schedule_cmd->add_option("--bytes", schedule.message_bytes, "the message, bytes (default 8)")
+      ->check(whole_number_in(0, std::uint64_t{1} << 40));
+  schedule_cmd->add_option("--k", schedule.k, "radix of knomial_broadcast (default 2)")
+      ->check(whole_number_in(2, 65536));
+  schedule_cmd->add_option("--segments", schedule.segments, "pieces of ring_allreduce's chunks")
+      ->check(whole_number_in(1, 65536));
+  schedule_cmd->add_option("--receives", schedule.receives, "in_order (default) or preposted")
+      ->check(CLI::IsMember({"in_order", "preposted"}));
+  schedule_cmd->add_option("--goal", schedule.goal, "the GOAL file to write");
+  schedule_cmd->add_flag("--force", schedule.force, "overwrite an existing GOAL file");
+  schedule_cmd
+      ->add_option("--max-memory-gib", schedule.max_memory_gib,
+                   "refuse a schedule estimated to need more (default: 80% of the machine's "
+                   "memory)")
+      ->check(CLI::Range(1e-6, 1e12));
+  return schedule_cmd;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -150,27 +176,7 @@ int main(int argc, char** argv) {
                       "read the parts without checking their checksums");
 
   ScheduleOptions schedule;
-  auto* schedule_cmd = app.add_subcommand(
-      "schedule", "list the built-in algorithms, or write one as a GOAL file for LogGOPSim");
-  schedule_cmd->add_flag("--list", schedule.list, "list the built-in algorithms");
-  schedule_cmd->add_option("ALGORITHM", schedule.algorithm, "a built-in algorithm");
-  schedule_cmd->add_option("--ranks", schedule.ranks, "ranks")
-      ->check(whole_number_in(1, 2147483647));
-  schedule_cmd->add_option("--bytes", schedule.message_bytes, "the message, bytes (default 8)")
-      ->check(whole_number_in(0, std::uint64_t{1} << 40));
-  schedule_cmd->add_option("--k", schedule.k, "radix of knomial_broadcast (default 2)")
-      ->check(whole_number_in(2, 65536));
-  schedule_cmd->add_option("--segments", schedule.segments, "pieces of ring_allreduce's chunks")
-      ->check(whole_number_in(1, 65536));
-  schedule_cmd->add_option("--receives", schedule.receives, "in_order (default) or preposted")
-      ->check(CLI::IsMember({"in_order", "preposted"}));
-  schedule_cmd->add_option("--goal", schedule.goal, "the GOAL file to write");
-  schedule_cmd->add_flag("--force", schedule.force, "overwrite an existing GOAL file");
-  schedule_cmd
-      ->add_option("--max-memory-gib", schedule.max_memory_gib,
-                   "refuse a schedule estimated to need more (default: 80% of the machine's "
-                   "memory)")
-      ->check(CLI::Range(1e-6, 1e12));
+  auto* schedule_cmd = add_schedule_command(app, schedule);
 
   std::vector<std::string> verify_paths;
   auto* verify_cmd =
