@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/stop_request.hpp"
@@ -145,8 +146,8 @@ class CycleEngine {
                                  Finish&& finish, std::uint64_t& adoptions) {
     const Split split = this->split();
     const std::uint64_t cycles = setup_.cycles;
-    std::vector<double> ends(cycles, kNever);
     if (split.parts == 1) {
+      std::vector<double> ends(cycles, kNever);
       for (std::uint64_t c = 0; c < cycles; ++c) {
         throw_if_stop_requested();
         adoptions += part(c, 0, rounds_, 0);
@@ -183,9 +184,15 @@ class CycleEngine {
     }
     throw_if_stop_requested();
     adoptions += count;
-    for (std::size_t t = 0; t < static_cast<std::size_t>(threads_); ++t)
-      for (std::uint64_t c = 0; c < cycles; ++c)
-        ends[c] = std::max(ends[c], latest[t * cycles + c]);
+    return latest_by_cycle(latest, cycles);
+  }
+
+  // Each cycle's latest finishing time from every thread's (`latest`: a thread's cycles one
+  // after the other); a maximum, so the threads' order does not matter.
+  static std::vector<double> latest_by_cycle(std::span<const double> latest, std::uint64_t cycles) {
+    std::vector<double> ends(cycles, kNever);
+    for (std::size_t t = 0; t < latest.size(); t += cycles)
+      for (std::uint64_t c = 0; c < cycles; ++c) ends[c] = std::max(ends[c], latest[t + c]);
     return ends;
   }
 
@@ -312,10 +319,7 @@ class CycleEngine {
     }
     throw_if_stop_requested();
     CycleResult result;
-    result.cycle_end.assign(cycles, kNever);
-    for (std::size_t t = 0; t < static_cast<std::size_t>(threads); ++t)
-      for (std::uint64_t c = 0; c < cycles; ++c)
-        result.cycle_end[c] = std::max(result.cycle_end[c], latest[t * cycles + c]);
+    result.cycle_end = latest_by_cycle(latest, cycles);
     record(
         result, [&](std::size_t i) { return t_[i]; }, [&] { return std::move(t_); });
     return result;
