@@ -224,9 +224,9 @@ void PathCompositionRecorder::insert_flight(std::uint64_t op, std::uint32_t rece
   }
 }
 
-const PathCompositionRecorder::NarrowFlight* PathCompositionRecorder::in_inbox(
-    std::uint32_t receiver, std::uint64_t op) const {
-  for (const NarrowFlight& slot : ranks_[receiver].inbox)
+PathCompositionRecorder::NarrowFlight* PathCompositionRecorder::in_inbox(std::uint32_t receiver,
+                                                                         std::uint64_t op) {
+  for (NarrowFlight& slot : ranks_[receiver].inbox)
     if (slot.key == op) return &slot;  // (an empty slot's key is no operation below 2^32 - 1)
   return nullptr;
 }
@@ -238,9 +238,9 @@ bool PathCompositionRecorder::find_flight(std::uint64_t op, std::uint32_t receiv
                static_cast<std::uint8_t>(n.node_bucket >> kNodeBits)};
   };
   if (op < FlatIndexMap<NarrowFlight>::kEmpty) {
-    if (const NarrowFlight* n = in_inbox(receiver, op); n != nullptr) {
+    if (NarrowFlight* n = in_inbox(receiver, op); n != nullptr) {
       narrow(*n);
-      if (take) const_cast<NarrowFlight*>(n)->key = FlatIndexMap<NarrowFlight>::kEmpty;
+      if (take) n->key = FlatIndexMap<NarrowFlight>::kEmpty;
       return true;
     }
     if (flights_.size() != 0)

@@ -178,7 +178,7 @@ class PathCompositionRecorder {
   /// The flight of send `op` to `receiver` (found: true), taken out when `take`.
   bool find_flight(std::uint64_t op, std::uint32_t receiver, Flight& f, bool take);
   /// The slot of send `op` in `receiver`'s inbox, or nullptr.
-  const NarrowFlight* in_inbox(std::uint32_t receiver, std::uint64_t op) const;
+  NarrowFlight* in_inbox(std::uint32_t receiver, std::uint64_t op);
 
   /// Sets a CPU's or NIC's carrier to start from `node` (held once more).
   void set(Carrier& slot, std::uint32_t node, PathCategory first, double mid, double end,
