@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -182,4 +183,32 @@ TEST_CASE(
   CHECK(most < 2000);
   while (!checked.empty()) checked.pop();
   CHECK(checked.reference.empty());
+}
+
+TEST_CASE("event queue: events of a few fixed delays, interleaved, leave in order through lanes") {
+  // As an engine's rounds: each event popped pushes events a fixed delay later (a message o + L
+  // after its send, a receive o after it, a send after a receive's overhead), interleaved, with
+  // now and then a scattered one (a detour's end), an older stamp at a lane's delay (a wait
+  // queued again), and ties. The lanes take the fixed delays; the order must stay the
+  // reference's.
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  CheckedQueue checked;
+  std::uint64_t stamp = 0;
+  const auto push = [&](double t, std::uint64_t st) { checked.push(t, st); };
+  // Fresh stamps are even; an older one is odd, just after the popped event's (unique).
+  for (int i = 0; i < 3000; ++i) push(0.0, stamp += 2);
+  constexpr std::array<double, 5> kDelays{1001.0, 1.0, 8.0, 0.0, 57.5};
+  std::size_t popped = 0;
+  while (!checked.empty()) {
+    const TestEvent e = checked.pop();
+    if (++popped > 150000) continue;
+    const double u = unit(rng);
+    if (u < 0.9) push(e.time + kDelays[rng() % kDelays.size()], stamp += 2);
+    if (u < 0.02) push(e.time + 1e5 * unit(rng), stamp += 2);           // scattered
+    if (u > 0.97 && e.stamp % 2 == 0) push(e.time + 8.0, e.stamp + 1);  // an older stamp
+    if (u > 0.5 && u < 0.55) push(e.time + 1001.0 * unit(rng), stamp += 2);
+  }
+  CHECK(checked.reference.empty());
+  CHECK(popped > 150000);
 }

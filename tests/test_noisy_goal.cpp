@@ -1,8 +1,6 @@
 // The schedule engine's queue under noise (engine/schedules/event_queue.hpp): events pushed just
 // behind the read position (an operation released at the current time plus an overhead, most of a
-// noisy GOAL barrier's insertions) leave in order of (time, stamp), and a run's room for its first
-// events survives the sorts of scattered windows (memory of the noisy GOAL benchmark,
-// bench/RESULTS.md "Noisy GOAL schedules").
+// noisy GOAL barrier's insertions) leave in order of (time, stamp).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -49,28 +47,4 @@ TEST_CASE("Events pushed just behind the read position leave in time order", "[s
   }
   CHECK(reference.empty());
   CHECK(popped == stamp);
-}
-
-TEST_CASE("The queue keeps the room of a run's first events through scattered windows",
-          "[schedules]") {
-  collnoise::RadixEventQueue<NoisyEvent> queue;
-  constexpr std::size_t kFirst = 100000;
-  queue.reserve_window(kFirst);
-  std::uint64_t stamp = 0;
-  for (std::size_t i = 0; i < kFirst; ++i) queue.push(NoisyEvent{0.0, stamp++});
-  const std::size_t room = queue.capacity_bytes();
-  REQUIRE(room >= kFirst * sizeof(NoisyEvent));
-  // Scattered times: refills sort small windows.
-  std::mt19937_64 rng(2);  // a seed whose sorts ended with the room in the scratch before
-  std::uniform_real_distribution<double> later(1.0, 5000.0);
-  while (!queue.empty()) {
-    const NoisyEvent e = queue.pop();
-    if (stamp < 3 * kFirst) queue.push(NoisyEvent{e.time + later(rng), stamp++});
-  }
-  queue.clear();
-  // The next run's first events fit in the room kept: none is allocated again beside it (the room
-  // swapped into a sort's scratch was, 1.6 MB more here).
-  const std::size_t kept = queue.capacity_bytes();
-  queue.reserve_window(kFirst);
-  CHECK(queue.capacity_bytes() == kept);
 }

@@ -2,8 +2,8 @@
 // The schedule engine's working memory, kept from one run to the next
 // (ScheduleEngineMemory in engine/schedules/schedule_engine.hpp).
 //
-// Why: a run fills its event queue (a million events at once for a preposted 2^16-rank barrier),
-// its match lists and its per-rank arrays, and a fresh set of them per sample cost the kernel's
+// Why: a run fills its event queue, its match lists (a million receives at once for a preposted
+// 2^16-rank barrier) and its per-rank arrays, and a fresh set of them per sample cost the kernel's
 // page faults and zeroing: a fifth of a 2^16-rank sample. A thread that simulates one sample
 // after another keeps these buffers and only resets them.
 #include <algorithm>
@@ -37,6 +37,7 @@ struct EngineBuffers {
   RadixEventQueue<Event> queue;
   WaitingRooms<Event> rooms;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> fresh;
+  std::vector<Event> start;  ///< the start round's events listed ahead
   /// Called with the events processed so far every 2^20 events (for progress), if set.
   std::function<void(std::uint64_t)> on_progress;
 
@@ -59,6 +60,7 @@ struct EngineBuffers {
     queue.clear();
     rooms.clear();
     fresh.clear();
+    start.clear();
   }
 };
 

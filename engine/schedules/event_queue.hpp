@@ -1,6 +1,7 @@
 #pragma once
 // The schedule engine's priority queue: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan) over
-// the bit patterns of non-negative double times, which order as unsigned integers do.
+// the bit patterns of non-negative double times, which order as unsigned integers do, behind a
+// few lanes that take the events of a fixed delay first in, first out (see "Lanes" below).
 //
 // Why not a binary heap: the engine holds up to millions of pending events, and a binary heap of
 // that size misses the cache at every level of every pop. A radix heap appends to one of 65
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -36,51 +38,43 @@ namespace collnoise {
 template <class Event>  // Event has `double time` (>= 0) and a unique `std::uint64_t stamp`
 class RadixEventQueue {
  public:
-  bool empty() const { return bucket0_empty() && occupied_ == 0 && past_.empty(); }
+  bool empty() const { return lanes_busy_ == 0 && heap_empty(); }
 
   /// Events leave in order of (time, stamp); the queue is fastest when no event is pushed
   /// earlier than the last one popped (those wait in a small binary heap).
-  void push(const Event& e) {
-    const std::uint64_t key = key_of(e.time);
-    if (key < last_) {
-      past_.push(e);
-    } else if (((key ^ last_) >> window_) == 0) {
-      if (adopted())
-        push_adopted(e, key);
-      else
-        insert_current(e);
-    } else {
-      append(bucket_of(key), e, key);
-    }
+  [[gnu::always_inline]] void push(const Event& e) {
+    if (!to_lane(e)) push_heap(e);
   }
 
   /// The earliest event (ties: the smallest stamp). Precondition: !empty().
-  Event pop() {
-    if (!past_.empty()) {
-      const Event e = past_.top();
-      past_.pop();
-      return e;
-    }
-    if (read_ == limit_) next_segment();
-    return *read_++;
+  [[gnu::always_inline]] Event pop() {
+    const std::size_t lane = earliest_lane();
+    source_ = lane != kHeap && heap_after(*lanes_[lane].read) ? lane : kHeap;
+    const Event e = source_ != kHeap ? pop_lane(lanes_[lane], lane) : pop_heap();
+    now_ = e.time;
+    return e;
   }
 
-  /// The event `k` places behind the next one among those of the current time, if there is one
-  /// (the engine prefetches the state it will touch).
-  const Event* ahead(std::size_t k) const {
+  /// The event `k` places behind the last one popped in the lane or window it came from, if
+  /// there is one (the engine prefetches the state it will touch).
+  [[gnu::always_inline]] const Event* ahead(std::size_t k) const {
+    if (source_ != kHeap) {
+      const Lane& l = lanes_[source_];
+      if (l.empty()) return nullptr;
+      const Event* const limit =
+          l.first + 1 == l.blocks.size() ? l.next : block(l.blocks[l.first]).data() + kBlockEvents;
+      return static_cast<std::size_t>(limit - l.read) > k ? l.read + k : nullptr;
+    }
     return static_cast<std::size_t>(limit_ - read_) > k ? read_ + k : nullptr;
   }
 
-  /// Whether the events being read are a noiseless round's (one time, read in place), whose order
-  /// is known far ahead.
-  bool reading_round() const { return adopted(); }
+  /// Whether the events being read are known far ahead: a lane's, or a noiseless round's (one
+  /// time, read in place).
+  bool reading_round() const { return source_ != kHeap || adopted(); }
 
   /// Events bucket 0 holds unread in the segment being read (a measure of its window, for tests:
   /// it stays at most a thousand or so once its events are spread in time).
   std::size_t window_events() const { return static_cast<std::size_t>(limit_ - read_); }
-
-  /// Room for `n` events in the first bucket's window (a run's first events all come at once).
-  void reserve_window(std::size_t n) { current_.reserve(n); }
 
   /// Empties the queue, keeping its blocks and vectors for the next run.
   void clear() {
@@ -98,6 +92,11 @@ class RadixEventQueue {
     free_.clear();  // every block free, taken again in the order a fresh queue takes them
     for (std::uint32_t b = blocks_; b > 0; --b) free_.push_back(b - 1);
     past_ = {};
+    for (Lane& l : lanes_) l = Lane{};
+    lanes_busy_ = 0;
+    now_ = 0.0;
+    unmatched_ = no_delays();
+    source_ = kHeap;
     last_ = 0;
     narrow_at_ = kNarrowAt;
     window_ = 0;
@@ -130,6 +129,173 @@ class RadixEventQueue {
   };
 
   static std::uint64_t key_of(double t) { return std::bit_cast<std::uint64_t>(t + 0.0); }
+
+  // ---- Lanes ----
+  //
+  // Most of an engine's events come a fixed delay after the event being processed: a message
+  // o + L after its send, an operation o after the receive that released it. As the queue is read
+  // in time order, the events of one delay come in (time, stamp) order by themselves, so each
+  // such delay gets a lane: a first-in first-out list, appended to and read in place from the
+  // pool's blocks. A pop takes the earliest of the lanes' first events and the radix heap's. Only
+  // the rest (times noise scattered: a detour's end, a wait) go through the radix heap, where an
+  // event is moved down its buckets a few times, sorted in a window and inserted into it: under
+  // noise that was a third of a GOAL barrier's time (bench/RESULTS.md, "Noisy GOAL schedules").
+  //
+  // The order stays exact whatever the lanes hold: an event joins a lane only if it comes after
+  // the lane's last event. Which delays get lanes only decides how fast: a delay met again
+  // outside the lanes takes a free one (a detour's end, met once, never does).
+  static constexpr std::size_t kLanes = 4;
+  static constexpr std::size_t kHeap = kLanes;  ///< not a lane: the radix heap
+  static constexpr double kNoDelay = -1.0;
+  struct Lane {
+    std::vector<std::uint32_t> blocks;  ///< the blocks from `first` on hold its events
+    std::size_t first = 0;
+    const Event* read = nullptr;  ///< its first event (in blocks[first])
+    Event* next = nullptr;        ///< where the next event goes (in the last block)
+    Event* end = nullptr;         ///< the end of the last block
+    double delay = kNoDelay;      ///< after the event popped before them, ns
+    double last_time = 0.0;       ///< the last event appended
+    std::uint64_t last_stamp = 0;
+
+    bool empty() const { return blocks.empty(); }
+    bool takes(const Event& e) const {
+      return empty() || e.time > last_time || (e.time == last_time && e.stamp > last_stamp);
+    }
+  };
+
+  static constexpr std::array<double, kLanes> no_delays() {
+    std::array<double, kLanes> none{};
+    none.fill(kNoDelay);
+    return none;
+  }
+
+  // Whether delays a and b are one (rounding aside: a time is taken relative to now_).
+  bool same_delay(double a, double b) const {
+    return b >= 0.0 && std::abs(a - b) <= (b + now_) * 0x1p-40;
+  }
+
+  // Into the lane of its delay, if it has one and comes after its last event.
+  [[gnu::always_inline]] bool to_lane(const Event& e) {
+    const double delay = e.time - now_;
+    if (!(delay >= 0.0)) return false;
+    for (std::size_t i = 0; i < kLanes; ++i) {
+      Lane& l = lanes_[i];
+      if (same_delay(delay, l.delay)) {
+        if (!l.takes(e)) return false;
+        append_lane(l, i, e);
+        return true;
+      }
+    }
+    return to_new_lane(e, delay);
+  }
+
+  // A delay met again among the last few that found no lane takes a free lane (the classes of
+  // a round come interleaved: a message o + L after its send, the receive the send releases o
+  // after it).
+  [[gnu::noinline]] bool to_new_lane(const Event& e, double delay) {
+    const bool again = std::any_of(unmatched_.begin(), unmatched_.end(),
+                                   [&](double d) { return same_delay(delay, d); });
+    if (again) {
+      for (std::size_t i = 0; i < kLanes; ++i) {
+        if (!lanes_[i].empty()) continue;
+        lanes_[i].delay = delay;
+        append_lane(lanes_[i], i, e);
+        return true;
+      }
+    }
+    unmatched_[unmatched_next_++ % unmatched_.size()] = delay;
+    return false;
+  }
+
+  [[gnu::always_inline]] void append_lane(Lane& l, std::size_t i, const Event& e) {
+    if (l.next == l.end) {
+      const std::uint32_t b = take_block();
+      if (l.empty()) {
+        l.first = 0;
+        l.read = block(b).data();
+        lanes_busy_ |= 1U << i;
+      } else if (l.first > 64 && 2 * l.first > l.blocks.size()) {
+        l.blocks.erase(l.blocks.begin(), l.blocks.begin() + static_cast<std::ptrdiff_t>(l.first));
+        l.first = 0;
+      }
+      l.blocks.push_back(b);
+      l.next = block(b).data();
+      l.end = l.next + kBlockEvents;
+    }
+    *l.next++ = e;
+    l.last_time = e.time;
+    l.last_stamp = e.stamp;
+  }
+
+  // The lane whose first event is earliest, or kHeap if all are empty.
+  [[gnu::always_inline]] std::size_t earliest_lane() const {
+    std::size_t best = kHeap;
+    for (unsigned busy = lanes_busy_; busy != 0; busy &= busy - 1) {
+      const auto i = static_cast<std::size_t>(std::countr_zero(busy));
+      if (best == kHeap || earlier(*lanes_[i].read, *lanes_[best].read)) best = i;
+    }
+    return best;
+  }
+
+  [[gnu::always_inline]] Event pop_lane(Lane& l, std::size_t i) {
+    const Event e = *l.read++;
+    if (l.first + 1 == l.blocks.size()) {
+      if (l.read == l.next) {  // empty: its block back to the pool, its delay kept
+        free_.push_back(l.blocks[l.first]);
+        l.blocks.clear();
+        l.next = l.end = nullptr;
+        lanes_busy_ &= ~(1U << i);
+      }
+    } else if (l.read == block(l.blocks[l.first]).data() + kBlockEvents) {
+      free_.push_back(l.blocks[l.first]);
+      l.read = block(l.blocks[++l.first]).data();
+    }
+    return e;
+  }
+
+  // ---- The radix heap ----
+
+  bool heap_empty() const { return bucket0_empty() && occupied_ == 0 && past_.empty(); }
+
+  void push_heap(const Event& e) {
+    const std::uint64_t key = key_of(e.time);
+    if (key < last_) {
+      past_.push(e);
+    } else if (((key ^ last_) >> window_) == 0) {
+      if (adopted())
+        push_adopted(e, key);
+      else
+        insert_current(e);
+    } else {
+      append(bucket_of(key), e, key);
+    }
+  }
+
+  Event pop_heap() {
+    if (!past_.empty()) {
+      const Event e = past_.top();
+      past_.pop();
+      return e;
+    }
+    if (read_ == limit_) next_segment();
+    return *read_++;
+  }
+
+  // Whether the heap's earliest event comes after `x` (or there is none). A bucket is spread only
+  // when its least time is no later than x's: spread ahead of the lanes, it would move last_ past
+  // the times still to come, and every event pushed before it would wait in the binary heap.
+  [[gnu::always_inline]] bool heap_after(const Event& x) {
+    if (!past_.empty()) return earlier(x, past_.top());
+    if (read_ == limit_) {
+      if (bucket0_empty()) {
+        if (occupied_ == 0) return true;
+        const auto bucket = static_cast<unsigned>(std::countr_zero(occupied_)) + 1;
+        if (key_of(x.time) < chains_[bucket].least) return true;
+      }
+      next_segment();
+    }
+    return earlier(x, *read_);
+  }
 
   // The bucket of a key outside the window: one more than the highest bit in which it differs
   // from last_ (0 for last_ itself).
@@ -380,9 +546,8 @@ class RadixEventQueue {
     for (std::size_t i = 1; i < n; ++i)  // equal times: by stamp (an insertion sort, runs short)
       for (std::size_t j = i; j > 0 && earlier(sorted_[j], sorted_[j - 1]); --j)
         std::swap(sorted_[j], sorted_[j - 1]);
-    // Copied back, not swapped: current_ may hold the room of a run's first events (a million at
-    // time 0), and swapped into the scratch it was allocated again at the next run's start (35
-    // MB more peak memory on a noisy 2^16-rank GOAL barrier).
+    // Copied back, not swapped: current_ may hold the room of a large window (a round of one
+    // time not read in place), and swapped into the scratch it was allocated again beside it.
     std::copy(sorted_.begin(), sorted_.end(), current_.begin());
   }
 
@@ -408,6 +573,12 @@ class RadixEventQueue {
   std::uint32_t blocks_ = 0;
   std::vector<std::uint32_t> free_;
   std::priority_queue<Event, std::vector<Event>, Later> past_;  ///< events before last_
+  std::array<Lane, kLanes> lanes_;
+  unsigned lanes_busy_ = 0;                             ///< bit i: lane i holds events
+  double now_ = 0.0;                                    ///< the time of the last event popped
+  std::array<double, kLanes> unmatched_ = no_delays();  ///< the last delays that found no lane
+  std::size_t unmatched_next_ = 0;
+  std::size_t source_ = kHeap;  ///< the lane of the last event popped, or kHeap
   std::uint64_t last_ = 0;
   static constexpr std::size_t kWindowEvents = 128;
   // Bucket 0 narrows between refills beyond this many unread events (or twice what it held).

@@ -101,6 +101,7 @@ class EngineRun {
         queue_(buffers.queue),
         rooms_(buffers.rooms),
         fresh_(buffers.fresh),
+        start_(buffers.start),
         state_(EngineBuffers::array_of<RankState<Slot>>(buffers.rank_lines, s.ranks())),
         remaining_(EngineBuffers::array_of<Counter>(buffers.counter_lines, s.operations())),
         p_(s.ranks()),
@@ -130,18 +131,12 @@ class EngineRun {
     return ready_at_start;
   }
 
-  /// Queues the `ready_at_start` operations without dependencies.
-  void enqueue_ready_at_start(std::uint64_t ready_at_start, StopPoll& setup) {
-    // The operations ready at the start enter the queue at once (a million for a 2^20-rank
-    // barrier): room made for them spares its window the copies of growing by doubling.
-    queue_.reserve_window(ready_at_start);
-    for (std::uint32_t host = 0; host < p_; ++host) {
-      const auto v = s_.view(host);
-      setup.tick(v.count() + std::uint64_t{1});
-      for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
-        if (remaining_[op] == 0) fresh_.emplace_back(host, op);
-      enqueue_fresh();
-    }
+  /// The run starts with the `ready_at_start` operations without dependencies: the start round.
+  void begin_start_round(std::uint64_t ready_at_start) {
+    start_.clear();
+    start_read_ = 0;
+    start_host_ = 0;
+    stamp_ = ready_at_start;
   }
 
   // ---- The events ----
@@ -151,6 +146,8 @@ class EngineRun {
     EngineRun hot(*this);
     hot.event_loop();
     stamp_ = hot.stamp_;
+    start_read_ = hot.start_read_;
+    start_host_ = hot.start_host_;
     events_ = hot.events_;
     ran_ = hot.ran_;
     last_wait_ = hot.last_wait_;
@@ -322,8 +319,16 @@ class EngineRun {
     poll.check();                     // at the start, then by elapsed time
     std::uint64_t polled = 0;         // events and entries searched at the last tick
     std::uint64_t next_progress = 0;  // events processed at the next progress report
-    while (!queue_.empty()) {
-      Event e = queue_.pop();
+    for (;;) {
+      if (start_.size() - start_read_ <= kRoundPrefetchDistance && start_host_ < p_)
+        list_start_round(s_, remaining_, fresh_, start_, start_read_, start_host_);
+      Event e;
+      if (start_read_ < start_.size())
+        e = start_[start_read_++];
+      else if (!queue_.empty())
+        e = queue_.pop();
+      else
+        break;
       Room* room = nullptr;
       unsigned room_kind = 0;
       if (is_gate(e) && !open_gate(e, room, room_kind)) continue;
@@ -355,12 +360,43 @@ class EngineRun {
     }
   }
 
+  // The start round: the operations ready at the start, all at time 0 with the stamps 0, 1, ...
+  // in the order enqueue_fresh gives them (by rank; in a rank sends, receives, computations).
+  // Every event the run queues comes after them (a later stamp at no earlier time), so they are
+  // listed as they are read, a few thousand ahead, not queued at once: a preposted 2^16-rank
+  // barrier's million receives held 36 MB of queue. Static, as release is.
+  [[gnu::noinline]] static void list_start_round(const Sched& s, std::span<const Counter> remaining,
+                                                 Fresh& fresh, std::vector<Event>& start,
+                                                 std::size_t& read, std::uint32_t& host) {
+    constexpr std::size_t kListed = 4096;
+    const std::uint64_t stamp = start.empty() ? 0 : start.back().stamp + 1;
+    start.erase(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(read));
+    read = 0;
+    std::uint64_t next = stamp;
+    for (; start.size() < kListed && host < s.ranks(); ++host) {
+      const auto v = s.view(host);
+      for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+        if (remaining[op] == 0) fresh.emplace_back(host, op);
+      if (fresh.size() > 1) sort_fresh(fresh, s);
+      for (const auto& [h, op] : fresh)
+        start.push_back(Event{0.0, next++, op, h, h << 2 | static_cast<EventType>(v.kind(op))});
+      fresh.clear();
+    }
+  }
+  // The event `k` places behind the next one, if known.
+  [[gnu::always_inline]] const Event* ahead(std::size_t k) const {
+    if (start_read_ < start_.size())
+      return start_.size() - start_read_ > k ? &start_[start_read_ + k] : nullptr;
+    return queue_.ahead(k);
+  }
+
   // Events of one time leave in a known order: fetch the state of a rank a few events ahead
   // while this one is processed (a rank's state is a cache miss at a million ranks).
   [[gnu::always_inline]] void prefetch_ahead() {
-    const std::size_t distance =
-        queue_.reading_round() ? kRoundPrefetchDistance : kPrefetchDistance;
-    const Event* next = queue_.ahead(distance);
+    const std::size_t distance = start_read_ < start_.size() || queue_.reading_round()
+                                     ? kRoundPrefetchDistance
+                                     : kPrefetchDistance;
+    const Event* next = ahead(distance);
     // A stored schedule's records (its operation and dependents) are not fetched: the single
     // function did, the split lost them unnoticed (as the match lists' fetches below), and
     // restored they made this loop 8-9 % slower on the stored GOAL kernels at 2^15 ranks, 6-7 %
@@ -376,7 +412,7 @@ class EngineRun {
     }
     // Nearer, that state is in the cache: its match lists' chains, and the counter of the
     // receive a message would finish.
-    const Event* near = queue_.ahead(distance / 2);
+    const Event* near = ahead(distance / 2);
     if (near != nullptr && !is_gate(*near)) {
       const std::uint64_t receive = prefetch_lists(s_, matches_pool_, state_[near->host], *near);
       if (receive != kNoReceive) __builtin_prefetch(&remaining_[receive]);
@@ -596,6 +632,11 @@ class EngineRun {
   WaitingRooms<Event>& rooms_;
   // Operations made ready by the current event, (rank, op) in the order they became ready.
   Fresh& fresh_;
+  // The start round's events not yet read, from start_read_ on; ranks from start_host_ on are
+  // still to be listed.
+  std::vector<Event>& start_;
+  std::size_t start_read_ = 0;
+  std::uint32_t start_host_ = 0;
   std::span<RankState<Slot>> state_;
   std::span<Counter> remaining_;
   std::span<double> extra_cpu_, extra_send_, extra_recv_;
@@ -622,7 +663,7 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
   std::vector<double> extra(Run::extra_doubles(s), 0.0);
   Run run(s, net, noise, use_rooms, buffers, observer, extra);
   StopPoll setup;
-  run.enqueue_ready_at_start(run.count_dependencies(setup), setup);
+  run.begin_start_round(run.count_dependencies(setup));
   run.run_events();
   return run.result();
 }
