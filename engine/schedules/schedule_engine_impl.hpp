@@ -312,52 +312,59 @@ class EngineRun {
 
   // ---- The event loop ----
 
-  [[gnu::always_inline]] void event_loop() {
-    // A stop request is polled by elapsed time, counting events and the match-list entries they
-    // search (one event may search a million: a root posting its receives in reverse order).
-    StopPoll poll(std::uint64_t{1} << 12);
-    poll.check();                     // at the start, then by elapsed time
+  // A stop request is polled by elapsed time, counting events and the match-list entries they
+  // search (one event may search a million: a root posting its receives in reverse order).
+  struct LoopPolls {
+    StopPoll poll{std::uint64_t{1} << 12};
     std::uint64_t polled = 0;         // events and entries searched at the last tick
     std::uint64_t next_progress = 0;  // events processed at the next progress report
+  };
+
+  // The start round, then the queue: two loops, so that the queue's loop, where nearly all the
+  // events are, tests nothing of the start round.
+  [[gnu::always_inline]] void event_loop() {
+    LoopPolls polls;
+    polls.poll.check();  // at the start, then by elapsed time
     for (;;) {
       if (start_.size() - start_read_ <= kRoundPrefetchDistance && start_host_ < p_)
         list_start_round(s_, remaining_, fresh_, start_, start_read_, start_host_);
-      Event e;
-      if (start_read_ < start_.size())
-        e = start_[start_read_++];
-      else if (!queue_.empty())
-        e = queue_.pop();
-      else
-        break;
-      Room* room = nullptr;
-      unsigned room_kind = 0;
-      if (is_gate(e) && !open_gate(e, room, room_kind)) continue;
-      prefetch_ahead();
-      const std::uint64_t work = events_ + matches_pool_.searched();
-      poll.tick(work - polled);
-      polled = work;
-      if (events_ >= next_progress) {  // at the start, then every 2^20 events
-        next_progress = events_ + (std::uint64_t{1} << 20);
-        if (buffers_.on_progress) buffers_.on_progress(events_);
-      }
-      const auto v = s_.view(e.host);
-      switch (e.type()) {
-        case kCalc:
-          on_calc(e, v);
-          break;
-        case kSend:
-          on_send(e, v);
-          break;
-        case kRecv:
-          on_recv(e, v);
-          break;
-        case kMessage:
-          on_message(e, v);
-          break;
-      }
-      if (room != nullptr) leave_room(*room, e.host, room_kind, e.time);
-      enqueue_fresh();
+      if (start_read_ == start_.size()) break;
+      process<true>(start_[start_read_++], polls);
     }
+    while (!queue_.empty()) process<false>(queue_.pop(), polls);
+  }
+
+  // One event, read from the start round's list or from the queue.
+  template <bool kStartRound>
+  [[gnu::always_inline]] void process(Event e, LoopPolls& polls) {
+    Room* room = nullptr;
+    unsigned room_kind = 0;
+    if (is_gate(e) && !open_gate(e, room, room_kind)) return;
+    prefetch_ahead<kStartRound>();
+    const std::uint64_t work = events_ + matches_pool_.searched();
+    polls.poll.tick(work - polls.polled);
+    polls.polled = work;
+    if (events_ >= polls.next_progress) {  // at the start, then every 2^20 events
+      polls.next_progress = events_ + (std::uint64_t{1} << 20);
+      if (buffers_.on_progress) buffers_.on_progress(events_);
+    }
+    const auto v = s_.view(e.host);
+    switch (e.type()) {
+      case kCalc:
+        on_calc(e, v);
+        break;
+      case kSend:
+        on_send(e, v);
+        break;
+      case kRecv:
+        on_recv(e, v);
+        break;
+      case kMessage:
+        on_message(e, v);
+        break;
+    }
+    if (room != nullptr) leave_room(*room, e.host, room_kind, e.time);
+    enqueue_fresh();
   }
 
   // The start round: the operations ready at the start, all at time 0 with the stamps 0, 1, ...
@@ -384,19 +391,21 @@ class EngineRun {
     }
   }
   // The event `k` places behind the next one, if known.
+  template <bool kStartRound>
   [[gnu::always_inline]] const Event* ahead(std::size_t k) const {
-    if (start_read_ < start_.size())
+    if constexpr (kStartRound)
       return start_.size() - start_read_ > k ? &start_[start_read_ + k] : nullptr;
-    return queue_.ahead(k);
+    else
+      return queue_.ahead(k);
   }
 
   // Events of one time leave in a known order: fetch the state of a rank a few events ahead
   // while this one is processed (a rank's state is a cache miss at a million ranks).
+  template <bool kStartRound>
   [[gnu::always_inline]] void prefetch_ahead() {
-    const std::size_t distance = start_read_ < start_.size() || queue_.reading_round()
-                                     ? kRoundPrefetchDistance
-                                     : kPrefetchDistance;
-    const Event* next = ahead(distance);
+    const std::size_t distance =
+        kStartRound || queue_.reading_round() ? kRoundPrefetchDistance : kPrefetchDistance;
+    const Event* next = ahead<kStartRound>(distance);
     // A stored schedule's records (its operation and dependents) are not fetched: the single
     // function did, the split lost them unnoticed (as the match lists' fetches below), and
     // restored they made this loop 8-9 % slower on the stored GOAL kernels at 2^15 ranks, 6-7 %
@@ -412,7 +421,7 @@ class EngineRun {
     }
     // Nearer, that state is in the cache: its match lists' chains, and the counter of the
     // receive a message would finish.
-    const Event* near = ahead(distance / 2);
+    const Event* near = ahead<kStartRound>(distance / 2);
     if (near != nullptr && !is_gate(*near)) {
       const std::uint64_t receive = prefetch_lists(s_, matches_pool_, state_[near->host], *near);
       if (receive != kNoReceive) __builtin_prefetch(&remaining_[receive]);
