@@ -33,6 +33,15 @@
 
 #include "core/huge_page_allocator.hpp"
 
+// The queue's push and pop are forced inline into the engine's loop, except in sanitized builds:
+// there the forced inlining made the translation unit of the engine's instances take over half an
+// hour and 9 GB to compile, and a sanitized build checks what the code does, not how fast.
+#if defined(__SANITIZE_ADDRESS__)
+#define COLLNOISE_QUEUE_INLINE
+#else
+#define COLLNOISE_QUEUE_INLINE [[gnu::always_inline]]
+#endif
+
 namespace collnoise {
 
 template <class Event>  // Event has `double time` (>= 0) and a unique `std::uint64_t stamp`
@@ -42,12 +51,12 @@ class RadixEventQueue {
 
   /// Events leave in order of (time, stamp); the queue is fastest when no event is pushed
   /// earlier than the last one popped (those wait in a small binary heap).
-  [[gnu::always_inline]] void push(const Event& e) {
+  COLLNOISE_QUEUE_INLINE void push(const Event& e) {
     if (!to_lane(e)) push_heap(e);
   }
 
   /// The earliest event (ties: the smallest stamp). Precondition: !empty().
-  [[gnu::always_inline]] Event pop() {
+  COLLNOISE_QUEUE_INLINE Event pop() {
     const std::size_t lane = earliest_lane();
     source_ = lane != kHeap && heap_after(*lanes_[lane].read) ? lane : kHeap;
     const Event e = source_ != kHeap ? pop_lane(lanes_[lane], lane) : pop_heap();
@@ -57,7 +66,7 @@ class RadixEventQueue {
 
   /// The event `k` places behind the last one popped in the lane or window it came from, if
   /// there is one (the engine prefetches the state it will touch).
-  [[gnu::always_inline]] const Event* ahead(std::size_t k) const {
+  COLLNOISE_QUEUE_INLINE const Event* ahead(std::size_t k) const {
     if (source_ != kHeap) {
       const Lane& l = lanes_[source_];
       if (l.empty()) return nullptr;
@@ -175,7 +184,7 @@ class RadixEventQueue {
   }
 
   // Into the lane of its delay, if it has one and comes after its last event.
-  [[gnu::always_inline]] bool to_lane(const Event& e) {
+  COLLNOISE_QUEUE_INLINE bool to_lane(const Event& e) {
     const double delay = e.time - now_;
     if (!(delay >= 0.0)) return false;
     for (std::size_t i = 0; i < kLanes; ++i) {
@@ -207,7 +216,7 @@ class RadixEventQueue {
     return false;
   }
 
-  [[gnu::always_inline]] void append_lane(Lane& l, std::size_t i, const Event& e) {
+  COLLNOISE_QUEUE_INLINE void append_lane(Lane& l, std::size_t i, const Event& e) {
     if (l.next == l.end) {
       const std::uint32_t b = take_block();
       if (l.empty()) {
@@ -228,7 +237,7 @@ class RadixEventQueue {
   }
 
   // The lane whose first event is earliest, or kHeap if all are empty.
-  [[gnu::always_inline]] std::size_t earliest_lane() const {
+  COLLNOISE_QUEUE_INLINE std::size_t earliest_lane() const {
     std::size_t best = kHeap;
     for (unsigned busy = lanes_busy_; busy != 0; busy &= busy - 1) {
       const auto i = static_cast<std::size_t>(std::countr_zero(busy));
@@ -237,7 +246,7 @@ class RadixEventQueue {
     return best;
   }
 
-  [[gnu::always_inline]] Event pop_lane(Lane& l, std::size_t i) {
+  COLLNOISE_QUEUE_INLINE Event pop_lane(Lane& l, std::size_t i) {
     const Event e = *l.read++;
     if (l.first + 1 == l.blocks.size()) {
       if (l.read == l.next) {  // empty: its block back to the pool, its delay kept
@@ -284,7 +293,7 @@ class RadixEventQueue {
   // Whether the heap's earliest event comes after `x` (or there is none). A bucket is spread only
   // when its least time is no later than x's: spread ahead of the lanes, it would move last_ past
   // the times still to come, and every event pushed before it would wait in the binary heap.
-  [[gnu::always_inline]] bool heap_after(const Event& x) {
+  COLLNOISE_QUEUE_INLINE bool heap_after(const Event& x) {
     if (!past_.empty()) return earlier(x, past_.top());
     if (read_ == limit_) {
       if (bucket0_empty()) {
