@@ -48,6 +48,21 @@ DetourPattern::DetourPattern(std::vector<Detour> detours, double span, const std
   if (!(free_ > 0.0))
     throw InputError(
         fmt::format("{}: detours cover the whole period: the CPU would never be free", what));
+  build_index();
+}
+
+void DetourPattern::build_index() {
+  // Merged detours are sorted by their ends too. (A pattern of 2^32 detours would not fit in
+  // memory: their indices fit in 32 bits.)
+  const std::size_t n = busy_.size();
+  const std::size_t buckets = std::min(std::bit_ceil(2 * n), std::size_t{1} << 24);
+  first_after_.resize(buckets + 1);
+  std::size_t j = 0;
+  for (std::size_t b = 0; b <= buckets; ++b) {
+    const double at = span_ * static_cast<double>(b) / static_cast<double>(buckets);
+    while (j < n && busy_[j].end <= at) ++j;
+    first_after_[b] = static_cast<std::uint32_t>(j);
+  }
 }
 
 Detour DetourPattern::detour(std::int64_t g, double offset) const {
@@ -92,8 +107,13 @@ DetourPattern::Position DetourPattern::position_after(double t, double offset) c
   Position p{to_count(std::floor((t - offset) / span_)) - 1, 0};
   const std::size_t last = busy_.size() - 1;
   while (at(p.k, last, offset).end <= t) ++p.k;  // the period's last detour ends after t
-  std::size_t lo = 0;
-  std::size_t hi = last;
+  // It is the first of period k ending after t. The index narrows the search to a few detours;
+  // the guess is checked with the absolute times (t may fall a bucket off by rounding).
+  auto [lo, hi] = candidates(t - (offset + static_cast<double>(p.k) * span_));
+  if ((lo > 0 && at(p.k, lo - 1, offset).end > t) || at(p.k, hi, offset).end <= t) {
+    lo = 0;
+    hi = last;
+  }
   while (lo < hi) {
     const std::size_t mid = lo + (hi - lo) / 2;
     if (at(p.k, mid, offset).end > t)
@@ -103,6 +123,18 @@ DetourPattern::Position DetourPattern::position_after(double t, double offset) c
   }
   p.j = lo;
   return p;
+}
+
+std::pair<std::size_t, std::size_t> DetourPattern::candidates(double within) const {
+  const std::size_t buckets = first_after_.size() - 1;
+  const double x = within / span_ * static_cast<double>(buckets);
+  // The bucket of `within`, clamped (a time before the period's start, or past its end), and one
+  // more either side.
+  const std::size_t b =
+      x > 0.0 ? static_cast<std::size_t>(std::min(x, static_cast<double>(buckets))) : 0;
+  const std::size_t lo = first_after_[b == 0 ? 0 : b - 1];
+  const std::size_t hi = first_after_[std::min(b + 2, buckets)];
+  return {lo, std::min(hi, busy_.size() - 1)};
 }
 
 double DetourPattern::walk(double offset, double t, double x, double& next_start) const {

@@ -170,3 +170,42 @@ TEST_CASE("the cached detour bound is the largest float not above the time") {
     CHECK(static_cast<double>(f) <= x);
   }
 }
+
+TEST_CASE(
+    "the first detour ending after a time is found through the pattern's index as by a "
+    "walk over every detour") {
+  // Against a walk over every detour from two periods early (the same formula for each time), on
+  // patterns sparse and clustered (a hundred detours within a thousandth of the period, where the
+  // index's buckets hold many), at times inside detours, on their ends, between them and many
+  // periods away, for offsets either side of zero.
+  std::mt19937_64 bits(11);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const auto reference = [](const DetourPattern& p, double t, double offset) {
+    const auto n = static_cast<std::int64_t>(p.busy().size());
+    std::int64_t g = (static_cast<std::int64_t>(std::floor((t - offset) / p.span())) - 2) * n;
+    while (p.detour(g, offset).end <= t) ++g;
+    return g;
+  };
+  for (int pattern = 0; pattern < 40; ++pattern) {
+    const double span = 1.0 + 1000.0 * unit(bits);
+    const bool clustered = pattern % 2 == 1;
+    const int count = 1 + pattern * 7;
+    std::vector<Detour> detours;
+    for (int i = 0; i < count; ++i) {
+      const double start = clustered ? span * (0.5 + 1e-3 * unit(bits)) : span * unit(bits);
+      detours.push_back({start, start + span * 1e-5 * (0.1 + unit(bits))});
+    }
+    const DetourPattern p(detours, span, "a random pattern");
+    for (int probe = 0; probe < 2000; ++probe) {
+      const double offset = span * (2.0 * unit(bits) - 1.0);
+      const double periods = probe % 4 == 0 ? 1e6 * unit(bits) : 3.0 * unit(bits);
+      double t = offset + span * periods;
+      if (probe % 3 == 0) {  // on a detour's end or start, exactly
+        const Detour d = p.detour(reference(p, t, offset), offset);
+        t = probe % 2 == 0 ? d.end : d.start;
+      }
+      INFO("pattern " << pattern << ", t " << t << ", offset " << offset);
+      REQUIRE(p.first_ending_after(t, offset) == reference(p, t, offset));
+    }
+  }
+}

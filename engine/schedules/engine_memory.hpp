@@ -13,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,27 @@ struct alignas(64) CacheLine {
   std::byte bytes[64];
 };
 
+/// The start round of a generated schedule's rank classes
+/// (engine/schedules/generated_schedule.hpp): every rank of a class has the same operations ready
+/// at the start, entering the queue in the same order, so the order is found once per class and
+/// run, not sorted again for each rank. Keyed by the class's program, valid for one run (cleared
+/// with the buffers).
+struct ClassStarts {
+  /// A class's ready operations in the order they enter the queue: (local index, EventType).
+  using Order = std::vector<std::pair<std::uint32_t, std::uint8_t>>;
+  std::vector<const void*> programs;
+  std::vector<Order> orders;
+  std::unordered_map<const void*, std::size_t> index;
+  std::size_t last = 0;  ///< the class last asked for (ranks of a class mostly come in a row)
+
+  void clear() {
+    programs.clear();
+    orders.clear();
+    index.clear();
+    last = 0;
+  }
+};
+
 struct EngineBuffers {
   HugeVector<CacheLine> rank_lines;
   HugeVector<CacheLine> counter_lines;
@@ -38,6 +60,7 @@ struct EngineBuffers {
   WaitingRooms<Event> rooms;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> fresh;
   std::vector<Event> start;  ///< the start round's events listed ahead
+  ClassStarts class_starts;  ///< the start round of each rank class met in this run
   /// Called with the events processed so far every 2^20 events (for progress), if set.
   std::function<void(std::uint64_t)> on_progress;
 
@@ -61,6 +84,7 @@ struct EngineBuffers {
     rooms.clear();
     fresh.clear();
     start.clear();
+    class_starts.clear();
   }
 };
 

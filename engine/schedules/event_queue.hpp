@@ -31,16 +31,8 @@
 #include <queue>
 #include <vector>
 
+#include "core/hot_inline.hpp"
 #include "core/huge_page_allocator.hpp"
-
-// The queue's push and pop are forced inline into the engine's loop, except in sanitized builds:
-// there the forced inlining made the translation unit of the engine's instances take over half an
-// hour and 9 GB to compile, and a sanitized build checks what the code does, not how fast.
-#if defined(__SANITIZE_ADDRESS__)
-#define COLLNOISE_QUEUE_INLINE
-#else
-#define COLLNOISE_QUEUE_INLINE [[gnu::always_inline]]
-#endif
 
 namespace collnoise {
 
@@ -51,12 +43,12 @@ class RadixEventQueue {
 
   /// Events leave in order of (time, stamp); the queue is fastest when no event is pushed
   /// earlier than the last one popped (those wait in a small binary heap).
-  COLLNOISE_QUEUE_INLINE void push(const Event& e) {
+  COLLNOISE_HOT_INLINE void push(const Event& e) {
     if (!to_lane(e)) push_heap(e);
   }
 
   /// The earliest event (ties: the smallest stamp). Precondition: !empty().
-  COLLNOISE_QUEUE_INLINE Event pop() {
+  COLLNOISE_HOT_INLINE Event pop() {
     const std::size_t lane = earliest_lane();
     source_ = lane != kHeap && heap_after(*lanes_[lane].read) ? lane : kHeap;
     const Event e = source_ != kHeap ? pop_lane(lanes_[lane], lane) : pop_heap();
@@ -66,7 +58,7 @@ class RadixEventQueue {
 
   /// The event `k` places behind the last one popped in the lane or window it came from, if
   /// there is one (the engine prefetches the state it will touch).
-  COLLNOISE_QUEUE_INLINE const Event* ahead(std::size_t k) const {
+  COLLNOISE_HOT_INLINE const Event* ahead(std::size_t k) const {
     if (source_ != kHeap) {
       const Lane& l = lanes_[source_];
       if (l.empty()) return nullptr;
@@ -166,8 +158,8 @@ class RadixEventQueue {
     double last_time = 0.0;       ///< the last event appended
     std::uint64_t last_stamp = 0;
 
-    bool empty() const { return blocks.empty(); }
-    bool takes(const Event& e) const {
+    COLLNOISE_HOT_INLINE bool empty() const { return blocks.empty(); }
+    COLLNOISE_HOT_INLINE bool takes(const Event& e) const {
       return empty() || e.time > last_time || (e.time == last_time && e.stamp > last_stamp);
     }
   };
@@ -179,12 +171,12 @@ class RadixEventQueue {
   }
 
   // Whether delays a and b are one (rounding aside: a time is taken relative to now_).
-  bool same_delay(double a, double b) const {
+  COLLNOISE_HOT_INLINE bool same_delay(double a, double b) const {
     return b >= 0.0 && std::abs(a - b) <= (b + now_) * 0x1p-40;
   }
 
   // Into the lane of its delay, if it has one and comes after its last event.
-  COLLNOISE_QUEUE_INLINE bool to_lane(const Event& e) {
+  COLLNOISE_HOT_INLINE bool to_lane(const Event& e) {
     const double delay = e.time - now_;
     if (!(delay >= 0.0)) return false;
     for (std::size_t i = 0; i < kLanes; ++i) {
@@ -216,7 +208,7 @@ class RadixEventQueue {
     return false;
   }
 
-  COLLNOISE_QUEUE_INLINE void append_lane(Lane& l, std::size_t i, const Event& e) {
+  COLLNOISE_HOT_INLINE void append_lane(Lane& l, std::size_t i, const Event& e) {
     if (l.next == l.end) {
       const std::uint32_t b = take_block();
       if (l.empty()) {
@@ -237,7 +229,7 @@ class RadixEventQueue {
   }
 
   // The lane whose first event is earliest, or kHeap if all are empty.
-  COLLNOISE_QUEUE_INLINE std::size_t earliest_lane() const {
+  COLLNOISE_HOT_INLINE std::size_t earliest_lane() const {
     std::size_t best = kHeap;
     for (unsigned busy = lanes_busy_; busy != 0; busy &= busy - 1) {
       const auto i = static_cast<std::size_t>(std::countr_zero(busy));
@@ -246,7 +238,7 @@ class RadixEventQueue {
     return best;
   }
 
-  COLLNOISE_QUEUE_INLINE Event pop_lane(Lane& l, std::size_t i) {
+  COLLNOISE_HOT_INLINE Event pop_lane(Lane& l, std::size_t i) {
     const Event e = *l.read++;
     if (l.first + 1 == l.blocks.size()) {
       if (l.read == l.next) {  // empty: its block back to the pool, its delay kept
@@ -293,7 +285,7 @@ class RadixEventQueue {
   // Whether the heap's earliest event comes after `x` (or there is none). A bucket is spread only
   // when its least time is no later than x's: spread ahead of the lanes, it would move last_ past
   // the times still to come, and every event pushed before it would wait in the binary heap.
-  COLLNOISE_QUEUE_INLINE bool heap_after(const Event& x) {
+  COLLNOISE_HOT_INLINE bool heap_after(const Event& x) {
     if (!past_.empty()) return earlier(x, past_.top());
     if (read_ == limit_) {
       if (bucket0_empty()) {
@@ -446,8 +438,12 @@ class RadixEventQueue {
     adopted_ = Chain{};
   }
 
-  Block& block(std::uint32_t b) { return slabs_[b / kSlabBlocks][b % kSlabBlocks]; }
-  const Block& block(std::uint32_t b) const { return slabs_[b / kSlabBlocks][b % kSlabBlocks]; }
+  COLLNOISE_HOT_INLINE Block& block(std::uint32_t b) {
+    return slabs_[b / kSlabBlocks][b % kSlabBlocks];
+  }
+  COLLNOISE_HOT_INLINE const Block& block(std::uint32_t b) const {
+    return slabs_[b / kSlabBlocks][b % kSlabBlocks];
+  }
 
   std::uint32_t take_block() {
     if (free_.empty()) {

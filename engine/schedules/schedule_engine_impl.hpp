@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/hot_inline.hpp"
 #include "core/huge_page_allocator.hpp"
 #include "core/stop_poll.hpp"
 #include "core/stop_request.hpp"
@@ -62,13 +63,13 @@ inline constexpr std::size_t kRoundPrefetchDistance = 32;
 // The run itself is small (references, spans and counters), and the event loop works on a local
 // copy of it (run_events): through `this` the compiler would reload every span and counter after
 // each store to a dependency counter (a byte, which may alias anything). The loop's handlers and
-// helpers are forced inline, so that the copy's address never leaves the loop and its fields stay
-// in registers, as one function's locals would; the two helpers left out of line (release,
-// sort_fresh) are static and take what they need as arguments, and so is the one the compiler
-// inlines on its own (prefetch_lists: forced inline, its prefetches would be lost; it says
-// why). Without this, splitting the loop into members cost 4-7% on the noisy recursive
-// doubling; with all of it inlined, 5% (the compiler then no longer inlined the schedule's walk
-// over an operation's dependents).
+// helpers are forced inline (COLLNOISE_HOT_INLINE, core/hot_inline.hpp), so that the copy's
+// address never leaves the loop and its fields stay in registers, as one function's locals
+// would; the two helpers left out of line (release, sort_fresh) are static and take what they
+// need as arguments, and so is the one the compiler inlines on its own (prefetch_lists: forced
+// inline, its prefetches would be lost; it says why). Without this, splitting the loop into members
+// cost 4-7% on the noisy recursive doubling; with all of it inlined, 5% (the compiler then no
+// longer inlined the schedule's walk over an operation's dependents).
 //
 // `use_rooms`: operations waiting for a busy CPU or NIC wait in rooms (one CPU and NIC per rank
 // only); else each is queued again as in LogGOPSim. Both give the same times
@@ -172,18 +173,18 @@ class EngineRun {
 
   // ---- Resources and noise ----
 
-  [[gnu::always_inline]] double& cpu_of(std::uint32_t host, std::uint8_t cpu) const {
+  COLLNOISE_HOT_INLINE double& cpu_of(std::uint32_t host, std::uint8_t cpu) const {
     return cpu == 0 ? state_[host].cpu : extra_cpu_[std::size_t{host} * more_cpus_ + cpu - 1U];
   }
-  [[gnu::always_inline]] double& send_nic(std::uint32_t host, std::uint8_t nic) const {
+  COLLNOISE_HOT_INLINE double& send_nic(std::uint32_t host, std::uint8_t nic) const {
     return nic == 0 ? state_[host].send : extra_send_[std::size_t{host} * more_nics_ + nic - 1U];
   }
-  [[gnu::always_inline]] double& recv_nic(std::uint32_t host, std::uint8_t nic) const {
+  COLLNOISE_HOT_INLINE double& recv_nic(std::uint32_t host, std::uint8_t nic) const {
     return nic == 0 ? state_[host].recv : extra_recv_[std::size_t{host} * more_nics_ + nic - 1U];
   }
   // The end of CPU work on `host`, from the noise (with the rank's slot when it keeps one).
-  [[gnu::always_inline]] double busy_until(std::uint32_t host, Busy what, std::uint64_t op,
-                                           double t, double length, double window) {
+  COLLNOISE_HOT_INLINE double busy_until(std::uint32_t host, Busy what, std::uint64_t op, double t,
+                                         double length, double window) {
     if constexpr (kHasSlot<Noise>)
       return noise_.end(host, state_[host].slot, what, op, t, length, window);
     else
@@ -195,7 +196,7 @@ class EngineRun {
   // `e` waits for resources free at max(cpu, nic): queued again at that time, or in its room
   // when the last operation that waited did so on the same rank for the same values (an
   // operation waiting alone, the common case under noise, costs no lookup).
-  [[gnu::always_inline]] void wait(Event e, unsigned kind, double cpu, double nic) {
+  COLLNOISE_HOT_INLINE void wait(Event e, unsigned kind, double cpu, double nic) {
     bool requeue = true;
     if (use_rooms_) {
       // The last wait of each rank (a few, by rank): ranks busy at once interleave their waits
@@ -214,7 +215,7 @@ class EngineRun {
   }
   // A room's gate `e`: its least stamp's operation, due now, replaces `e`; false if the room
   // moved on (or closed) and the gate is stale.
-  [[gnu::always_inline]] bool open_gate(Event& e, Room*& room, unsigned& kind) {
+  COLLNOISE_HOT_INLINE bool open_gate(Event& e, Room*& room, unsigned& kind) {
     kind = e.origin();
     room = rooms_.find(e.host, kind);
     if (room == nullptr || !WaitingRooms<Event>::current(*room, e.time, e.stamp)) return false;
@@ -226,7 +227,7 @@ class EngineRun {
   // After a gate's operation was examined at t, the rest of its room is due at (t, their stamps).
   // With the CPU busy beyond t nothing on the rank runs before it frees, and each would be queued
   // again at the same time: the room moves there at once. Else they go back to the queue.
-  [[gnu::always_inline]] void leave_room(Room& room, std::uint32_t host, unsigned kind, double t) {
+  COLLNOISE_HOT_INLINE void leave_room(Room& room, std::uint32_t host, unsigned kind, double t) {
     if (room.waiting.empty()) {
       rooms_.close(host, kind);
       return;
@@ -259,16 +260,16 @@ class EngineRun {
       if (--remaining[first + d.local] == 0) fresh.emplace_back(host, first + d.local);
     });
   }
-  [[gnu::always_inline]] void release(const View& v, std::uint32_t host, std::uint64_t op,
-                                      bool started) {
+  COLLNOISE_HOT_INLINE void release(const View& v, std::uint32_t host, std::uint64_t op,
+                                    bool started) {
     release(remaining_, fresh_, v, host, op, started);
   }
   // Finishing an operation twice (a rendezvous receive matching an eager send of another size)
   // releases its dependents twice, as in LogGOPSim: their counters wrap and they never run.
-  [[gnu::always_inline]] void finish_op(const View& v, std::uint32_t host, std::uint64_t op) {
+  COLLNOISE_HOT_INLINE void finish_op(const View& v, std::uint32_t host, std::uint64_t op) {
     release(v, host, op, false);
   }
-  [[gnu::always_inline]] void enqueue(const View& v, std::uint32_t host, std::uint64_t op) {
+  COLLNOISE_HOT_INLINE void enqueue(const View& v, std::uint32_t host, std::uint64_t op) {
     const auto type = static_cast<EventType>(v.kind(op));
     const double cpu_free = cpu_of(host, v.cpu(op));
     const double t = type == kSend ? std::max(cpu_free, send_nic(host, v.nic(op))) : cpu_free;
@@ -277,7 +278,7 @@ class EngineRun {
   // Ready operations enter the queue rank by rank in increasing rank order, and within a rank
   // sends first, then receives, then computations, as LogGOPSim orders them (its std::sort by
   // type, the same comparisons on the same sequence, hence the same order among equals).
-  [[gnu::always_inline]] void enqueue_fresh() {
+  COLLNOISE_HOT_INLINE void enqueue_fresh() {
     if (fresh_.size() == 1) {
       enqueue(s_.view(fresh_[0].first), fresh_[0].first, fresh_[0].second);
     } else if (!fresh_.empty()) {
@@ -322,12 +323,13 @@ class EngineRun {
 
   // The start round, then the queue: two loops, so that the queue's loop, where nearly all the
   // events are, tests nothing of the start round.
-  [[gnu::always_inline]] void event_loop() {
+  COLLNOISE_HOT_INLINE void event_loop() {
     LoopPolls polls;
     polls.poll.check();  // at the start, then by elapsed time
     for (;;) {
       if (start_.size() - start_read_ <= kRoundPrefetchDistance && start_host_ < p_)
-        list_start_round(s_, remaining_, fresh_, start_, start_read_, start_host_);
+        list_start_round(s_, remaining_, fresh_, buffers_.class_starts, start_, start_read_,
+                         start_host_);
       if (start_read_ == start_.size()) break;
       process<true>(start_[start_read_++], polls);
     }
@@ -336,7 +338,7 @@ class EngineRun {
 
   // One event, read from the start round's list or from the queue.
   template <bool kStartRound>
-  [[gnu::always_inline]] void process(Event e, LoopPolls& polls) {
+  COLLNOISE_HOT_INLINE void process(Event e, LoopPolls& polls) {
     Room* room = nullptr;
     unsigned room_kind = 0;
     if (is_gate(e) && !open_gate(e, room, room_kind)) return;
@@ -372,9 +374,13 @@ class EngineRun {
   // Every event the run queues comes after them (a later stamp at no earlier time), so they are
   // listed as they are read, a few thousand ahead, not queued at once: a preposted 2^16-rank
   // barrier's million receives held 36 MB of queue. Static, as release is.
+  // Nothing of a rank has run when it is listed (it runs only once listed, and no message comes
+  // before the start round ends), so its ready operations are those without dependencies: a rank
+  // class's, for a generated schedule, in one order for all its ranks (ClassStarts).
   [[gnu::noinline]] static void list_start_round(const Sched& s, std::span<const Counter> remaining,
-                                                 Fresh& fresh, std::vector<Event>& start,
-                                                 std::size_t& read, std::uint32_t& host) {
+                                                 Fresh& fresh, ClassStarts& classes,
+                                                 std::vector<Event>& start, std::size_t& read,
+                                                 std::uint32_t& host) {
     constexpr std::size_t kListed = 4096;
     const std::uint64_t stamp = start.empty() ? 0 : start.back().stamp + 1;
     start.erase(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(read));
@@ -382,17 +388,47 @@ class EngineRun {
     std::uint64_t next = stamp;
     for (; start.size() < kListed && host < s.ranks(); ++host) {
       const auto v = s.view(host);
-      for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
-        if (remaining[op] == 0) fresh.emplace_back(host, op);
-      if (fresh.size() > 1) sort_fresh(fresh, s);
-      for (const auto& [h, op] : fresh)
-        start.push_back(Event{0.0, next++, op, h, h << 2 | static_cast<EventType>(v.kind(op))});
-      fresh.clear();
+      if constexpr (requires { v.program(); }) {
+        for (const auto& [k, type] : class_start(classes, v, remaining, fresh, s, host))
+          start.push_back(Event{0.0, next++, v.first() + k, host, host << 2 | type});
+      } else {
+        ready_in_order(v, remaining, fresh, s, host);
+        for (const auto& [h, op] : fresh)
+          start.push_back(Event{0.0, next++, op, h, h << 2 | static_cast<EventType>(v.kind(op))});
+        fresh.clear();
+      }
     }
+  }
+  // The ready operations of `host` (view `v`) into `fresh`, in the order they enter the queue.
+  static void ready_in_order(const View& v, std::span<const Counter> remaining, Fresh& fresh,
+                             const Sched& s, std::uint32_t host) {
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+      if (remaining[op] == 0) fresh.emplace_back(host, op);
+    if (fresh.size() > 1) sort_fresh(fresh, s);
+  }
+  // The start round of the class of `host`, found by listing its first rank met.
+  static const ClassStarts::Order& class_start(ClassStarts& classes, const View& v,
+                                               std::span<const Counter> remaining, Fresh& fresh,
+                                               const Sched& s, std::uint32_t host) {
+    const void* program = &v.program();
+    if (classes.last < classes.programs.size() && classes.programs[classes.last] == program)
+      return classes.orders[classes.last];
+    const auto [at, added] = classes.index.try_emplace(program, classes.programs.size());
+    classes.last = at->second;
+    if (added) {
+      ready_in_order(v, remaining, fresh, s, host);
+      ClassStarts::Order order;
+      for (const auto& [h, op] : fresh)
+        order.emplace_back(local(v, op), static_cast<std::uint8_t>(v.kind(op)));
+      fresh.clear();
+      classes.programs.push_back(program);
+      classes.orders.push_back(std::move(order));
+    }
+    return classes.orders[classes.last];
   }
   // The event `k` places behind the next one, if known.
   template <bool kStartRound>
-  [[gnu::always_inline]] const Event* ahead(std::size_t k) const {
+  COLLNOISE_HOT_INLINE const Event* ahead(std::size_t k) const {
     if constexpr (kStartRound)
       return start_.size() - start_read_ > k ? &start_[start_read_ + k] : nullptr;
     else
@@ -402,7 +438,7 @@ class EngineRun {
   // Events of one time leave in a known order: fetch the state of a rank a few events ahead
   // while this one is processed (a rank's state is a cache miss at a million ranks).
   template <bool kStartRound>
-  [[gnu::always_inline]] void prefetch_ahead() {
+  COLLNOISE_HOT_INLINE void prefetch_ahead() {
     const std::size_t distance =
         kStartRound || queue_.reading_round() ? kRoundPrefetchDistance : kPrefetchDistance;
     const Event* next = ahead<kStartRound>(distance);
@@ -454,7 +490,7 @@ class EngineRun {
   // ---- One handler per kind of event ----
 
   // A computation: runs when its CPU is free, else is queued again at that time (`e` moves).
-  [[gnu::always_inline]] void on_calc(Event& e, const View& v) {
+  COLLNOISE_HOT_INLINE void on_calc(Event& e, const View& v) {
     const std::uint32_t h = e.host;
     double& cpu = cpu_of(h, v.cpu(e.op));
     if (cpu <= e.time) {
@@ -473,7 +509,7 @@ class EngineRun {
   }
   // A send: runs when its CPU and NIC are free (else waits), charged by LogGOPSim's rule; its
   // message is queued at its first byte's arrival. An eager send finishes at once.
-  [[gnu::always_inline]] void on_send(const Event& e, const View& v) {
+  COLLNOISE_HOT_INLINE void on_send(const Event& e, const View& v) {
     const std::uint32_t h = e.host;
     double& cpu = cpu_of(h, v.cpu(e.op));
     double& nic = send_nic(h, v.nic(e.op));
@@ -501,7 +537,7 @@ class EngineRun {
     }
   }
   // A posted receive: takes the first matching unexpected message, or waits in the posted list.
-  [[gnu::always_inline]] void on_recv(const Event& e, const View& v) {
+  COLLNOISE_HOT_INLINE void on_recv(const Event& e, const View& v) {
     const std::uint32_t h = e.host;
     ++events_;
     ++ran_;
@@ -533,7 +569,7 @@ class EngineRun {
   }
   // A message: received when the receiver's CPU and NIC are free (else waits), charged by
   // LogGOPSim's rule; it finishes the first matching posted receive, or waits as unexpected.
-  [[gnu::always_inline]] void on_message(const Event& e, const View& v) {
+  COLLNOISE_HOT_INLINE void on_message(const Event& e, const View& v) {
     const std::uint32_t h = e.host;
     const std::uint64_t send = e.op;
     const std::uint32_t origin = e.origin();

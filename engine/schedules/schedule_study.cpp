@@ -14,8 +14,8 @@
 #include "core/task_parallel.hpp"
 #include "core/work_in_flight.hpp"
 #include "engine/schedules/message_delays.hpp"
+#include "engine/schedules/noisy_run.hpp"
 #include "engine/schedules/path_composition.hpp"
-#include "engine/schedules/schedule_engine_impl.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/summary_fields.hpp"
 
@@ -29,51 +29,6 @@ constexpr double kSecondsPerSearch = 1.0e-9;
 constexpr double kNanosecond = 1e-9;
 // Every rank's noiseless finishing time is kept in the summary up to this many ranks.
 constexpr std::uint32_t kMaxRanksListed = 65536;
-
-// The CPU noise `cpu`, with the network noise of `noise` when it has some.
-// `observer` watches the run (NoObserver, or a critical-path recorder).
-template <class Sched, class Cpu, class Observer>
-ScheduleRun run_with(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                     std::uint64_t key, Cpu& cpu, ScheduleEngineMemory& memory,
-                     Observer& observer) {
-  if (noise.delays) {
-    WithMessageDelays<Cpu> both(cpu, *noise.delays, key);
-    return simulate_schedule(s, net, both, memory, observer);
-  }
-  return simulate_schedule(s, net, cpu, memory, observer);
-}
-
-template <class Sched, class Observer>
-ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                      std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer) {
-  if (noise.stage) {
-    StageScheduleNoise n(*noise.stage, key);
-    return run_with(s, net, noise, key, n, memory, observer);
-  }
-  if (noise.pattern) {
-    std::vector<const DetourPattern*> patterns{noise.pattern.get()};
-    if (!noise.per_rank.empty()) {
-      patterns.clear();
-      for (const auto& p : noise.per_rank) patterns.push_back(p.get());
-    }
-    PatternScheduleNoise n(std::move(patterns), noise.semantics, key, s.ranks(),
-                           noise.ranks_per_offset);
-    return run_with(s, net, noise, key, n, memory, observer);
-  }
-  if (noise.poisson) {
-    PoissonScheduleNoise n(*noise.poisson, key, s.ranks(), noise.ranks_per_offset);
-    return run_with(s, net, noise, key, n, memory, observer);
-  }
-  QuietSchedule quiet;
-  return run_with(s, net, noise, key, quiet, memory, observer);
-}
-
-template <class Observer = NoObserver>
-ScheduleRun run_any(const AnySchedule& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                    std::uint64_t key, ScheduleEngineMemory& memory, Observer&& observer = {}) {
-  return std::visit([&](const auto& x) { return run_noisy(x, net, noise, key, memory, observer); },
-                    s);
-}
 
 // The most operations any rank of `s` holds.
 std::uint64_t most_operations_of(const AnySchedule& s) {

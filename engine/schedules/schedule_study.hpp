@@ -16,24 +16,11 @@
 #include "engine/schedules/critical_path.hpp"
 #include "engine/schedules/path_attribution.hpp"
 #include "engine/schedules/schedule_engine.hpp"
-#include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/schedule_noise_spec.hpp"
 #include "engine/schedules/timeline_recorder.hpp"
 #include "engine/study.hpp"
 
 namespace collnoise {
-
-/// The noise a schedule's CPUs see, in the engine's nanoseconds.
-struct ScheduleNoiseSpec {
-  std::optional<StageNoise> stage;
-  std::shared_ptr<const DetourPattern> pattern;  ///< periodic or trace noise, in ns
-  /// A trace's measurements, one per rank in turn (noise.measurements = "per_rank"), in ns.
-  std::vector<std::shared_ptr<const DetourPattern>> per_rank;
-  std::shared_ptr<const PoissonDetours> poisson;  ///< Poisson detours, in ns
-  std::optional<MessageDelays> delays;            ///< network noise: each message's extra latency
-  TimeSemantics semantics = TimeSemantics::kPreempt;
-  std::uint32_t ranks_per_offset = 1;  ///< ranks sharing one detour offset (co-scheduling)
-  double tail_index = std::numeric_limits<double>::infinity();
-};
 
 /// Where a study's schedule comes from: built at once (a GOAL file, a schedule generated on the
 /// fly) or on first use (a stored algorithm, whose arrays may take gigabytes: validating a run
