@@ -158,8 +158,8 @@ class RadixEventQueue {
     double last_time = 0.0;       ///< the last event appended
     std::uint64_t last_stamp = 0;
 
-    COLLNOISE_HOT_INLINE bool empty() const { return blocks.empty(); }
-    COLLNOISE_HOT_INLINE bool takes(const Event& e) const {
+    bool empty() const { return blocks.empty(); }
+    bool takes(const Event& e) const {
       return empty() || e.time > last_time || (e.time == last_time && e.stamp > last_stamp);
     }
   };
@@ -171,7 +171,7 @@ class RadixEventQueue {
   }
 
   // Whether delays a and b are one (rounding aside: a time is taken relative to now_).
-  COLLNOISE_HOT_INLINE bool same_delay(double a, double b) const {
+  bool same_delay(double a, double b) const {
     return b >= 0.0 && std::abs(a - b) <= (b + now_) * 0x1p-40;
   }
 
@@ -438,12 +438,8 @@ class RadixEventQueue {
     adopted_ = Chain{};
   }
 
-  COLLNOISE_HOT_INLINE Block& block(std::uint32_t b) {
-    return slabs_[b / kSlabBlocks][b % kSlabBlocks];
-  }
-  COLLNOISE_HOT_INLINE const Block& block(std::uint32_t b) const {
-    return slabs_[b / kSlabBlocks][b % kSlabBlocks];
-  }
+  Block& block(std::uint32_t b) { return slabs_[b / kSlabBlocks][b % kSlabBlocks]; }
+  const Block& block(std::uint32_t b) const { return slabs_[b / kSlabBlocks][b % kSlabBlocks]; }
 
   std::uint32_t take_block() {
     if (free_.empty()) {
