@@ -90,7 +90,8 @@ class DetourPattern {
   /// The index: first_after_[b] is the first detour ending after b span / B, B =
   /// first_after_.size() - 1 buckets, twice the detours or more (at most 2^24: no more memory
   /// than the detours' own). A trace's thousand detours took a binary search of ten dependent
-  /// steps per look-up (a twentieth of a noisy GOAL run); through the index, one or two.
+  /// steps per look-up (a twentieth of a noisy GOAL run); through the index, one or two. Empty
+  /// for a pattern of a few detours (16 or fewer), searched as it is.
   std::vector<std::uint32_t> first_after_;
   double span_;
   double free_;
