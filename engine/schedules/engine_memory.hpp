@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -35,21 +35,51 @@ struct alignas(64) CacheLine {
 /// (engine/schedules/generated_schedule.hpp): every rank of a class has the same operations ready
 /// at the start, entering the queue in the same order, so the order is found once per class and
 /// run, not sorted again for each rank. Keyed by the class's program, valid for one run (cleared
-/// with the buffers).
+/// with the buffers, keeping their memory: nothing is allocated per sample once the classes fit).
 struct ClassStarts {
-  /// A class's ready operations in the order they enter the queue: (local index, EventType).
-  using Order = std::vector<std::pair<std::uint32_t, std::uint8_t>>;
-  std::vector<const void*> programs;
-  std::vector<Order> orders;
-  std::unordered_map<const void*, std::size_t> index;
-  std::size_t last = 0;  ///< the class last asked for (ranks of a class mostly come in a row)
+  /// An operation ready at the start: its local index and its EventType.
+  using Ready = std::pair<std::uint32_t, std::uint8_t>;
 
-  void clear() {
-    programs.clear();
-    orders.clear();
-    index.clear();
-    last = 0;
+  /// The ready operations of the class of `program`, if it was added in this run.
+  std::optional<std::span<const Ready>> find(const void* program) {
+    if (last_ >= classes_.size() || classes_[last_].program != program) {
+      const auto at = lower_bound(program);
+      if (at == classes_.end() || at->program != program) return std::nullopt;
+      last_ = static_cast<std::size_t>(at - classes_.begin());
+    }
+    return span_of(classes_[last_]);
   }
+  /// Adds the class of `program` (not yet added), whose ready operations are those appended to
+  /// `ready` since its size was `begin`; gives them.
+  std::span<const Ready> add(const void* program, std::size_t begin) {
+    const auto at = classes_.insert(lower_bound(program), Class{program, begin, ready.size()});
+    last_ = static_cast<std::size_t>(at - classes_.begin());
+    return span_of(*at);
+  }
+  void clear() {
+    classes_.clear();
+    ready.clear();
+    last_ = 0;
+  }
+
+  std::vector<Ready> ready;  ///< every class's, one after the other
+
+ private:
+  struct Class {
+    const void* program;
+    std::size_t begin, end;  ///< its ready operations in `ready`
+  };
+  std::vector<Class>::iterator lower_bound(const void* program) {
+    return std::lower_bound(
+        classes_.begin(), classes_.end(), program,
+        [](const Class& c, const void* p) { return std::less<>{}(c.program, p); });
+  }
+  std::span<const Ready> span_of(const Class& c) const {
+    return std::span<const Ready>(ready).subspan(c.begin, c.end - c.begin);
+  }
+
+  std::vector<Class> classes_;  ///< by program
+  std::size_t last_ = 0;        ///< the class last found (ranks of a class mostly come in a row)
 };
 
 struct EngineBuffers {

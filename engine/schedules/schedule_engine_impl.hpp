@@ -407,24 +407,18 @@ class EngineRun {
     if (fresh.size() > 1) sort_fresh(fresh, s);
   }
   // The start round of the class of `host`, found by listing its first rank met.
-  static const ClassStarts::Order& class_start(ClassStarts& classes, const View& v,
-                                               std::span<const Counter> remaining, Fresh& fresh,
-                                               const Sched& s, std::uint32_t host) {
+  static std::span<const ClassStarts::Ready> class_start(ClassStarts& classes, const View& v,
+                                                         std::span<const Counter> remaining,
+                                                         Fresh& fresh, const Sched& s,
+                                                         std::uint32_t host) {
     const void* program = &v.program();
-    if (classes.last < classes.programs.size() && classes.programs[classes.last] == program)
-      return classes.orders[classes.last];
-    const auto [at, added] = classes.index.try_emplace(program, classes.programs.size());
-    classes.last = at->second;
-    if (added) {
-      ready_in_order(v, remaining, fresh, s, host);
-      ClassStarts::Order order;
-      for (const auto& [h, op] : fresh)
-        order.emplace_back(local(v, op), static_cast<std::uint8_t>(v.kind(op)));
-      fresh.clear();
-      classes.programs.push_back(program);
-      classes.orders.push_back(std::move(order));
-    }
-    return classes.orders[classes.last];
+    if (const auto known = classes.find(program)) return *known;
+    ready_in_order(v, remaining, fresh, s, host);
+    const std::size_t begin = classes.ready.size();
+    for (const auto& [h, op] : fresh)
+      classes.ready.emplace_back(local(v, op), static_cast<std::uint8_t>(v.kind(op)));
+    fresh.clear();
+    return classes.add(program, begin);
   }
   // The event `k` places behind the next one, if known.
   template <bool kStartRound>
