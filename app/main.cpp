@@ -5,6 +5,7 @@
 #include <csignal>
 #include <limits>
 
+#include "app/cli_values.hpp"
 #include "app/commands.hpp"
 #include "app/compare_command.hpp"
 #include "app/exit_codes.hpp"
@@ -23,46 +24,6 @@
 namespace {
 
 using namespace collnoise;
-
-// An unsigned 64-bit integer written in decimal, nothing else: CLI11 (through strtoull) would
-// take "-1" as 2^64 - 1 and wrap larger numbers silently.
-std::uint64_t parse_u64(const std::string& text, const char* option) {
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size())
-    throw InputError(fmt::format("{} {} is invalid: give an integer in [0, {}]", option, text,
-                                 std::numeric_limits<std::uint64_t>::max()));
-  return value;
-}
-
-// A whole number in [lo, hi], written in decimal and nothing else: CLI11 would take "-1" for an
-// unsigned option as 2^64 - 1 and saturate larger numbers. CLI11 names the option.
-CLI::Validator whole_number_in(std::uint64_t lo, std::uint64_t hi) {
-  return CLI::Validator(
-      [=](std::string& text) -> std::string {
-        std::uint64_t value = 0;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
-            value < lo || value > hi)
-          return fmt::format("{} is invalid: give a whole number in [{}, {}]", text, lo, hi);
-        return {};
-      },
-      fmt::format("INT in [{}, {}]", lo, hi));
-}
-
-// A number in [lo, hi]: CLI::Range lets "nan" through (no comparison holds for it).
-CLI::Validator number_in(double lo, double hi) {
-  return CLI::Validator(
-      [=](std::string& text) -> std::string {
-        double value = 0.0;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
-            !(value >= lo && value <= hi))
-          return fmt::format("{} is invalid: give a number in [{:g}, {:g}]", text, lo, hi);
-        return {};
-      },
-      fmt::format("NUMBER in [{:g}, {:g}]", lo, hi));
-}
 
 void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
   cmd.add_option("RUNFILE", run.run_file, "run file (TOML)")->required();
