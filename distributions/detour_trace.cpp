@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/shown_text.hpp"
 #include "core/stop_request.hpp"
 
 namespace collnoise {
@@ -71,7 +72,8 @@ std::vector<Measurement> parse_trace(const std::string& path,
     const auto start = next_number(line, pos);
     const auto duration = start ? next_number(line, pos) : std::nullopt;
     if (!start || !duration || line.find_first_not_of(" \t\r", pos) != std::string::npos)
-      throw InputError(fmt::format("{}:{}: '{}' is not 'start<TAB>duration'", path, line_no, line));
+      throw InputError(
+          fmt::format("{}:{}: {} is not 'start<TAB>duration'", path, line_no, quoted_text(line)));
     if (*start < 0.0)
       throw InputError(fmt::format("{}:{}: negative detour start {}", path, line_no, *start));
     if (*duration < 0.0)

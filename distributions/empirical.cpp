@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/shown_text.hpp"
 #include "core/stop_request.hpp"
 
 namespace collnoise {
@@ -29,8 +30,8 @@ EmpiricalLaw EmpiricalLaw::from_file(const std::string& path) {
     const double value = std::strtod(begin, &end);
     const bool rest_blank = std::string_view(end).find_first_not_of(" \t\r") == std::string::npos;
     if (end == begin || !rest_blank || errno == ERANGE || !std::isfinite(value))
-      throw InputError(
-          fmt::format("{}:{}: '{}' is not a delay in seconds", path, line_no, line.substr(first)));
+      throw InputError(fmt::format("{}:{}: {} is not a delay in seconds", path, line_no,
+                                   quoted_text(std::string_view(line).substr(first))));
     if (value < 0.0)
       throw InputError(fmt::format("{}:{}: negative delay {}", path, line_no, value));
     if (value > 1.0e6)

@@ -13,6 +13,7 @@
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/shown_text.hpp"
 #include "core/stop_request.hpp"
 #include "core/text_fields.hpp"
 
@@ -41,9 +42,9 @@ void read_samples(const std::string& path, LatencyColumn column,
     if (!bytes || !rtt) {
       const auto first = line.find_first_not_of(" \t\r");
       throw InputError(
-          fmt::format("{}:{}: '{}' is not 'size<TAB>rtt' (a size in bytes up to 2^40, a time in "
+          fmt::format("{}:{}: {} is not 'size<TAB>rtt' (a size in bytes up to 2^40, a time in "
                       "microseconds)",
-                      path, line_no, line.substr(first)));
+                      path, line_no, quoted_text(line.substr(first))));
     }
     if (!std::isfinite(*rtt))
       throw InputError(fmt::format("{}:{}: the sample {} is not a finite time", path, line_no,

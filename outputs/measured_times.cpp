@@ -10,6 +10,8 @@
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/shown_text.hpp"
+#include "core/stop_poll.hpp"
 #include "core/text_fields.hpp"
 #include "core/units.hpp"
 
@@ -25,21 +27,31 @@ std::string_view before_comment(std::string_view line) {
   return line.substr(0, line.find('#'));
 }
 
+// The largest time a measured file may hold, as every data file's times (docs/run-files.md).
+constexpr double kLargestSeconds = 1.0e6;
+
 // One time in `unit`, as seconds: the decimal written in seconds rounded once (core/units.hpp),
-// as a run file's "2.5us" is. InputError naming the place for anything but a finite time >= 0.
+// as a run file's "2.5us" is. InputError naming the place for anything but a finite time in
+// [0, 10^6] seconds, checked after the conversion.
 double time_in_seconds(std::string_view text, const std::string& unit, const std::string& where) {
   const auto value = parse_number(text);
-  if (!value || !std::isfinite(*value) || *value < 0.0)
+  if (!value || !std::isfinite(*value))
     throw InputError(
-        fmt::format("{}: '{}' is not a time (a number >= 0 in {})", where, text, unit));
+        fmt::format("{}: {} is not a time (a number >= 0 in {})", where, quoted_text(text), unit));
+  double seconds = 0.0;
   try {
-    return seconds_from_text(where, fmt::format("{}{}", text, unit), Dimension::kTime);
+    seconds = seconds_from_text(where, fmt::format("{}{}", text, unit), Dimension::kTime);
   } catch (const InputError&) {
     throw InputError(
-        fmt::format("{}: '{}' is not a time (a decimal number >= 0 in {}, as 12.5 or "
+        fmt::format("{}: {} is not a time (a decimal number >= 0 in {}, as 12.5 or "
                     "1.25e1)",
-                    where, text, unit));
+                    where, quoted_text(text), unit));
   }
+  if (!(seconds >= 0.0 && seconds <= kLargestSeconds))
+    throw InputError(
+        fmt::format("{}: {} {} ({:.10g} seconds) is out of range: it must lie in [0, {:g}] seconds",
+                    where, quoted_text(text), unit, seconds, kLargestSeconds));
+  return seconds + 0.0;  // -0 is 0
 }
 
 // The header "#MessageSize Rank0Time(us) Rank1Time(us) ...": the ranks and their unit.
@@ -50,8 +62,8 @@ std::pair<std::size_t, std::string> read_header(std::string_view line, const std
     const std::string prefix = fmt::format("Rank{}Time(", r - 1);
     const std::string_view f = fields[r];
     if (!f.starts_with(prefix) || !f.ends_with(")"))
-      throw InputError(fmt::format("{}: header column {} is '{}', expected '{}<unit>)'", where,
-                                   r + 1, f, prefix));
+      throw InputError(fmt::format("{}: header column {} is {}, expected '{}<unit>)'", where, r + 1,
+                                   quoted_text(f), prefix));
     const std::string u(f.substr(prefix.size(), f.size() - prefix.size() - 1));
     seconds_per_unit(u, fmt::format("{}: the unit of column {}", where, r + 1));
     if (!unit.empty() && u != unit)
@@ -89,8 +101,10 @@ MeasuredTimes read_table(TextLines& lines, std::size_t& line_number, std::string
   out.unit = table_unit(header_unit, options.unit, path);
   std::set<std::uint64_t> sizes;
   std::string line;
+  StopPoll poll;  // measured files can be large
   while (lines.next(line)) {
     ++line_number;
+    poll.tick();
     const auto fields = fields_of(before_comment(line));
     if (fields.empty()) continue;
     const std::string where = fmt::format("'{}', line {}", path, line_number);
@@ -99,7 +113,8 @@ MeasuredTimes read_table(TextLines& lines, std::size_t& line_number, std::string
                                    where, fields.size(), ranks));
     const auto bytes = parse_whole(fields[0], std::uint64_t{1} << 62);
     if (!bytes)
-      throw InputError(fmt::format("{}: '{}' is not a message size in bytes", where, fields[0]));
+      throw InputError(
+          fmt::format("{}: {} is not a message size in bytes", where, quoted_text(fields[0])));
     sizes.insert(*bytes);
     if (options.size && *bytes != *options.size) continue;
     for (std::size_t r = 1; r <= ranks; ++r)
@@ -138,8 +153,10 @@ MeasuredTimes read_list(TextLines& lines, std::size_t& line_number, std::string_
     out.seconds.push_back(time_in_seconds(fields[0], out.unit, where));
   };
   read_line(first);
+  StopPoll poll;  // measured files can be large
   for (std::string line; lines.next(line);) {
     ++line_number;
+    poll.tick();
     read_line(line);
   }
   if (out.seconds.empty()) throw InputError(fmt::format("'{}' holds no times", path));
@@ -156,7 +173,7 @@ double seconds_per_unit(const std::string& unit, const std::string& what) {
   for (const auto& [name, seconds] : kUnits)
     if (name == unit) return seconds;
   throw InputError(
-      fmt::format("{} '{}' is not a time unit ({})", what, unit, measured_time_units()));
+      fmt::format("{} {} is not a time unit ({})", what, quoted_text(unit), measured_time_units()));
 }
 
 std::vector<double> MeasuredTimes::iteration_maxima() const {
@@ -174,9 +191,11 @@ MeasuredTimes read_measured_times(const std::string& path, const MeasuredOptions
   TextLines lines(path, fmt::format("measured file '{}'", path));
   std::size_t line_number = 0;
   std::string line;
+  StopPoll poll;  // a file of comments only is read to its end
   // The first line that holds anything tells the format.
   while (lines.next(line)) {
     ++line_number;
+    poll.tick();
     const std::string_view text = line;
     if (text.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     if (text.substr(text.find_first_not_of(" \t\r")).starts_with(kTableHeader))

@@ -42,8 +42,10 @@ struct MeasuredOptions {
 };
 
 /// Reads a list or a per-rank table (told apart by a first non-blank line starting with
-/// "#MessageSize"). InputError naming the file and line for a malformed line, a negative or
-/// non-finite time, a row with the wrong number of times; naming the file for a list without
+/// "#MessageSize"). InputError naming the file and line for a malformed line, a time that is
+/// not finite or outside [0, 10^6] seconds (checked in seconds, after the unit's conversion), a
+/// row with the wrong number of times, the text at fault quoted as core/shown_text.hpp shows it;
+/// StopRequested when a stop is requested while it reads; naming the file for a list without
 /// --unit, a unit differing from the header's, a size the table lacks or several sizes without
 /// one chosen, and a file without times.
 MeasuredTimes read_measured_times(const std::string& path, const MeasuredOptions& options);
