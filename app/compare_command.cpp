@@ -6,15 +6,22 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <limits>
+#include <optional>
 
+#include "app/cli_values.hpp"
 #include "app/exit_codes.hpp"
+#include "app/interrupt.hpp"
 #include "app/messages.hpp"
+#include "app/output_guard.hpp"
 #include "app/plot_command.hpp"
 #include "app/replayable_point.hpp"
 #include "core/errors.hpp"
-#include "core/text_fields.hpp"
+#include "core/stop_request.hpp"
 #include "estimators/quantile_interval.hpp"
 #include "estimators/two_sample.hpp"
 #include "outputs/measured_times.hpp"
@@ -84,6 +91,7 @@ std::vector<double> simulated_rank_finishes(const CompareOptions& o, const Resul
   std::vector<double> values;
   std::size_t ranks = 0;
   for (std::uint64_t i = 0; i < samples; ++i) {
+    throw_if_stop_requested();  // a replay of many ranks takes a while
     const std::vector<double> finish = replayable.study->rank_finishes(i);
     ranks = finish.size();
     values.insert(values.end(), finish.begin(), finish.end());
@@ -117,11 +125,10 @@ void check_match(const ResultFile& result, std::size_t point, const MeasuredTime
                                      m.message_bytes));
 }
 
+// --size, checked by its validator: empty when not given.
 std::optional<std::uint64_t> chosen_size(const std::string& text) {
   if (text.empty()) return std::nullopt;
-  const auto bytes = parse_whole(text, std::uint64_t{1} << 62);
-  if (!bytes) throw InputError(fmt::format("--size {}: give a message size in bytes", text));
-  return bytes;
+  return parse_u64(text, "--size");
 }
 
 double confidence_level(const std::string& text, const ResultFile& result) {
@@ -129,10 +136,29 @@ double confidence_level(const std::string& text, const ResultFile& result) {
     const Field* stored = result.root.find("confidence");
     return stored && std::holds_alternative<double>(*stored) ? std::get<double>(*stored) : 0.95;
   }
-  const auto level = parse_number(text);
-  if (!level || !(*level > 0.0 && *level < 1.0))
+  // The validator took a number in [0, 1]; its ends are no levels.
+  const double level = std::strtod(text.c_str(), nullptr);
+  if (!(level > 0.0 && level < 1.0))
     throw InputError(fmt::format("--confidence {}: give a level between 0 and 1", text));
-  return *level;
+  return level;
+}
+
+// std::sort in blocks merged pairwise, polling the stop request between steps: a measured file
+// of 10^8 times takes seconds to sort, and a stop must be acted on within one.
+void sort_polling(std::vector<double>& x) {
+  constexpr std::size_t kBlock = std::size_t{1} << 20;
+  const auto at = [&](std::size_t i) {
+    return x.begin() + static_cast<std::ptrdiff_t>(std::min(i, x.size()));
+  };
+  for (std::size_t from = 0; from < x.size(); from += kBlock) {
+    throw_if_stop_requested();
+    std::sort(at(from), at(from + kBlock));
+  }
+  for (std::size_t width = kBlock; width < x.size(); width *= 2)
+    for (std::size_t from = 0; from + width < x.size(); from += 2 * width) {
+      throw_if_stop_requested();
+      std::inplace_merge(at(from), at(from + width), at(from + 2 * width));
+    }
 }
 
 Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_t point) {
@@ -144,8 +170,8 @@ Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_
   s.measured = o.mode == "max" ? m.iteration_maxima() : m.seconds;
   s.measured_what = measured_description(m, o.mode);
   check_match(result, point, m, s);
-  std::sort(s.simulated.begin(), s.simulated.end());
-  std::sort(s.measured.begin(), s.measured.end());
+  sort_polling(s.simulated);
+  sort_polling(s.measured);
   for (std::size_t q = 0; q < kProbabilities.size(); ++q)
     if (static_cast<double>(s.measured.size()) * (1.0 - kProbabilities[q]) < kTailValues)
       s.warnings.push_back(fmt::format(
@@ -210,8 +236,12 @@ double mean_of(const std::vector<double>& x) {
 }
 
 Json comparison_json(const CompareOptions& o, const Samples& s, double level) {
+  // Each step is linear (under a second at 10^8 values): the stop request is polled between.
+  throw_if_stop_requested();
   const TwoSampleDistances d = two_sample_distances(s.simulated, s.measured, level);
+  throw_if_stop_requested();
   const MeanRatio r = ratio_of_independent_means(s.measured, s.simulated, level);
+  throw_if_stop_requested();
   Json ratio{{"value", nullable_json(r.ratio)}};
   if (!r.ratio.value) ratio["value_reason"] = r.ratio.reason;
   put_interval(ratio, r.ci_low, r.ci_high);
@@ -293,31 +323,94 @@ std::string comparison_table(const Json& c) {
   return t;
 }
 
-// Before anything is computed: a figure that cannot be written is refused first.
-void check_figure_path(const CompareOptions& o) {
+// A figure's extension, checked before anything is read.
+void check_figure_extension(const CompareOptions& o) {
   const std::string ext = std::filesystem::path(o.figure).extension().string();
   if (ext != ".png" && ext != ".pdf" && ext != ".svg")
     throw InputError(fmt::format("--figure '{}': a .png, .pdf or .svg file", o.figure));
-  if (!o.force && std::filesystem::exists(o.figure))
-    throw InputError(fmt::format("--figure '{}' exists (--force replaces it)", o.figure));
-  const std::vector<RolePath> inputs = {{"the result", o.result},
-                                        {"the measured file", o.measured}};
-  const std::vector<RolePath> outputs = {{"--figure", o.figure}};
-  refuse_path_conflicts(inputs, outputs);
 }
 
+// The files compare reads, which the figure may not replace: the result, the measured file, and
+// the run file and data files the result records (data-file paths are relative to the run
+// file's folder).
+std::vector<RolePath> compare_inputs(const CompareOptions& o, const ResultFile& result) {
+  std::vector<RolePath> inputs = {{"the result", o.result}, {"the measured file", o.measured}};
+  std::filesystem::path folder;
+  if (const Field* run = result.root.find("run_file_path");
+      run && std::holds_alternative<std::string>(*run) && !std::get<std::string>(*run).empty()) {
+    inputs.push_back({"the result's run file", std::get<std::string>(*run)});
+    folder = std::filesystem::path(std::get<std::string>(*run)).parent_path();
+  }
+  for (const auto& identity : result.identities)
+    if (identity)
+      for (const auto& file : identity->inputs)
+        inputs.push_back({"the data file", std::filesystem::path(file.path).is_absolute()
+                                               ? file.path
+                                               : (folder / file.path).string()});
+  return inputs;
+}
+
+// Before anything is computed, a figure that cannot be written is refused (exit 2, as `run`
+// refuses its --out): a directory or another non-regular file, an input, an existing figure
+// without --force, a missing or read-only folder; the figure is locked while it is drawn.
+std::optional<OutputGuard> guard_figure(const CompareOptions& o, const ResultFile& result) {
+  std::optional<OutputGuard> guard;
+  if (o.figure.empty()) return guard;
+  std::error_code error;
+  const auto status = std::filesystem::status(o.figure, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+      !std::filesystem::is_directory(status))
+    throw InputError(
+        fmt::format("--figure '{}' is not a regular file (a FIFO, a device or a socket): name a "
+                    "figure file",
+                    o.figure));
+  const std::vector<RolePath> outputs = {{"--figure", o.figure}};
+  guard.emplace(compare_inputs(o, result), outputs, o.force, print_note);
+  return guard;
+}
+
+// The comparison's JSON for Python, in a file of the temporary folder removed on every way out.
+class FigureData {
+ public:
+  explicit FigureData(const Json& comparison) {
+    path_ = (std::filesystem::temp_directory_path() / "collnoise-compare-XXXXXX.json").string();
+    const int fd = ::mkstemps(path_.data(), 5);
+    if (fd < 0)
+      throw RuntimeFailure(
+          fmt::format("cannot create the figure's data '{}': {}", path_, std::strerror(errno)));
+    const std::string text = json_text(comparison);
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int cause = errno;
+        ::close(fd);
+        ::unlink(path_.c_str());
+        throw RuntimeFailure(
+            fmt::format("cannot write the figure's data to '{}': {}", path_, std::strerror(cause)));
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0) {
+      ::unlink(path_.c_str());
+      throw RuntimeFailure(fmt::format("cannot write the figure's data to '{}'", path_));
+    }
+  }
+  ~FigureData() { ::unlink(path_.c_str()); }
+  FigureData(const FigureData&) = delete;
+  FigureData& operator=(const FigureData&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Python's exit code: 0 drawn, 1 the figure could not be written (its message names it), 2 bad
+// input. A stop request while it draws is passed on to it and thrown (app/plot_command.hpp).
 int draw_figure(const CompareOptions& o, const Json& comparison) {
-  const std::filesystem::path data =
-      std::filesystem::temp_directory_path() / fmt::format("collnoise-compare-{}.json", ::getpid());
-  std::ofstream out(data);
-  out << json_text(comparison);
-  out.close();
-  if (!out)
-    throw RuntimeFailure(fmt::format("cannot write the figure's data to '{}'", data.string()));
-  const int code = run_python_module({"collnoise.figures.qq", data.string(), o.figure});
-  std::error_code ignored;
-  std::filesystem::remove(data, ignored);
-  return code;
+  const FigureData data(comparison);
+  return run_python_module({"collnoise.figures.qq", data.path(), o.figure});
 }
 
 }  // namespace
@@ -325,11 +418,15 @@ int draw_figure(const CompareOptions& o, const Json& comparison) {
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
   auto* cmd = app.add_subcommand(
       "compare", "hold a point's simulated times against measured ones (docs/compare.md)");
-  cmd->add_option("RESULT", o.result, "result file (.h5) with raw samples")->required();
+  cmd->add_option("RESULT", o.result, "result file (.h5) with raw samples")
+      ->required()
+      ->check(non_empty());
   cmd->add_option("MEASURED", o.measured,
                   "measured times: one a line (--unit), or a Netgauge per-rank table")
-      ->required();
-  cmd->add_option("--point", o.point, "the point (default 0)");
+      ->required()
+      ->check(non_empty());
+  cmd->add_option("--point", o.point, "the point (default 0)")
+      ->check(whole_number_in(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("--mode", o.mode,
                   "max (default): iteration maxima against completions; ranks: per-rank times "
                   "against the simulated ranks' finishing times")
@@ -337,22 +434,29 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
   cmd->add_option("--rank-samples", o.rank_samples,
                   "--mode ranks: the samples replayed for their ranks' finishing times "
                   "(default 100, the point's first)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+      ->check(whole_number_in(1, std::uint64_t{1} << 40));
   cmd->add_option("--unit", o.unit, "the measured times' unit: s, ms, us or ns")
       ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
-  cmd->add_option("--size", o.size, "the per-rank table's rows of this message size (bytes)");
+  cmd->add_option("--size", o.size, "the per-rank table's rows of this message size (bytes)")
+      ->check(whole_number_in(0, std::uint64_t{1} << 62));
   cmd->add_option("--confidence", o.confidence,
-                  "confidence level in (0, 1) (default: the result's)");
+                  "confidence level in (0, 1) (default: the result's)")
+      ->check(number_in(0.0, 1.0));
   cmd->add_flag("--json", o.json, "JSON instead of a table");
-  cmd->add_option("--figure", o.figure, "also draw a QQ figure (.png, .pdf or .svg; Python)");
+  cmd->add_option("--figure", o.figure, "also draw a QQ figure (.png, .pdf or .svg; Python)")
+      ->check(non_empty());
   cmd->add_flag("--force", o.force, "replace an existing figure");
   cmd->add_flag("--no-verify", o.no_verify, "read the result without checking its checksum");
   return cmd;
 }
 
 int compare_command(const CompareOptions& options) {
-  if (!options.figure.empty()) check_figure_path(options);
+  // A stop request ends every phase within a second (exit 3, nothing left behind): the long
+  // ones (reading the measured file, sorting, the replays, Python's drawing) poll it.
+  const InterruptHandlers handlers;
+  if (!options.figure.empty()) check_figure_extension(options);
   const ResultFile result = read_result_file(options.result, read_options(!options.no_verify));
+  const std::optional<OutputGuard> guard = guard_figure(options, result);
   const std::size_t point = select_point(result, options.point, options.result);
   const double level = confidence_level(options.confidence, result);
   const Samples samples = samples_of(options, result, point);

@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <string_view>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "app/executable_location.hpp"
 #include "app/exit_codes.hpp"
 #include "core/process_group.hpp"
+#include "core/stop_request.hpp"
 
 // Set by cmake/collnoiseInstall.cmake: the interpreter found at configure time with h5py, numpy,
 // pandas and matplotlib (an absolute path; "python3" when none had them: then its error says
@@ -83,6 +86,29 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return out;
 }
 
+// Waits for `child`, polling the stop request (core/stop_request.hpp) every few milliseconds:
+// a stop asked of collnoise alone is passed on to Python as SIGTERM, on which it removes its
+// temporary and ends (python/collnoise/figures/common.py). False, with the message printed,
+// when waiting fails.
+bool wait_for(pid_t child, const std::string& python, int& status) {
+  bool passed_on = false;
+  while (true) {
+    const pid_t done = waitpid(child, &status, passed_on ? 0 : WNOHANG);
+    if (done == child) return true;
+    if (done < 0 && errno != EINTR) {
+      fmt::print(stderr, "collnoise: failure: waiting for {}: {}\n", python, std::strerror(errno));
+      return false;
+    }
+    if (stop_requested() && !passed_on) {
+      ::kill(child, SIGTERM);
+      passed_on = true;
+    } else if (done == 0) {
+      const timespec pause{0, 10'000'000};  // 10 ms
+      nanosleep(&pause, nullptr);
+    }
+  }
+}
+
 }  // namespace
 
 CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
@@ -110,6 +136,7 @@ int plot_command(const PlotOptions& options) {
 }
 
 int run_python_module(const std::vector<std::string>& module_and_args) {
+  throw_if_stop_requested();
   const std::string python = COLLNOISE_PLOT_PYTHON;
   std::vector<std::string> args = {python, "-m"};
   args.insert(args.end(), module_and_args.begin(), module_and_args.end());
@@ -132,11 +159,8 @@ int run_python_module(const std::vector<std::string>& module_and_args) {
     return exit_code::kRuntimeFailure;
   }
   int status = 0;
-  while (waitpid(child, &status, 0) < 0)
-    if (errno != EINTR) {
-      fmt::print(stderr, "collnoise: failure: waiting for {}: {}\n", python, std::strerror(errno));
-      return exit_code::kRuntimeFailure;
-    }
+  if (!wait_for(child, python, status)) return exit_code::kRuntimeFailure;
+  if (stop_requested()) throw StopRequested();  // Python removed its temporary
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   fmt::print(stderr, "collnoise: failure: {} was stopped by signal {}\n", python, WTERMSIG(status));
   return exit_code::kRuntimeFailure;

@@ -28,7 +28,9 @@ CLI::App* add_plot_command(CLI::App& app, PlotOptions& options);
 int plot_command(const PlotOptions& options);
 
 /// Runs `python -m <module_and_args>` as plot_command does, and returns its exit code (1 when
-/// Python could not be started or was stopped by a signal).
+/// Python could not be started or was stopped by a signal). A stop request (core/stop_request.hpp)
+/// before or while Python runs is passed on to it as SIGTERM, waited for, and thrown as
+/// StopRequested.
 int run_python_module(const std::vector<std::string>& module_and_args);
 
 }  // namespace collnoise

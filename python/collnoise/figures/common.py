@@ -275,6 +275,26 @@ def suffix_of(label: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in base).split()) or "figure"
 
 
+class FigureNotWritten(Exception):
+    """A figure that could not be written (a missing or read-only folder, a full disk): the
+    message names the figure's own path, not the temporary it was written to."""
+
+
+def save_figure(fig, out_path: str, fmt: str, dpi: int) -> None:
+    """Saves `fig` as collnoise.plot.save does (a temporary name beside `out_path`, renamed);
+    FigureNotWritten naming `out_path` when that fails."""
+    from ..plot import save
+
+    try:
+        save(fig, out_path, fmt, dpi)
+    except IsADirectoryError as error:
+        raise FigureNotWritten(f"cannot write the figure '{out_path}': it is a directory") \
+            from error
+    except OSError as error:
+        raise FigureNotWritten(f"cannot write the figure '{out_path}': "
+                               f"{error.strerror or error}") from error
+
+
 def draw_extra_figure(result, out_path: str, dpi: int, make, missing: str) -> str:
     """Draws the figure `make(result)` (None when the result has nothing for it: ValueError
     `missing`) to `out_path` (PNG, PDF or SVG by its extension), written to a temporary name
@@ -282,7 +302,7 @@ def draw_extra_figure(result, out_path: str, dpi: int, make, missing: str) -> st
     (attribution, bounds) share it."""
     import os
 
-    from ..plot import FORMATS, save
+    from ..plot import FORMATS
 
     fmt = os.path.splitext(out_path)[1].lower().lstrip(".") or "png"
     if fmt not in FORMATS:
@@ -292,21 +312,52 @@ def draw_extra_figure(result, out_path: str, dpi: int, make, missing: str) -> st
     fig = make(result)
     if fig is None:
         raise ValueError(f"{result.path}: {missing}")
-    save(fig, out_path, fmt, dpi)
+    save_figure(fig, out_path, fmt, dpi)
     return out_path
+
+
+class _Stopped(BaseException):
+    """SIGTERM or SIGUSR1 while a figure is drawn: unwinds like KeyboardInterrupt, so that the
+    figure's temporary is removed (collnoise.plot.save)."""
+
+
+def _stop_on_signals() -> None:
+    """SIGTERM and SIGUSR1 (what collnoise passes on when it is asked to stop) raise _Stopped
+    once; a second signal while the temporary is removed is ignored."""
+    import signal
+
+    def stop(number, frame):
+        for other in (signal.SIGTERM, signal.SIGUSR1):
+            signal.signal(other, signal.SIG_IGN)
+        raise _Stopped(number)
+
+    for number in (signal.SIGTERM, signal.SIGUSR1):
+        signal.signal(number, stop)
 
 
 def extra_figure_main(argv, module: str, draw, source: str = "RESULT.h5") -> int:
     """`python3 -m collnoise.figures.<module> SOURCE OUT.png|pdf|svg` (SOURCE: a result, or the
-    JSON a command wrote): exit 0, or 2 with one line on bad input."""
+    JSON a command wrote): exit 0; 1 with one line naming OUT when it cannot be written; 2 with
+    one line on bad input; 128 + the signal, silently and with no temporary left, on SIGINT,
+    SIGTERM or SIGUSR1 (collnoise, which passes the signal on, says what was kept)."""
+    import signal
     import sys
 
     if len(argv) != 2:
         print(f"usage: python3 -m collnoise.figures.{module} {source} OUT.png|pdf|svg",
               file=sys.stderr)
         return 2
+    _stop_on_signals()
     try:
         print(draw(argv[0], argv[1]))
+    except _Stopped as stopped:
+        return 128 + stopped.args[0]
+    except KeyboardInterrupt:
+        return 128 + signal.SIGINT
+    except FigureNotWritten as error:
+        print(f"collnoise.figures.{module}: failure: {' '.join(str(error).split())}",
+              file=sys.stderr)
+        return 1
     except (OSError, ValueError, KeyError) as error:
         print(f"collnoise.figures.{module}: error: {' '.join(str(error).split())}",
               file=sys.stderr)

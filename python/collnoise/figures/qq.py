@@ -25,7 +25,7 @@ import sys
 import numpy as np
 from matplotlib.figure import Figure
 
-from .common import display_unit, extra_figure_main, wrap
+from .common import display_unit, extra_figure_main, save_figure, wrap
 
 __all__ = ["read_comparison", "qq_figure", "draw_qq"]
 
@@ -86,13 +86,14 @@ def qq_figure(comparison: dict) -> Figure:
 
 def draw_qq(json_path: str, out_path: str, dpi: int = 130) -> str:
     """Draws the comparison in `json_path` to `out_path` (PNG, PDF or SVG by its extension),
-    written to a temporary name beside it and renamed; returns `out_path`."""
-    from ..plot import FORMATS, save
+    written to a temporary name beside it and renamed; returns `out_path`. FigureNotWritten
+    (collnoise.figures.common) naming `out_path` when it cannot be written."""
+    from ..plot import FORMATS
 
     fmt = os.path.splitext(out_path)[1].lower().lstrip(".") or "png"
     if fmt not in FORMATS:
         raise ValueError(f"{out_path}: the figure is written as {', '.join(FORMATS)}")
-    save(qq_figure(read_comparison(json_path)), out_path, fmt, dpi)
+    save_figure(qq_figure(read_comparison(json_path)), out_path, fmt, dpi)
     return out_path
 
 
