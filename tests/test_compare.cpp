@@ -193,7 +193,8 @@ TEST_CASE("measured times: the per-rank table and the list, read as documented",
   write_text("cmp_text.csv", "#MessageSize Rank0Time(us)\n16 1\n\n16 fast\n");
   CHECK(refusal("cmp_text.csv", {}).find("line 4: 'fast' is not a time") != std::string::npos);
   write_text("cmp_negative.csv", "#MessageSize Rank0Time(us)\n16 -1\n");
-  CHECK(refusal("cmp_negative.csv", {}).find("line 2: '-1' is not a time") != std::string::npos);
+  CHECK(refusal("cmp_negative.csv", {}).find("line 2: '-1' us (-1e-06 seconds) is out of range") !=
+        std::string::npos);
   write_text("cmp_header.csv", "#MessageSize Rank0Time(us) Rank2Time(us)\n16 1 2\n");
   CHECK(refusal("cmp_header.csv", {}).find("line 1: header column 3 is 'Rank2Time(us)'") !=
         std::string::npos);
@@ -380,7 +381,7 @@ TEST_CASE("compare: what cannot be compared is refused", "[compare]") {
   expect_refused(run_command_line("compare cmp_raw.h5 cmp_times.txt"),
                  {"'cmp_times.txt' is a list of times: give their unit with --unit"});
   expect_refused(run_command_line("compare cmp_raw.h5 cmp_times.txt --unit us --confidence 1.5"),
-                 {"--confidence 1.5"});
+                 {"--confidence: 1.5 is invalid: give a number in [0, 1]"});
   write_text("cmp_bad.txt", "1.0\n2.0 ms\n");
   expect_refused(run_command_line("compare cmp_raw.h5 cmp_bad.txt --unit us"),
                  {"'cmp_bad.txt', line 2"});

@@ -6,7 +6,9 @@ Runs a small allreduce with raw samples, writes a per-rank table of measured tim
 format of Netgauge's collective benchmarks (generated here at a fixed seed), compares them with
 `--json`, and checks the figure drawn from that JSON: its points are the JSON's QQ pairs, in the
 unit shown, with the diagonal; then `collnoise compare --figure` writes a PNG (and refuses to
-replace one without --force), and a JSON that is not a comparison is refused.
+replace one without --force), and a JSON that is not a comparison is refused. A figure that
+cannot be written (a missing folder, a full disk) exits 1 naming the figure, not its temporary;
+SIGTERM while Python draws exits 3 and leaves neither the figure nor a temporary.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
@@ -66,6 +70,100 @@ def measured_table(path: str) -> None:
             f.write("8 " + " ".join(f"{2.5 + rng.expovariate(2.0):.6f}" for _ in range(4)) + " \n")
 
 
+def leftovers(folder: str) -> list[str]:
+    """Temporaries left in `folder`: Python's figure temporaries and compare's data files."""
+    return [n for n in os.listdir(folder) if n.endswith(".tmp") or n.startswith("collnoise-")]
+
+
+def figure_failures(binary: str) -> None:
+    """A figure that cannot be written names its own path and exits 1; a stop request while
+    Python draws leaves no temporary and exits 3."""
+    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "python")}
+    # Python alone: a missing folder is named as the figure's, not as its hidden temporary.
+    missing = subprocess.run([sys.executable, "-m", "collnoise.figures.qq", "compare.json",
+                              "no-such-folder/qq.png"], capture_output=True, text=True, env=env)
+    check(missing.returncode == 1 and missing.stderr.strip() ==
+          "collnoise.figures.qq: failure: cannot write the figure 'no-such-folder/qq.png': "
+          "No such file or directory", f"a missing folder: {missing.returncode} {missing.stderr}")
+
+    # SIGTERM while the figure is being written: its temporary is removed, exit 128 + 15.
+    from collnoise.figures import common
+
+    os.makedirs("stopped", exist_ok=True)
+
+    def draw_and_stop(json_path: str, out_path: str) -> str:
+        fig = qq.qq_figure(qq.read_comparison(json_path))
+        original = fig.savefig
+
+        def savefig(f, **kwargs):
+            original(f, **kwargs)
+            os.kill(os.getpid(), signal.SIGTERM)  # after bytes reached the temporary
+
+        fig.savefig = savefig
+        common.save_figure(fig, out_path, "png", 72)
+        return out_path
+
+    previous = signal.getsignal(signal.SIGTERM)
+    code = common.extra_figure_main(["compare.json", "stopped/qq.png"], "qq", draw_and_stop,
+                                    "COMPARE.json")
+    signal.signal(signal.SIGTERM, previous)
+    signal.signal(signal.SIGUSR1, signal.SIG_DFL)
+    check(code == 128 + signal.SIGTERM, f"stopped while writing: exit {code}")
+    check(os.listdir("stopped") == [], f"nothing left when stopped: {os.listdir('stopped')}")
+
+    # A full disk: the folder passes compare's checks, the write fails in Python: exit 1,
+    # naming the figure. Needs root for a small tmpfs.
+    os.makedirs("full", exist_ok=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", "full"],
+                             capture_output=True).returncode == 0
+    if not mounted:
+        print("skipped: a full disk needs a small tmpfs (mount as root)")
+    else:
+        try:
+            with open("full/fill", "wb") as f:
+                f.write(b"\0" * 12000)
+            full = subprocess.run([binary, "compare", "qq.h5", "measured.csv", "--figure",
+                                   "full/qq.png"], capture_output=True, text=True)
+            check(full.returncode == 1 and "collnoise.figures.qq: failure: cannot write the "
+                  "figure 'full/qq.png': No space left on device" in full.stderr
+                  and ".tmp" not in full.stderr, f"a full disk: {full.returncode} {full.stderr}")
+            check(sorted(os.listdir("full")) == ["fill"], f"left on the full disk: "
+                  f"{os.listdir('full')}")
+        finally:
+            subprocess.run(["umount", "full"])
+
+    # SIGTERM to compare alone and to its process group, while Python draws: exit 3, one line,
+    # neither the figure nor a temporary left (the comparison's data file in TMPDIR included).
+    os.makedirs("tmpdir", exist_ok=True)
+    for group in (False, True):
+        for delay in (0.2, 0.9):
+            if os.path.exists("signalled.png"):
+                os.unlink("signalled.png")
+            child = subprocess.Popen([binary, "compare", "qq.h5", "measured.csv", "--figure",
+                                      "signalled.png"], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True,
+                                     env={**os.environ, "TMPDIR": os.path.abspath("tmpdir")},
+                                     start_new_session=group)
+            time.sleep(delay)
+            started = time.monotonic()
+            if group:
+                os.killpg(child.pid, signal.SIGTERM)
+            else:
+                child.send_signal(signal.SIGTERM)
+            _, err = child.communicate(timeout=30)
+            took = time.monotonic() - started
+            what = f"SIGTERM {'to the group' if group else 'to compare'} after {delay} s"
+            if child.returncode == 0:  # drawn before the signal came: nothing to check
+                print(f"{what}: the figure was drawn first")
+                continue
+            check(child.returncode == 3 and "collnoise: interrupted by signal 15" in err,
+                  f"{what}: exit {child.returncode} {err}")
+            check(took < 1.0, f"{what}: ended {took:.2f} s after the signal")
+            check(not os.path.exists("signalled.png"), f"{what}: no figure")
+            check(leftovers(".") == [] and leftovers("tmpdir") == [],
+                  f"{what}: left {leftovers('.')} {leftovers('tmpdir')}")
+
+
 def main() -> int:
     binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     shutil.rmtree(work, ignore_errors=True)
@@ -109,6 +207,7 @@ def main() -> int:
                                                                            "python")})
     check(refused.returncode == 2 and "not the JSON of collnoise compare" in refused.stderr,
           f"another JSON refused: {refused.stderr}")
+    figure_failures(binary)
     if failures:
         print("\n".join(failures))
         return 1
