@@ -32,7 +32,9 @@ struct CompareOptions {
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& options);
 
 /// Exit 0 when compared, 2 on bad input (a damaged result, a point without raw samples, a
-/// malformed measured file), 1 when the figure could not be drawn.
+/// malformed measured file, a figure path that cannot be written, refused before anything is
+/// computed), 1 when the figure could not be drawn. StopRequested (exit 3) on SIGINT, SIGTERM or
+/// SIGUSR1 in any phase, nothing left behind.
 int compare_command(const CompareOptions& options);
 
 }  // namespace collnoise

@@ -272,16 +272,25 @@ TEST_CASE("compare refuses a figure that cannot be written before anything is co
       run_command_line("compare ci_png.h5 ci_malformed.txt --unit us --force --figure ci_run.png"),
       {"ci_run.png"});
   CHECK(slurp("ci_run.png") == kRun);
-  // A folder that cannot be written: root writes anywhere, so only another user can see it.
+  // A folder that cannot be written. Root writes into any folder, so as root it is a read-only
+  // tmpfs; elsewhere a folder without write permission.
   std::filesystem::create_directories("ci_readonly");
-  ::chmod("ci_readonly", 0555);
   if (::geteuid() == 0) {
-    WARN("running as root: a read-only folder is writable, not checked here");
+    if (run_shell("mount -t tmpfs -o ro,size=16k tmpfs ci_readonly").code != 0) {
+      WARN("skipped: a read-only folder as root needs a read-only tmpfs (mount failed)");
+    } else {
+      expect_refused(run_command_line(base + "ci_readonly/qq.png"),
+                     {"output 'ci_readonly/qq.png' cannot be locked: cannot create "
+                      "'ci_readonly/qq.png.lock': Read-only file system"});
+      run_shell("umount ci_readonly");
+    }
   } else {
+    ::chmod("ci_readonly", 0555);
     expect_refused(run_command_line(base + "ci_readonly/qq.png"),
-                   {"output 'ci_readonly/qq.png' cannot be written: Permission denied"});
+                   {"output 'ci_readonly/qq.png' cannot be locked: cannot create "
+                    "'ci_readonly/qq.png.lock': Permission denied"});
+    ::chmod("ci_readonly", 0755);
   }
-  ::chmod("ci_readonly", 0755);
 }
 
 TEST_CASE("reading a measured file gives up when a stop is requested", "[compare]") {
@@ -306,11 +315,11 @@ TEST_CASE("compare ends with exit 3 within a second of SIGTERM while it reads", 
     for (int i = 0; i < 8000; ++i) out << block;  // 8 million times: seconds to read
   }
   // The shell prints the exit code and the milliseconds from the signal to the end.
-  const auto r = run_shell(
-      fmt::format("{} compare ci.h5 ci_large.txt --unit us 2>&1 & pid=$!; sleep 1; start=$(date +%s%N); "
-                  "kill -TERM $pid; wait $pid; code=$?; end=$(date +%s%N); "
-                  "echo \"code=$code ms=$(( (end - start) / 1000000 ))\"",
-                  COLLNOISE_BINARY));
+  const auto r = run_shell(fmt::format(
+      "{} compare ci.h5 ci_large.txt --unit us 2>&1 & pid=$!; sleep 1; start=$(date +%s%N); "
+      "kill -TERM $pid; wait $pid; code=$?; end=$(date +%s%N); "
+      "echo \"code=$code ms=$(( (end - start) / 1000000 ))\"",
+      COLLNOISE_BINARY));
   INFO(r.output);
   CHECK(r.output.find("code=3 ") != std::string::npos);
   CHECK(r.output.find("collnoise: interrupted by signal 15") != std::string::npos);
