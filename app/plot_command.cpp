@@ -160,7 +160,10 @@ int run_python_module(const std::vector<std::string>& module_and_args) {
   }
   int status = 0;
   if (!wait_for(child, python, status)) return exit_code::kRuntimeFailure;
-  if (stop_requested()) throw StopRequested();  // Python removed its temporary
+  // Asked to stop: Python removed its temporary and ended, unless its figures were written
+  // whole before (then it ends with 0, and what was asked for is done).
+  const bool completed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (stop_requested() && !completed) throw StopRequested();
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   fmt::print(stderr, "collnoise: failure: {} was stopped by signal {}\n", python, WTERMSIG(status));
   return exit_code::kRuntimeFailure;

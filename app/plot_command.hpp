@@ -30,7 +30,7 @@ int plot_command(const PlotOptions& options);
 /// Runs `python -m <module_and_args>` as plot_command does, and returns its exit code (1 when
 /// Python could not be started or was stopped by a signal). A stop request (core/stop_request.hpp)
 /// before or while Python runs is passed on to it as SIGTERM, waited for, and thrown as
-/// StopRequested.
+/// StopRequested, unless Python had finished its work (exit 0).
 int run_python_module(const std::vector<std::string>& module_and_args);
 
 }  // namespace collnoise

@@ -108,6 +108,7 @@ def figure_failures(binary: str) -> None:
                                     "COMPARE.json")
     signal.signal(signal.SIGTERM, previous)
     signal.signal(signal.SIGUSR1, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     check(code == 128 + signal.SIGTERM, f"stopped while writing: exit {code}")
     check(os.listdir("stopped") == [], f"nothing left when stopped: {os.listdir('stopped')}")
 
@@ -153,8 +154,10 @@ def figure_failures(binary: str) -> None:
             _, err = child.communicate(timeout=30)
             took = time.monotonic() - started
             what = f"SIGTERM {'to the group' if group else 'to compare'} after {delay} s"
-            if child.returncode == 0:  # drawn before the signal came: nothing to check
-                print(f"{what}: the figure was drawn first")
+            if child.returncode == 0:  # drawn whole before the signal came
+                check(os.path.exists("signalled.png") and leftovers(".") == []
+                      and leftovers("tmpdir") == [], f"{what}: exit 0 without the figure, or "
+                      f"with {leftovers('.')} {leftovers('tmpdir')}")
                 continue
             check(child.returncode == 3 and "collnoise: interrupted by signal 15" in err,
                   f"{what}: exit {child.returncode} {err}")

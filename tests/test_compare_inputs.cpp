@@ -272,6 +272,21 @@ TEST_CASE("compare refuses a figure that cannot be written before anything is co
       run_command_line("compare ci_png.h5 ci_malformed.txt --unit us --force --figure ci_run.png"),
       {"ci_run.png"});
   CHECK(slurp("ci_run.png") == kRun);
+  // Nor a data file the result's points read, found from the run file's folder.
+  std::filesystem::create_directories("ci_sub");
+  write_text("ci_sub/delays.png", "1e-6\n2e-6\n");
+  write_text("ci_sub/empirical.toml",
+             replace_text(replace_text(kRun, "law = \"periodic\"\nP = 1.0e-5\nD = 1.0e-6\n",
+                                       "law = \"empirical\"\nfile = \"delays.png\"\n"),
+                          "name = \"compare-inputs\"", "name = \"compare-empirical\""));
+  REQUIRE(
+      run_command_line("run ci_sub/empirical.toml --out ci_empirical.h5 --force --quiet").code ==
+      0);
+  expect_refused(run_command_line("compare ci_empirical.h5 ci_malformed.txt --unit us --force "
+                                  "--figure ci_sub/delays.png"),
+                 {"--figure 'ci_sub/delays.png' is the same file as the data file "
+                  "'ci_sub/delays.png': writing it would destroy an input"});
+  CHECK(slurp("ci_sub/delays.png") == "1e-6\n2e-6\n");
   // A folder that cannot be written. Root writes into any folder, so as root it is a read-only
   // tmpfs; elsewhere a folder without write permission.
   std::filesystem::create_directories("ci_readonly");

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import textwrap
 from collections.abc import Sequence
 
@@ -280,19 +281,34 @@ class FigureNotWritten(Exception):
     message names the figure's own path, not the temporary it was written to."""
 
 
+def _file_identity(path: str):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def save_figure(fig, out_path: str, fmt: str, dpi: int) -> None:
     """Saves `fig` as collnoise.plot.save does (a temporary name beside `out_path`, renamed);
-    FigureNotWritten naming `out_path` when that fails."""
+    FigureNotWritten naming `out_path` when that fails. A stop that arrives once the temporary
+    was renamed over `out_path` leaves the figure written: it is then not passed on."""
     from ..plot import save
 
+    global _figure_written
+    before = _file_identity(out_path)
     try:
         save(fig, out_path, fmt, dpi)
+    except _Stopped:
+        if _file_identity(out_path) in (None, before):
+            raise
     except IsADirectoryError as error:
         raise FigureNotWritten(f"cannot write the figure '{out_path}': it is a directory") \
             from error
     except OSError as error:
         raise FigureNotWritten(f"cannot write the figure '{out_path}': "
                                f"{error.strerror or error}") from error
+    _figure_written = True
 
 
 def draw_extra_figure(result, out_path: str, dpi: int, make, missing: str) -> str:
@@ -317,21 +333,29 @@ def draw_extra_figure(result, out_path: str, dpi: int, make, missing: str) -> st
 
 
 class _Stopped(BaseException):
-    """SIGTERM or SIGUSR1 while a figure is drawn: unwinds like KeyboardInterrupt, so that the
-    figure's temporary is removed (collnoise.plot.save)."""
+    """SIGINT, SIGTERM or SIGUSR1 while a figure is drawn: unwinds like KeyboardInterrupt, so
+    that the figure's temporary is removed (collnoise.plot.save)."""
+
+
+# Set once save_figure has renamed a figure into place: a stop after it changes nothing.
+_figure_written = False
 
 
 def _stop_on_signals() -> None:
-    """SIGTERM and SIGUSR1 (what collnoise passes on when it is asked to stop) raise _Stopped
-    once; a second signal while the temporary is removed is ignored."""
+    """SIGINT, SIGTERM and SIGUSR1 (what collnoise passes on when it is asked to stop) raise
+    _Stopped once, unless the figure is written by then; later ones are ignored (the temporary
+    is being removed)."""
     import signal
 
-    def stop(number, frame):
-        for other in (signal.SIGTERM, signal.SIGUSR1):
-            signal.signal(other, signal.SIG_IGN)
-        raise _Stopped(number)
+    numbers = (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1)
 
-    for number in (signal.SIGTERM, signal.SIGUSR1):
+    def stop(number, frame):
+        for other in numbers:
+            signal.signal(other, signal.SIG_IGN)
+        if not _figure_written:
+            raise _Stopped(number)
+
+    for number in numbers:
         signal.signal(number, stop)
 
 
