@@ -685,6 +685,9 @@ def check_new_command(binary, args, folder, inputs, what, names=()):
             if name not in err:
                 raise Failure(f"{what}: the error does not name '{name}':\n{err}")
     if snapshot(folder, inputs) != before:
+        for name, data in before.items():  # put it back, so later checks read the inputs
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data)
         raise Failure(f"{what}: an input was changed")
     left = [f for f in os.listdir(folder) if ".tmp-" in f]
     if left:
@@ -760,8 +763,43 @@ def random_arguments(rng, command):
     return args
 
 
+# Arguments that must be refused (exit 2), with what the error names.
+ARGUMENTS_REFUSED = [
+    (["timeline", "cmd.h5", "--sample", ""], ["--sample"]),
+    (["timeline", "cmd.h5", "--sample", "-1"], ["--sample"]),
+    (["timeline", "cmd.h5", "--sample", "18446744073709551616"], ["--sample"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--point", ""], ["--point"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--ranks", ""], ["--ranks"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--ranks", "-1"], ["--ranks"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--otf2", ""], ["--otf2"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--otf2", ".", "--force"], ["."]),
+    (["timeline", "cmd.h5", "--sample", "0", "--otf2", "cmd.h5", "--force"], ["cmd.h5"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--otf2", "a-directory", "--force"],
+     ["a-directory"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--out", "cmd.toml", "--force"], ["cmd.toml"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--out", "trace.txt", "--force"], ["trace.txt"]),
+    (["timeline", "a-fifo", "--sample", "0"], ["a-fifo"]),
+    (["compare", "a-fifo", "measured-list.txt", "--unit", "us"], ["a-fifo"]),
+    (["compare", "cmd.h5", "a-fifo", "--unit", "us"], ["a-fifo"]),
+    (["compare", "cmd.h5", "measured-list.txt", "--unit", "us", "--point", ""], ["--point"]),
+    (["compare", "cmd.h5", "measured-list.txt", "--unit", "us", "--point", "-1"], ["--point"]),
+    (["compare", "cmd.h5", "measured-huge.txt", "--unit", "us"], ["measured-huge.txt"]),
+    (["summary", "a-fifo"], ["a-fifo"]),
+    (["verify", "a-fifo"], ["a-fifo"]),
+    (["merge", "a-fifo", "cmd.h5", "--out", "fresh.h5"], ["a-fifo"]),
+    (["run", "cmd.toml", "--out", "fresh.h5", "--resume", "a-fifo"], ["a-fifo"]),
+]
+
+
 def fuzz_command_arguments(binary, folder, mutations, rng, inputs):
     failures = []
+    for args, names in ARGUMENTS_REFUSED:
+        what = "collnoise " + " ".join(repr(a) if a == "" else a for a in args)
+        try:
+            if check_new_command(binary, args, folder, inputs, what, names) != 2:
+                raise Failure(f"{what}: accepted")
+        except Failure as e:
+            failures.append(str(e))
     for m in range(mutations):
         args = random_arguments(rng, rng.choice(["timeline", "compare"]))
         what = "collnoise " + " ".join(repr(a) if a == "" or " " in a else a for a in args)
@@ -769,7 +807,8 @@ def fuzz_command_arguments(binary, folder, mutations, rng, inputs):
             check_new_command(binary, args, folder, inputs, what)
         except Failure as e:
             failures.append(str(e))
-        for made in ("fresh.json", "fresh-archive", "cmd-p0-s3.json", "cmd-p0-s0.json"):
+        for made in ("fresh.json", "fresh-archive", "fresh.h5", "cmd-p0-s3.json",
+                     "cmd-p0-s0.json"):
             path = os.path.join(folder, made)
             if os.path.isdir(path):
                 shutil.rmtree(path)
@@ -784,7 +823,8 @@ def fuzz_new_commands(binary, work, mutations, rng):
     os.makedirs(folder, exist_ok=True)
     for name, text in [("trace.txt", EDGE_TRACE), ("cmd.toml", NEW_RUN),
                        ("measured-list.txt", MEASURED_LIST),
-                       ("measured-table.txt", MEASURED_TABLE)]:
+                       ("measured-table.txt", MEASURED_TABLE),
+                       ("measured-huge.txt", "12.5\n1e308\n")]:
         with open(os.path.join(folder, name), "w") as f:
             f.write(text)
     os.mkdir(os.path.join(folder, "a-directory"))
@@ -798,7 +838,7 @@ def fuzz_new_commands(binary, work, mutations, rng):
     failures = fuzz_measured_files(binary, folder, share, rng, inputs)
     failures += fuzz_bound_expressions(binary, folder, share, rng, inputs)
     failures += fuzz_command_arguments(binary, folder, share, rng, inputs)
-    return failures, 3 * share + len(BOUNDS_REFUSED)
+    return failures, 3 * share + len(BOUNDS_REFUSED) + len(ARGUMENTS_REFUSED)
 
 
 def main():
