@@ -21,6 +21,7 @@
 #include "app/progress.hpp"
 #include "app/shipped_runs.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/memory_limit.hpp"
 #include "core/process_group.hpp"
 #include "core/stop_request.hpp"
@@ -196,6 +197,10 @@ std::optional<OutputGuard> guard_run_outputs(const RunOptions& options, const Ru
       if (!options.resume.empty()) {
         if (!std::filesystem::exists(options.resume))
           throw InputError(fmt::format("--resume: checkpoint '{}' does not exist", options.resume));
+        // Before anything opens it: a FIFO would block the run, a device be read without end.
+        refuse_unless_regular_file(options.resume,
+                                   fmt::format("--resume: checkpoint '{}'", options.resume),
+                                   kCollnoiseFileRule);
         // The result may not replace the checkpoint being resumed (the checkpoint may).
         const RolePath resumed[] = {{"the checkpoint resumed", options.resume}};
         refuse_path_conflicts(resumed, std::span(outputs).first(1));
@@ -205,16 +210,21 @@ std::optional<OutputGuard> guard_run_outputs(const RunOptions& options, const Ru
       if (!ckpt.empty())
         check_checkpoint_path(options, run, run_identity(run, to_string(part), points), out, ckpt,
                               part);
+    } catch (const InputError& e) {
+      error = std::string("I") + e.what();
     } catch (const std::exception& e) {
-      error = e.what();
+      // A lock file that cannot be written (a full disk): the machine's fault, exit 1.
+      error = std::string("R") + e.what();
     }
   }
   const auto error_bytes = std::as_bytes(std::span(error));
   Bytes message(error_bytes.begin(), error_bytes.end());
   message = group.broadcast_from_root(std::move(message));
-  if (!message.empty())
-    throw InputError(std::string(reinterpret_cast<const char*>(message.data()), message.size()));
-  return guard;
+  if (message.empty()) return guard;
+  // The first byte says which kind of failure the rest of the message is.
+  std::string text(reinterpret_cast<const char*>(message.data()) + 1, message.size() - 1);
+  if (static_cast<char>(message.front()) == 'R') throw RuntimeFailure(std::move(text));
+  throw InputError(std::move(text));
 }
 
 // ", 30000 samples" (", up to ..." with precision targets, which may stop earlier); nothing for a

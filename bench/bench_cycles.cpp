@@ -1,4 +1,4 @@
-// Throughput of the repeated-cycle engines (bench/RESULTS.md, "Butterfly allreduce and
+// Throughput of the repeated-cycle engines (bench/HISTORY.md, "Butterfly allreduce and
 // dissemination under LogGOPS"). items_per_second is rank-rounds per second (N ranks x K rounds x M
 // cycles per iteration); see bench/RESULTS.md for the figures and the command. The 2^23 benchmarks
 // take a minute or two per iteration.
@@ -75,7 +75,7 @@ BENCHMARK(reference_redundant)->Args({12, 1})->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(fast_conventional)->Args({12, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(fast_redundant)->Args({12, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 // Mid sizes, one and two threads: run beside a busy process too (`sh -c 'while :; do :; done'
-// &`), where two threads must not be slower than one (bench/RESULTS.md, "Chen & Suda figures").
+// &`), where two threads must not be slower than one (bench/HISTORY.md, "Chen & Suda figures").
 BENCHMARK(fast_quiet)
     ->Args({17, 1})
     ->Args({17, 2})

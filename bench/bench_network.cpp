@@ -1,4 +1,4 @@
-// Throughput of the network-noise model (bench/RESULTS.md, "Network noise"): samples (random
+// Throughput of the network-noise model (bench/HISTORY.md, "Network noise"): samples (random
 // allocations, each evaluated with and without background traffic) per second, rho = 1/2, binomial
 // broadcast.
 #include <benchmark/benchmark.h>

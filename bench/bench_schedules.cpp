@@ -1,4 +1,4 @@
-// Speed of the schedule engine (bench/RESULTS.md, "Schedules"):
+// Speed of the schedule engine (bench/HISTORY.md, "Schedules"):
 //   goal_parse      GOAL text read into a stored schedule, bytes per second (a 2^16-rank
 //                   dissemination barrier with every receive posted at the start, as Schedgen
 //                   writes it, from a file in the page cache);

@@ -1,4 +1,4 @@
-// Throughput of the tree-barrier samplers (bench/RESULTS.md, "Tree barrier"). Rank-samples per
+// Throughput of the tree-barrier samplers (bench/HISTORY.md, "Tree barrier"). Rank-samples per
 // second are reported as items_per_second; see bench/RESULTS.md for the figures and the command.
 #include <benchmark/benchmark.h>
 

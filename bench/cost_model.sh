@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The cost model against the clock (bench/RESULTS.md, "Cost model"): each run file's estimated core-seconds
+# The cost model against the clock (bench/HISTORY.md, "Cost model"): each run file's estimated core-seconds
 # (--validate-only) beside the measured CPU time of the same run on one thread; the estimate is
-# to be right within a factor of 3. Results in bench/RESULTS.md, "Cost model".
+# to be right within a factor of 3. Results in bench/HISTORY.md, "Cost model".
 #   bash bench/cost_model.sh [build dir] [scratch dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."

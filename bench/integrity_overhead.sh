@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What checksums and locks cost (bench/RESULTS.md, "What checksums and locks cost"): the same binary with them on and with them off
+# What checksums and locks cost (bench/HISTORY.md, "What checksums and locks cost"): the same binary with them on and with them off
 # (the hidden flag --bench-without-integrity: no locks, no seals, no checksum checks), in
 # interleaved repetitions in one sitting; medians and their ratio (results in bench/RESULTS.md).
 #   bash bench/integrity_overhead.sh [build dir] [repetitions] [scratch dir]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A noisy GOAL schedule (bench/RESULTS.md, "Noisy GOAL schedules"): Schedgen's 2^16-rank
+# A noisy GOAL schedule (bench/HISTORY.md, "Noisy GOAL schedules"): Schedgen's 2^16-rank
 # dissemination barrier read from its GOAL file and simulated for 20 samples under a synthetic
 # detour trace (bench/detour_trace.py: 10-100 us about every millisecond), one thread; wall
 # time, user time and peak memory of each binary given, alternated, and the summaries compared

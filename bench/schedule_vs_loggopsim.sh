@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# collnoise's schedule engine side by side with LogGOPSim (bench/RESULTS.md,
+# collnoise's schedule engine side by side with LogGOPSim (bench/HISTORY.md,
 # "Schedules"): a dissemination barrier of 2^k ranks written by Schedgen, simulated without noise
 # by LogGOPSim (Schedgen + txt2bin + LogGOPSim, each timed) and by collnoise (the same GOAL file
 # read and simulated; the same algorithm generated on the fly), wall time and peak memory of each,

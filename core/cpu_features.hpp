@@ -4,7 +4,7 @@
 // (the 16-lane pcg32 generator, the tree barrier's per-level minima) are compiled once more for
 // x86-64-v3 (AVX2) and x86-64-v4 (AVX-512), and each process picks the best variant its CPU
 // supports when it first calls them. The scalar and event-driven engines gain nothing from the
-// levels (bench/RESULTS.md, "Portable builds") and have one variant.
+// levels (bench/HISTORY.md, "Portable builds") and have one variant.
 //
 // Every variant gives the same bits: the variants are one source compiled for other instruction
 // sets, the kernels are integer code or IEEE operations done one at a time in source order

@@ -27,11 +27,9 @@ InputError read_error(const std::string& label, int error) {
   return InputError(fmt::format("{}: read error: {}", label, std::strerror(error)));
 }
 
-void refuse_unless_regular(const std::string& label, mode_t mode) {
+void refuse_unless_regular(const std::string& label, mode_t mode, std::string_view rule) {
   if (!S_ISREG(mode))
-    throw InputError(
-        fmt::format("{} is {}, not a regular file: data files are read only from regular files",
-                    label, file_kind(mode)));
+    throw InputError(fmt::format("{} is {}, not a regular file: {}", label, file_kind(mode), rule));
 }
 
 mode_t mode_of_path(const std::string& path, const std::string& label) {
@@ -106,26 +104,51 @@ std::string file_kind(mode_t mode) {
   return "a special file";
 }
 
-InputFile InputFile::open_regular(const std::string& path, std::string label) {
-  refuse_unless_regular(label, mode_of_path(path, label));
+void refuse_unless_regular_file(const std::string& path, const std::string& label,
+                                std::string_view rule) {
+  refuse_unless_regular(label, mode_of_path(path, label), rule);
+}
+
+InputFile InputFile::open_regular(const std::string& path, std::string label,
+                                  std::string_view rule) {
+  refuse_unless_regular(label, mode_of_path(path, label), rule);
   FileDescriptor fd = open_nonblocking(path, label);
   // Again on what was opened: the path may have been replaced since stat().
   const struct stat st = status_of(fd, label);
-  refuse_unless_regular(label, st.st_mode);
+  refuse_unless_regular(label, st.st_mode, rule);
   const int flags = ::fcntl(fd.get(), F_GETFL);
   if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
     throw cannot_read(label, errno);
-  return InputFile(fd.release(), static_cast<std::uint64_t>(st.st_size), std::move(label));
+  return InputFile(fd.release(), st, std::move(label));
 }
 
+InputFile::InputFile(int fd, const struct stat& st, std::string label)
+    : fd_(fd),
+      size_(static_cast<std::uint64_t>(st.st_size)),
+      device_(st.st_dev),
+      inode_(st.st_ino),
+      label_(std::move(label)) {}
+
 InputFile::InputFile(InputFile&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), size_(other.size_), label_(std::move(other.label_)) {}
+    : fd_(std::exchange(other.fd_, -1)),
+      size_(other.size_),
+      device_(other.device_),
+      inode_(other.inode_),
+      label_(std::move(other.label_)) {}
+
+bool InputFile::still_at(const std::string& path) const {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == device_ &&
+         st.st_ino == inode_;
+}
 
 InputFile& InputFile::operator=(InputFile&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = std::exchange(other.fd_, -1);
     size_ = other.size_;
+    device_ = other.device_;
+    inode_ = other.inode_;
     label_ = std::move(other.label_);
   }
   return *this;

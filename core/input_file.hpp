@@ -13,6 +13,7 @@
 // at once, waiting for the pipe's writer while honouring a stop request.
 //
 // A UTF-8 byte-order mark at the start of a text input is skipped (some editors write one).
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <cstddef>
 #include <cstdint>
@@ -37,14 +38,27 @@ inline std::string_view without_byte_order_mark(std::string_view text) {
 /// "a FIFO (pipe)", "a character device", "a block device", "a socket".
 std::string file_kind(mode_t mode);
 
+/// What a refusal of a special file says is read only from regular files: data files (the
+/// default), or the files collnoise writes and reads back.
+inline constexpr std::string_view kDataFileRule = "data files are read only from regular files";
+inline constexpr std::string_view kCollnoiseFileRule =
+    "results, parts and checkpoints are read only from regular files";
+
+/// InputError "<label> is <kind>, not a regular file: <rule>" when `path` exists and is not a
+/// regular file (symbolic links are followed); "<label> cannot be read: <reason>" when it cannot
+/// be looked at. Opens nothing, so never blocks.
+void refuse_unless_regular_file(const std::string& path, const std::string& label,
+                                std::string_view rule);
+
 /// A regular file open for reading; the descriptor is closed with the object.
 class InputFile {
  public:
   /// Opens `path`, which must be a regular file (symbolic links are followed). `label` names the
   /// file in messages, path included ("GOAL file 'x.goal'"). InputError (exit 2) when the file
   /// cannot be opened ("<label> cannot be read: <reason>") or is not a regular file ("<label> is
-  /// a directory, not a regular file ..."). Never blocks.
-  static InputFile open_regular(const std::string& path, std::string label);
+  /// a directory, not a regular file: <rule>"). Never blocks.
+  static InputFile open_regular(const std::string& path, std::string label,
+                                std::string_view rule = kDataFileRule);
 
   InputFile(InputFile&& other) noexcept;
   InputFile& operator=(InputFile&& other) noexcept;
@@ -55,6 +69,9 @@ class InputFile {
   /// The file's size in bytes when it was opened.
   std::uint64_t size() const { return size_; }
   const std::string& label() const { return label_; }
+  /// Whether `path` still names the file that was opened (the same device and inode), for a
+  /// library that must open it again by name (HDF5).
+  bool still_at(const std::string& path) const;
 
   /// Skips a UTF-8 byte-order mark at the start of the file; call before reading anything.
   void skip_byte_order_mark();
@@ -66,11 +83,12 @@ class InputFile {
   std::FILE* release_to_stdio();
 
  private:
-  InputFile(int fd, std::uint64_t size, std::string label)
-      : fd_(fd), size_(size), label_(std::move(label)) {}
+  InputFile(int fd, const struct stat& st, std::string label);
 
   int fd_ = -1;
   std::uint64_t size_ = 0;
+  dev_t device_ = 0;
+  ino_t inode_ = 0;
   std::string label_;
 };
 

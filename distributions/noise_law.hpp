@@ -60,7 +60,7 @@ class NoiseLaw {
   virtual std::vector<double> breakpoints() const { return {support_min()}; }
   /// True when eta takes finitely many values (S is a step function).
   virtual bool is_discrete() const { return false; }
-  /// Seconds of one isf() call on one core, for work estimates (bench/RESULTS.md, "Cost
+  /// Seconds of one isf() call on one core, for work estimates (bench/HISTORY.md, "Cost
   /// model"; within a factor of 3): a closed form by default.
   virtual double isf_seconds() const { return 4.0e-8; }
 

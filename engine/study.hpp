@@ -105,7 +105,7 @@ class SampledStudy {
   virtual MeanInterval primary_mean(const Tally& tally, double level) const {
     return student_t_interval(tally.total(0), level);
   }
-  /// Core-seconds one sample takes: a cost model calibrated on bench/ (bench/RESULTS.md, "Cost
+  /// Core-seconds one sample takes: a cost model calibrated on bench/ (bench/HISTORY.md, "Cost
   /// model"), right within a factor of 3. Work estimates, limits and progress use it.
   virtual double cost_per_sample() const = 0;
   /// Core-seconds a point takes besides its samples (exact theory, summaries).

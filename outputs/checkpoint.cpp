@@ -1,11 +1,13 @@
 #include "outputs/checkpoint.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <filesystem>
 
 #include "collnoise_version.hpp"
 #include "core/cpu_features.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/point_identity.hpp"
 #include "outputs/result_file.hpp"
@@ -246,7 +248,12 @@ CheckpointAtPath inspect_checkpoint_path(const std::string& path, const RunIdent
   const fs::file_status status = fs::status(path, error);
   if (!fs::exists(status)) return {};
   if (fs::is_directory(status)) return {Kind::kOtherFile, {}, "a directory"};
-  if (!fs::is_regular_file(status)) return {Kind::kOtherFile, {}, "not a regular file"};
+  if (!fs::is_regular_file(status)) {
+    struct stat st {};
+    return {Kind::kOtherFile,
+            {},
+            ::stat(path.c_str(), &st) == 0 ? file_kind(st.st_mode) : "not a regular file"};
+  }
   try {
     return inspect(path, run, options);
   } catch (const std::exception& e) {

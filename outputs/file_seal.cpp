@@ -1,8 +1,6 @@
 #include "outputs/file_seal.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 #include <xxhash.h>
 #include <array>
 #include <cerrno>
@@ -62,22 +60,22 @@ void seal_image(std::span<std::byte> image) {
   std::memcpy(image.data(), text.data(), text.size());
 }
 
+InputFile open_collnoise_file(const std::string& path) {
+  return InputFile::open_regular(path, fmt::format("'{}'", path), kCollnoiseFileRule);
+}
+
 SealState verify_seal(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(fmt::format("'{}' cannot be read: {}", path, std::strerror(errno)));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
+  InputFile file = open_collnoise_file(path);
+  return verify_seal(file, path);
+}
+
+SealState verify_seal(InputFile& file, const std::string& path) {
   const auto read_fully = [&](std::byte* to, std::size_t count) -> std::size_t {
     std::size_t done = 0;
     while (done < count) {
-      const ssize_t n = ::read(fd, to + done, count - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0)
-        throw InputError(fmt::format("'{}' cannot be read: {}", path, std::strerror(errno)));
+      const std::size_t n = file.read(std::span(reinterpret_cast<char*>(to) + done, count - done));
       if (n == 0) break;
-      done += static_cast<std::size_t>(n);
+      done += n;
     }
     return done;
   };

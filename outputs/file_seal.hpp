@@ -14,6 +14,8 @@
 #include <span>
 #include <string>
 
+#include "core/input_file.hpp"
+
 namespace collnoise {
 
 inline constexpr std::size_t kSealBytes = 512;
@@ -31,9 +33,17 @@ enum class SealState {
   kUnsealed,  ///< no seal: an HDF5 file written before seals existed, or by another program
 };
 
-/// Checks the file's seal, reading it once. InputError naming the file when it cannot be read
-/// or is damaged (a seal that does not match, or neither a seal nor an HDF5 signature at its
-/// start).
+/// Checks the file's seal, reading it once. InputError naming the file when it cannot be read,
+/// is not a regular file (a FIFO, a directory, a device: refused before it is opened, and opened
+/// without waiting; core/input_file.hpp) or is damaged (a seal that does not match, or neither a
+/// seal nor an HDF5 signature at its start).
 SealState verify_seal(const std::string& path);
+/// The same on a file already opened by open_collnoise_file, read from its start.
+SealState verify_seal(InputFile& file, const std::string& path);
+
+/// Opens a file collnoise wrote (a result, a part, a checkpoint) for reading: InputError
+/// "'<path>' is a FIFO (pipe), not a regular file: results, parts and checkpoints are read only
+/// from regular files" for anything but a regular file, without waiting on it.
+InputFile open_collnoise_file(const std::string& path);
 
 }  // namespace collnoise

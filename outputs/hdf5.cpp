@@ -675,19 +675,21 @@ File File::create() {
 
 File File::open(const std::string& path, const ReadOptions& options) {
   silence_default_printer();
+  // Opened by us first, without waiting: HDF5 would block on a FIFO for ever (its open restarts
+  // after SIGTERM) and read a device without end.
+  InputFile input = open_collnoise_file(path);
   bool sealed = false;
   if (options.verify == Verify::kYes) {
-    sealed = verify_seal(path) == SealState::kSealed;
+    sealed = verify_seal(input, path) == SealState::kSealed;
     if (!sealed && options.note)
       options.note(fmt::format(
           "'{}' carries no checksum (written before collnoise sealed its files, or by another "
           "program): read without verification",
           path));
-  } else if (std::FILE* probe = std::fopen(path.c_str(), "rb")) {
-    std::fclose(probe);
-  } else {
-    throw InputError(fmt::format("'{}' cannot be read: {}", path, std::strerror(errno)));
   }
+  // HDF5 opens the file again by name: it must still be the regular file checked above.
+  if (!input.still_at(path))
+    throw InputError(fmt::format("'{}' was replaced while it was opened: try again", path));
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0)
     throw InputError(fmt::format("'{}' is not a readable HDF5 file: {}", path, error_stack()));

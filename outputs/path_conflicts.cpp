@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -23,7 +24,19 @@ bool same_file(const std::string& a, const std::string& b) {
   return !ea && !eb && ra == rb;
 }
 
+void refuse_special_outputs(std::span<const RolePath> outputs) {
+  for (const auto& o : outputs) {
+    struct stat st {};
+    if (::stat(o.path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) continue;
+    throw InputError(fmt::format(
+        "{} '{}' is {}: collnoise writes its outputs only as regular files, so it is kept; name "
+        "another path",
+        o.role, o.path, file_kind(st.st_mode)));
+  }
+}
+
 void refuse_path_conflicts(std::span<const RolePath> inputs, std::span<const RolePath> outputs) {
+  refuse_special_outputs(outputs);
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     for (const auto& input : inputs)
       if (same_file(outputs[i].path, input.path))

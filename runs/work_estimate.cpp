@@ -14,7 +14,7 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // Start-up (HDF5, the run file, writing the result) and a point's own bookkeeping (its summary,
-// its part of the file), core-seconds (bench/RESULTS.md, "Cost model").
+// its part of the file), core-seconds (bench/HISTORY.md, "Cost model").
 constexpr double kRunOverhead = 0.01;
 constexpr double kPointOverhead = 2.0e-3;
 

@@ -1,6 +1,6 @@
 #pragma once
 // What a run will cost before it starts: core-seconds and bytes per point, from each model's
-// cost model (right within a factor of 3, bench/RESULTS.md "Cost model"), so that astronomical
+// cost model (right within a factor of 3, bench/HISTORY.md "Cost model"), so that astronomical
 // work (per-rank sampling at N = 2^60, 10^12 replications) or memory (10^12 histogram bins) is
 // refused at once with the point and the estimate named, instead of running for ever or ending
 // in an allocation failure. Progress shows the same estimate.

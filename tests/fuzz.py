@@ -25,6 +25,12 @@
    (reading a GOAL file, the noiseless run, sampling, `collnoise schedule --goal`), acted on
    within a generous bound (the sanitized binary is several times slower) with no temporary
    left behind.
+5. The newer commands' inputs: mutated measured-time files (lists and per-rank tables) read by
+   `compare`, mutated bound expressions read by `run --validate-only`, and random values of
+   `timeline`'s and `compare`'s arguments (empty, negative, too large, special files, the
+   command's own inputs as outputs, with and without --force). Each must exit 0 or 2 with one
+   printable error line of bounded length naming what is at fault, never change an input, and
+   leave no temporary.
 The seed fixes every mutation: a failure is reproduced by running the same command again.
 """
 import argparse
@@ -596,6 +602,245 @@ def fuzz_batch_edges(binary, work):
     return failures, sum(cases for _, cases in checks)
 
 
+
+NEW_RUN = """name = "cmd"
+seed = 7
+samples = 24
+chunk_size = 8
+[collective]
+kind = "schedule"
+algorithm = "dissemination_barrier"
+N = 8
+[noise]
+law = "trace"
+file = "trace.txt"
+unit = "ns"
+[output]
+raw_samples = true
+"""
+MEASURED_LIST = "12.5\n13\n# a comment\n14.25 # a note\n\n11.0\n"
+MEASURED_TABLE = ("#MessageSize " + " ".join(f"Rank{r}Time(us)" for r in range(8)) + " \n" +
+                  "".join("8 " + " ".join(f"{1.0 + 0.1 * (r + i):.2f}" for r in range(8)) + " \n"
+                          for i in range(6)))
+MEASURED_TOKENS = EXTREME_NUMBERS + [
+    "#", "#MessageSize", "Rank0Time(us)", "Rank0Time(ms)", "x", "-0", "1e309", "0x10",
+    "\x1b[31m", "\x00", "\x07", "\u00e9", "x" * 5000, "12.5.5", "+3", "1_000",
+]
+BOUND_TOKENS = [
+    "collective_N", "noiseless_completion", "loggops_L", "loggops_o", "mean", "x", "_pi", "_e",
+    "1", "0", "2.5e-6", "1e308", "-1", "nan", "inf", "+", "-", "*", "/", "^", "=", "+=", "-=",
+    "*=", "/=", ",", "(", ")", "?", ":", "<", ">=", "==", "&&", "||", "!", "log2(", "H(",
+    "sum(", "min(", "pow(", "lgamma(", "1/0", "0/0", "\\", "'", ";", "$", "\\u00e9",
+]
+# Expressions that are not closed forms: each must be refused, naming the bound.
+BOUNDS_REFUSED = ["collective_N = 3", "1, 2", "collective_N += 1", "(1, 2)",
+                  "noiseless_completion = noiseless_completion * 2", "loggops_L *= 2"]
+OPTION_VALUES = {
+    "--sample": ["", "-1", "0", "3", "23", "24", "18446744073709551615",
+                 "18446744073709551616", "1e3", "x", " 1", "nan"],
+    "--point": ["", "-1", "0", "1", "18446744073709551616", "x", "0.5"],
+    "--ranks": ["", "-1", "0-3", "3-0", "0,0", "0,2,1", "7", "8", "0-7", "a", ",", "-", "0-",
+                "99999999999"],
+    "--window": ["", "0,1", "1,0", "x", "0", "nan,1", "0,inf", "-1,1"],
+    "--rank-samples": ["", "-1", "0", "1", "4", "99999999999999999999"],
+    "--confidence": ["", "-1", "0", "0.9", "1", "nan", "2"],
+    "--unit": ["", "us", "xs", "ms"],
+    "--size": ["", "-1", "8", "16", "x"],
+}
+OUTPUT_VALUES = ["", "cmd.h5", "cmd.toml", "trace.txt", ".", "a-fifo", "a-directory",
+                 "/dev/full", "no-such-dir/x.json", "fresh.json", "fresh-archive"]
+
+
+def printable_error(err, what):
+    """The error lines of `err` must be printable and of bounded length (a data file's line is
+    echoed cut and escaped, never raw)."""
+    for line in err.splitlines():
+        if not line.startswith("collnoise: error:"):
+            continue
+        if len(line) > 1000:
+            raise Failure(f"{what}: an error line of {len(line)} characters")
+        if any(ord(c) < 32 or ord(c) == 127 for c in line):
+            raise Failure(f"{what}: an error line with control characters: {line[:300]!r}")
+
+
+def snapshot(folder, names):
+    out = {}
+    for name in names:
+        path = os.path.join(folder, name)
+        out[name] = open(path, "rb").read() if os.path.isfile(path) else None
+    return out
+
+
+def check_new_command(binary, args, folder, inputs, what, names=()):
+    """exit 0 or 2 (one printable error line naming each of `names`), inputs intact, no
+    temporary left."""
+    before = snapshot(folder, inputs)
+    code, _, err = run(binary, args, folder, timeout=60)
+    if code not in (0, 2):
+        raise Failure(f"{what}: exit {code}:\n{err[-2000:]}")
+    check_error_line(code, err, what)
+    printable_error(err, what)
+    if code == 2:
+        for name in names:
+            if name not in err:
+                raise Failure(f"{what}: the error does not name '{name}':\n{err}")
+    if snapshot(folder, inputs) != before:
+        for name, data in before.items():  # put it back, so later checks read the inputs
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data)
+        raise Failure(f"{what}: an input was changed")
+    left = [f for f in os.listdir(folder) if ".tmp-" in f]
+    if left:
+        raise Failure(f"{what}: temporaries left: {left}")
+    return code
+
+
+def fuzz_measured_files(binary, folder, mutations, rng, inputs):
+    failures = []
+    for m in range(mutations):
+        base = MEASURED_TABLE if rng.random() < 0.5 else MEASURED_LIST
+        text = mutate_data(base, rng, MEASURED_TOKENS)
+        with open(os.path.join(folder, "measured.txt"), "w", encoding="utf-8",
+                  errors="surrogatepass") as f:
+            f.write(text)
+        args = ["compare", "cmd.h5", "measured.txt", "--unit", "us"]
+        if rng.random() < 0.3:
+            args += ["--mode", "ranks", "--rank-samples", "4"]
+        what = f"measured-times mutation {m}"
+        try:
+            check_new_command(binary, args, folder, inputs + ["measured.txt"], what,
+                              ["measured.txt"])
+        except Failure as e:
+            failures.append(str(e) + "\n--- measured.txt ---\n" + repr(text[:1000]))
+    return failures
+
+
+def bound_run(expression):
+    quoted = expression.replace("\\", "\\\\").replace('"', '\\"')
+    return NEW_RUN.replace("[output]", f'[[bound]]\nname = "b"\nrelation = ">="\n'
+                                       f'expression = "{quoted}"\n[output]')
+
+
+def fuzz_bound_expressions(binary, folder, mutations, rng, inputs):
+    failures = []
+    cases = [(e, True) for e in BOUNDS_REFUSED]
+    cases += [(" ".join(rng.choice(BOUND_TOKENS) for _ in range(rng.randint(1, 8))), False)
+              for _ in range(mutations)]
+    for m, (expression, refused) in enumerate(cases):
+        with open(os.path.join(folder, "bound.toml"), "w") as f:
+            f.write(bound_run(expression))
+        what = f"bound expression {expression!r}"
+        try:
+            code = check_new_command(binary, ["run", "bound.toml", "--validate-only"], folder,
+                                     inputs, what, ["bound.toml"])
+            if refused and code != 2:
+                raise Failure(f"{what}: accepted, but it is not a closed form")
+        except Failure as e:
+            failures.append(str(e))
+    return failures
+
+
+def random_arguments(rng, command):
+    args = [command, "cmd.h5"]
+    if command == "compare":
+        args.append(rng.choice(["measured-list.txt", "measured-table.txt"]))
+        options = ["--point", "--rank-samples", "--confidence", "--unit", "--size"]
+        if rng.random() < 0.5:
+            args += ["--mode", rng.choice(["max", "ranks", "", "x"])]
+        if "measured-list.txt" in args and rng.random() < 0.8:
+            args += ["--unit", "us"]
+    else:
+        args += ["--sample", rng.choice(OPTION_VALUES["--sample"])]
+        options = ["--point", "--ranks", "--window"]
+    for option in rng.sample(options, rng.randint(0, len(options))):
+        args += [option, rng.choice(OPTION_VALUES[option])]
+    outputs = ["--json"] if command == "compare" else ["--out", "--otf2"]
+    for option in outputs:
+        if rng.random() < 0.5:
+            args += [option] if option == "--json" else [option, rng.choice(OUTPUT_VALUES)]
+    if rng.random() < 0.5:
+        args.append("--force")
+    return args
+
+
+# Arguments that must be refused (exit 2), with what the error names.
+ARGUMENTS_REFUSED = [
+    (["timeline", "cmd.h5", "--sample", ""], ["--sample"]),
+    (["timeline", "cmd.h5", "--sample", "-1"], ["--sample"]),
+    (["timeline", "cmd.h5", "--sample", "18446744073709551616"], ["--sample"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--point", ""], ["--point"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--ranks", ""], ["--ranks"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--ranks", "-1"], ["--ranks"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--otf2", ""], ["--otf2"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--otf2", ".", "--force"], ["."]),
+    (["timeline", "cmd.h5", "--sample", "0", "--otf2", "cmd.h5", "--force"], ["cmd.h5"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--otf2", "a-directory", "--force"],
+     ["a-directory"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--out", "cmd.toml", "--force"], ["cmd.toml"]),
+    (["timeline", "cmd.h5", "--sample", "0", "--out", "trace.txt", "--force"], ["trace.txt"]),
+    (["timeline", "a-fifo", "--sample", "0"], ["a-fifo"]),
+    (["compare", "a-fifo", "measured-list.txt", "--unit", "us"], ["a-fifo"]),
+    (["compare", "cmd.h5", "a-fifo", "--unit", "us"], ["a-fifo"]),
+    (["compare", "cmd.h5", "measured-list.txt", "--unit", "us", "--point", ""], ["--point"]),
+    (["compare", "cmd.h5", "measured-list.txt", "--unit", "us", "--point", "-1"], ["--point"]),
+    (["compare", "cmd.h5", "measured-huge.txt", "--unit", "us"], ["measured-huge.txt"]),
+    (["summary", "a-fifo"], ["a-fifo"]),
+    (["verify", "a-fifo"], ["a-fifo"]),
+    (["merge", "a-fifo", "cmd.h5", "--out", "fresh.h5"], ["a-fifo"]),
+    (["run", "cmd.toml", "--out", "fresh.h5", "--resume", "a-fifo"], ["a-fifo"]),
+]
+
+
+def fuzz_command_arguments(binary, folder, mutations, rng, inputs):
+    failures = []
+    for args, names in ARGUMENTS_REFUSED:
+        what = "collnoise " + " ".join(repr(a) if a == "" else a for a in args)
+        try:
+            if check_new_command(binary, args, folder, inputs, what, names) != 2:
+                raise Failure(f"{what}: accepted")
+        except Failure as e:
+            failures.append(str(e))
+    for m in range(mutations):
+        args = random_arguments(rng, rng.choice(["timeline", "compare"]))
+        what = "collnoise " + " ".join(repr(a) if a == "" or " " in a else a for a in args)
+        try:
+            check_new_command(binary, args, folder, inputs, what)
+        except Failure as e:
+            failures.append(str(e))
+        for made in ("fresh.json", "fresh-archive", "fresh.h5", "cmd-p0-s3.json",
+                     "cmd-p0-s0.json"):
+            path = os.path.join(folder, made)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            elif os.path.exists(path):
+                os.remove(path)
+    return failures
+
+
+def fuzz_new_commands(binary, work, mutations, rng):
+    """The newer commands' inputs (see the module's documentation, 5)."""
+    folder = os.path.join(work, "commands")
+    os.makedirs(folder, exist_ok=True)
+    for name, text in [("trace.txt", EDGE_TRACE), ("cmd.toml", NEW_RUN),
+                       ("measured-list.txt", MEASURED_LIST),
+                       ("measured-table.txt", MEASURED_TABLE),
+                       ("measured-huge.txt", "12.5\n1e308\n")]:
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+    os.mkdir(os.path.join(folder, "a-directory"))
+    os.mkfifo(os.path.join(folder, "a-fifo"))
+    code, _, err = run(binary, ["run", "cmd.toml", "--out", "cmd.h5", "--quiet",
+                                "--no-checkpoint"], folder)
+    if code != 0:
+        return [f"could not make a result for the newer commands (exit {code}):\n{err}"]
+    inputs = ["cmd.h5", "cmd.toml", "trace.txt", "measured-list.txt", "measured-table.txt"]
+    share = max(1, mutations // 3)
+    failures = fuzz_measured_files(binary, folder, share, rng, inputs)
+    failures += fuzz_bound_expressions(binary, folder, share, rng, inputs)
+    failures += fuzz_command_arguments(binary, folder, share, rng, inputs)
+    return failures, 3 * share + len(BOUNDS_REFUSED) + len(ARGUMENTS_REFUSED)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
@@ -604,6 +849,7 @@ def main():
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--flips", type=int, default=300)
     parser.add_argument("--data", type=int, default=300)
+    parser.add_argument("--commands", type=int, default=240)
     parser.add_argument("--seed", type=int, default=20261124)
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
@@ -616,10 +862,12 @@ def main():
     failures += fuzz_data_files(binary, work, args.data, rng)
     edge_failures, edge_checks = fuzz_batch_edges(binary, work)
     failures += edge_failures
+    command_failures, command_checks = fuzz_new_commands(binary, work, args.commands, rng)
+    failures += command_failures
     for f in failures:
         print("FAIL", f)
         print()
-    total = args.mutations + args.flips + args.data + edge_checks
+    total = args.mutations + args.flips + args.data + edge_checks + command_checks
     print(f"{total - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 

@@ -9,6 +9,9 @@ reported in one line.
 Checksums: a damaged file (a flipped bit, a truncated copy, a malformed seal, a file h5py
 changed) is refused before h5py opens it, as `collnoise verify` refuses it; verify=False reads it;
 an unsealed file is read with a warning; `collnoise plot` says in one line that a file is damaged.
+Special files: a FIFO, a directory or a device is refused at once with NotARegularFileError by
+load (verified or not) and verify, each run under a timeout so that a regression fails instead
+of hanging.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
+import stat
 import struct
 import subprocess
 import sys
@@ -398,6 +402,41 @@ def check_seals(binary: str, work: str, path: str) -> None:
           f"collnoise plot without xxhash: exit {done.returncode}, {done.stderr!r}")
 
 
+def check_special_files(work: str) -> None:
+    """A FIFO, a directory or a device given to load() or verify() is refused at once, in a
+    subprocess with a timeout (a FIFO opened by h5py or open() would block it for ever)."""
+    fifo = os.path.join(work, "result-fifo.h5")
+    if os.path.lexists(fifo):
+        os.unlink(fifo)
+    os.mkfifo(fifo)
+    folder = os.path.join(work, "result-folder.h5")
+    os.makedirs(folder, exist_ok=True)
+    code = ("import collnoise, sys\n"
+            "for call in (lambda: collnoise.load(sys.argv[1]),\n"
+            "             lambda: collnoise.load(sys.argv[1], verify=False),\n"
+            "             lambda: collnoise.verify(sys.argv[1])):\n"
+            "    try:\n"
+            "        call()\n"
+            "        print('read')\n"
+            "    except collnoise.NotARegularFileError as e:\n"
+            "        assert isinstance(e, collnoise.FormatError) and isinstance(e, ValueError)\n"
+            "        print(e.path, '|', e.kind, '|', e)\n")
+    env = dict(os.environ, PYTHONPATH=os.path.join(SOURCE, "python"))
+    for path, kind in ((fifo, "a FIFO (pipe)"), (folder, "a directory"),
+                       ("/dev/zero", "a character device")):
+        message = (f"'{path}' is {kind}, not a regular file: results, parts and checkpoints are "
+                   f"read only from regular files")
+        try:
+            done = subprocess.run([sys.executable, "-c", code, path], env=env, timeout=10,
+                                  capture_output=True, text=True)
+        except subprocess.TimeoutExpired:
+            check(False, f"collnoise.load({path!r}) still waits after 10 s")
+            continue
+        check(done.returncode == 0 and done.stdout == f"{path} | {kind} | {message}\n" * 3,
+              f"load/verify {path}: exit {done.returncode}, {done.stdout!r} {done.stderr!r}")
+    check(stat.S_ISFIFO(os.stat(fifo).st_mode), "the FIFO is kept")
+
+
 def main() -> int:
     binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     os.makedirs(work, exist_ok=True)
@@ -411,6 +450,7 @@ def main() -> int:
     check_isoefficiency(iso)
     check_missing_module(work, tree)
     check_seals(binary, work, tree)
+    check_special_files(work)
     if failures:
         print("\n".join(failures))
         return 1

@@ -367,7 +367,7 @@ NoiseKind noise_kind(const CpuNoiseSpec& noise) {
 
 double CycleStudy::cost_per_sample() const {
   // Seconds per rank and round of each case run, and per rank and compute stage, measured on the
-  // fast engine (bench/RESULTS.md, "Cost model"); the reference simulator takes about 600 ns a
+  // fast engine (bench/HISTORY.md, "Cost model"); the reference simulator takes about 600 ns a
   // rank-round for the conventional and quiet cases, twice that for the redundant one.
   const NoiseKind kind = noise_kind(noise_);
   const double poisson_op = kind == NoiseKind::kPoisson ? 1.2e-8 : 0.0;

@@ -542,7 +542,7 @@ PointSummary IsoefficiencyStudy::analyse(int threads, const SampleProgress& prog
 double IsoefficiencyStudy::estimated_cost() const {
   // Per m: the Monte Carlo imbalance (one maximum of m draws per sample, or for granularity
   // about 30 root-search evaluations of samples x jobs, taking W near 100 jobs a node), the
-  // simulated collective, and the surface (bench/RESULTS.md, "Cost model").
+  // simulated collective, and the surface (bench/HISTORY.md, "Cost model").
   const Spec& s = spec_;
   double total = 1.0e-3;
   for (double m : s.m) {

@@ -150,7 +150,7 @@ PointSummary NetworkStudy::summarize(const Tally& tally, const SummaryContext& c
 double NetworkStudy::cost_per_sample() const {
   // Every message's route is walked link by link (about 4 ns a hop, half the diameter on
   // average), for the background traffic and the collective's messages; the allocation
-  // shuffles every endpoint (bench/RESULTS.md, "Cost model").
+  // shuffles every endpoint (bench/HISTORY.md, "Cost model").
   const Topology& t = model_.topology();
   const double endpoints = static_cast<double>(t.endpoints());
   const double processes = static_cast<double>(model_.active_processes());

@@ -140,7 +140,7 @@ class RadixEventQueue {
   // pool's blocks. A pop takes the earliest of the lanes' first events and the radix heap's. Only
   // the rest (times noise scattered: a detour's end, a wait) go through the radix heap, where an
   // event is moved down its buckets a few times, sorted in a window and inserted into it: under
-  // noise that was a third of a GOAL barrier's time (bench/RESULTS.md, "Noisy GOAL schedules").
+  // noise that was a third of a GOAL barrier's time (bench/HISTORY.md, "Noisy GOAL schedules").
   //
   // The order stays exact whatever the lanes hold: an event joins a lane only if it comes after
   // the lane's last event. Which delays get lanes only decides how fast: a delay met again

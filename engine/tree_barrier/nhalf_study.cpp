@@ -137,7 +137,7 @@ PointSummary NHalfStudy::analyse(int threads, const SampleProgress& progress) co
 
 double NHalfStudy::estimated_cost() const {
   // Two exact root searches (20 ms), then the simulated check at N_1/2 / 2 and 2 N_1/2, taking
-  // trees of about 30 levels (bench/RESULTS.md, "Cost model").
+  // trees of about 30 levels (bench/HISTORY.md, "Cost model").
   const double levels = 30.0;
   const double per_phase = levels * (3.0e-8 + model_.noise.eta->isf_seconds());
   return 2.0e-2 + 2.0 * static_cast<double>(settings_.check_samples) * per_phase;

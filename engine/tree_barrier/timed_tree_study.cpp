@@ -107,7 +107,7 @@ PointSummary TimedTreeStudy::summarize(const Tally& tally, const SummaryContext&
 
 double TimedTreeStudy::cost_per_sample() const {
   // One advance per rank and phase through the detour pattern (15 ns) or Poisson cursors
-  // (20 ns); bench/RESULTS.md, "Cost model".
+  // (20 ns); bench/HISTORY.md, "Cost model".
   const bool poisson = noise_.time && !std::holds_alternative<PatternNoise>(*noise_.time);
   return (poisson ? 2.0e-8 : 1.5e-8) * static_cast<double>(setup_.ranks * setup_.phases) + 1.0e-6;
 }

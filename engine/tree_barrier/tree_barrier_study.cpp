@@ -151,7 +151,7 @@ PointSummary TreeBarrierStudy::summarize(const Tally& tally, const SummaryContex
 
 double TreeBarrierStudy::cost_per_sample() const {
   // Per rank: 0.6 ns of random words per rank, then one transform per level; per level: a log,
-  // an expm1 and the transform per level (bench/RESULTS.md, "Cost model").
+  // an expm1 and the transform per level (bench/HISTORY.md, "Cost model").
   const double levels = model_.shape.depth() + 1.0;
   const double transform = model_.noise.eta->isf_seconds();
   if (sampling_ == TreeSampling::kPerLevel) return levels * (1.0e-8 + transform) + 2.0e-7;

@@ -24,7 +24,8 @@ python3-pandas python3-matplotlib python3-xxhash).
 
 __version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
 
-from .errors import DamagedFileError, FormatError, UnsealedFileWarning  # noqa: E402,F401
+from .errors import DamagedFileError, FormatError, NotARegularFileError  # noqa: E402,F401
+from .errors import UnsealedFileWarning  # noqa: E402,F401
 from .seal import verify  # noqa: E402,F401
 
 # Without its dependencies the package still imports, so that `python3 -m collnoise.plot` can say
@@ -45,7 +46,8 @@ if MISSING_DEPENDENCY is None:
     from .bounds import bounds  # noqa: F401,E402  (the name is the function, not the module)
 
     __all__ = ["load", "verify", "Result", "Point", "Histogram", "PlottableHistogram",
-               "FormatError", "DamagedFileError", "UnsealedFileWarning", "FORMAT_VERSION",
+               "FormatError", "DamagedFileError", "NotARegularFileError", "UnsealedFileWarning",
+               "FORMAT_VERSION",
                "attribution", "Attribution", "bounds"]
 else:  # pragma: no cover
 

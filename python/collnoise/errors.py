@@ -28,6 +28,20 @@ class DamagedFileError(FormatError):
                 f"changed it on purpose, {remedy} reads it anyway: {doc})")
 
 
+class NotARegularFileError(FormatError):
+    """A path that names a FIFO (named pipe), a directory, a device or a socket, not a regular
+    file: refused before it is opened, so that nothing waits on a FIFO's writer or reads a device
+    without end (as collnoise's commands refuse it).
+
+    `path` is the path, `kind` what it is ("a FIFO (pipe)", "a directory", ...)."""
+
+    def __init__(self, path: str, kind: str):
+        self.path = str(path)
+        self.kind = kind
+        super().__init__(f"'{self.path}' is {kind}, not a regular file: results, parts and "
+                         f"checkpoints are read only from regular files")
+
+
 class UnsealedFileWarning(UserWarning):
     """A file without a checksum (written before collnoise sealed its files, or by another
     program such as h5py): read without verification."""

@@ -18,8 +18,10 @@ import h5py
 import numpy as np
 import pandas as pd
 
-from .errors import DamagedFileError, FormatError, UnsealedFileWarning  # noqa: F401
+from .errors import DamagedFileError, FormatError, NotARegularFileError  # noqa: F401
+from .errors import UnsealedFileWarning  # noqa: F401
 from .histogram import Histogram
+from .seal import require_regular
 from .seal import verify as verify_seal
 
 FILETYPE = "collnoise-result"
@@ -230,7 +232,10 @@ class Result:
         """Verifies the file (when asked to) and notes which file was verified, so that a point
         group read later is read from that file, or from one verified again."""
         self._stamp = _stamp_of(self.path)
-        return verify_seal(self.path) if self._verify else False
+        if self._verify:
+            return verify_seal(self.path)  # NotARegularFileError for a FIFO, a directory, ...
+        require_regular(self.path)  # h5py would wait on a FIFO for ever
+        return False
 
     # --- the run --------------------------------------------------------------------------------
     @property
@@ -288,7 +293,7 @@ class Result:
         if index not in self._points:
             if not 0 <= index < len(self._names):
                 raise IndexError(f"{self.path}: no point {index} (it has {len(self._names)})")
-            if self._verify and _stamp_of(self.path) != self._stamp:
+            if _stamp_of(self.path) != self._stamp:
                 self.sealed = self._check()  # replaced or changed since it was loaded
             with h5py.File(self.path, "r") as f:
                 self._points[index] = read_point(f["points"][self._names[index]])
@@ -357,6 +362,7 @@ def load(path, verify: bool = True) -> Result:
     match or its seal is unreadable: a flipped bit, a truncated copy, a file changed by another
     program; `verify=False` reads it anyway, as `--no-verify` does. A file without a checksum
     (written before collnoise sealed its files, or by h5py) is read with an UnsealedFileWarning.
-    FormatError if it is not a result file this reader knows, OSError if it cannot be read,
-    ModuleNotFoundError if xxhash (python3-xxhash) is missing to check it."""
+    NotARegularFileError (a FormatError) for a FIFO, a directory or a device, refused before it
+    is opened; FormatError if it is not a result file this reader knows, OSError if it cannot be
+    read, ModuleNotFoundError if xxhash (python3-xxhash) is missing to check it."""
     return Result(path, verify)

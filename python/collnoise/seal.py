@@ -18,11 +18,13 @@ Needs the Python module xxhash (Debian: python3-xxhash) to check a seal, not to 
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import sys
 import warnings
 
-from .errors import DamagedFileError, UnsealedFileWarning
+from .errors import DamagedFileError, NotARegularFileError, UnsealedFileWarning
 
 SEAL_BYTES = 512
 MAGIC = b"collnoise sealed file 1\n"
@@ -44,6 +46,44 @@ def _xxh3_128(path: str):
             f"{sys.executable} lacks: install python3-xxhash (Debian) or xxhash (pip), or read "
             f"the file without checking it (verify=False)", name="xxhash") from error
     return xxhash.xxh3_128()
+
+
+def file_kind(mode: int) -> str:
+    """What a file of `mode` (os.stat's st_mode) is, in words, as collnoise's commands say it."""
+    for test, kind in ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a directory"),
+                       (stat.S_ISFIFO, "a FIFO (pipe)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def open_regular(path):
+    """`path` opened for reading in binary, if it is a regular file: NotARegularFileError naming
+    it and what it is otherwise. Checked before it is opened (os.stat), opened without waiting
+    (O_NONBLOCK: a FIFO would wait for a writer for ever) and checked again on what was opened
+    (the path may have been replaced in between). FileNotFoundError and other OSErrors as open()
+    raises them."""
+    path = str(path)
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotARegularFileError(path, file_kind(mode))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotARegularFileError(path, file_kind(mode))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def require_regular(path) -> None:
+    """NotARegularFileError unless `path` is a regular file (open_regular, closed again): before
+    a library that opens it by name (h5py) is given it."""
+    open_regular(path).close()
 
 
 def _unreadable(path: str) -> DamagedFileError:
@@ -76,10 +116,11 @@ def check_seal(path) -> bool:
     False when the file carries no seal (an HDF5 file written before seals existed, or by another
     program). DamagedFileError naming the file when the seal does not match (truncated or
     extended, or any byte changed) or is unreadable, or when the file has neither a seal nor an
-    HDF5 signature at its start; OSError when it cannot be read; ModuleNotFoundError when xxhash
-    is missing."""
+    HDF5 signature at its start; NotARegularFileError (before anything is read) for a FIFO, a
+    directory or a device; OSError when it cannot be read; ModuleNotFoundError when xxhash is
+    missing."""
     path = str(path)
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         head = f.read(SEAL_BYTES)
         if head.startswith(HDF5_SIGNATURE):
             return False
