@@ -351,19 +351,12 @@ std::vector<RolePath> compare_inputs(const CompareOptions& o, const ResultFile& 
 }
 
 // Before anything is computed, a figure that cannot be written is refused (exit 2, as `run`
-// refuses its --out): a directory or another non-regular file, an input, an existing figure
-// without --force, a missing or read-only folder; the figure is locked while it is drawn.
+// refuses its --out): a directory, a FIFO or a device (outputs/path_conflicts.hpp), an input, an
+// existing figure without --force, a missing or read-only folder; the figure is locked while it
+// is drawn.
 std::optional<OutputGuard> guard_figure(const CompareOptions& o, const ResultFile& result) {
   std::optional<OutputGuard> guard;
   if (o.figure.empty()) return guard;
-  std::error_code error;
-  const auto status = std::filesystem::status(o.figure, error);
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
-      !std::filesystem::is_directory(status))
-    throw InputError(
-        fmt::format("--figure '{}' is not a regular file (a FIFO, a device or a socket): name a "
-                    "figure file",
-                    o.figure));
   const std::vector<RolePath> outputs = {{"--figure", o.figure}};
   guard.emplace(compare_inputs(o, result), outputs, o.force, print_note);
   return guard;

@@ -260,7 +260,8 @@ TEST_CASE("compare refuses a figure that cannot be written before anything is co
   std::filesystem::remove("ci_fifo.png");
   REQUIRE(::mkfifo("ci_fifo.png", 0644) == 0);
   expect_refused(run_command_line(base + "ci_fifo.png --force"),
-                 {"--figure 'ci_fifo.png' is not a regular file"});
+                 {"--figure 'ci_fifo.png' is a FIFO (pipe): collnoise writes its outputs only "
+                  "as regular files, so it is kept; name another path"});
   write_text("ci_old.png", "a figure\n");
   expect_refused(run_command_line(base + "ci_old.png"),
                  {"output 'ci_old.png' exists: use --force to overwrite it"});
