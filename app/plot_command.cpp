@@ -12,6 +12,7 @@
 
 #include "app/executable_location.hpp"
 #include "app/exit_codes.hpp"
+#include "app/interrupt.hpp"
 #include "core/process_group.hpp"
 
 // Set by cmake/collnoiseInstall.cmake: the interpreter found at configure time with h5py, numpy,
@@ -131,12 +132,8 @@ int run_python_module(const std::vector<std::string>& module_and_args) {
                python, std::strerror(error));
     return exit_code::kRuntimeFailure;
   }
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0)
-    if (errno != EINTR) {
-      fmt::print(stderr, "collnoise: failure: waiting for {}: {}\n", python, std::strerror(errno));
-      return exit_code::kRuntimeFailure;
-    }
+  // Polling the stop request: a signal stops Python too, and collnoise exits 3.
+  const int status = wait_for_child(child, python.c_str());
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   fmt::print(stderr, "collnoise: failure: {} was stopped by signal {}\n", python, WTERMSIG(status));
   return exit_code::kRuntimeFailure;
