@@ -1,12 +1,17 @@
 // collnoise: Monte Carlo engine for the impact of noise on collective operations.
 #include <fmt/format.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+
 #include <cerrno>
 #include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <new>
 #include <system_error>
 
 #include "app/cli_values.hpp"
@@ -98,6 +103,27 @@ int report_failure(const ProcessGroup& group, const char* what) {
   return exit_code::kRuntimeFailure;
 }
 
+// A std::bad_alloc that cannot reach main's catch ends in std::terminate: one thrown in a
+// destructor (nlohmann::json's allocates to free a tree: a trace's JSON tree freed while an
+// allocation failure unwound made exit 134), in an OpenMP region or in a thread. It is still
+// exit 1 with one line; any other exception goes to the previous handler (which aborts).
+std::terminate_handler g_previous_terminate = nullptr;
+
+[[noreturn]] void on_terminate() {
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      static constexpr char kLine[] = "collnoise: failure: out of memory\n";
+      [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kLine, sizeof kLine - 1);
+      std::_Exit(exit_code::kRuntimeFailure);
+    } catch (...) {
+    }
+  }
+  if (g_previous_terminate != nullptr) g_previous_terminate();
+  std::abort();
+}
+
 std::string version_text() {
   return fmt::format("collnoise {} ({}), MPI: {}\n{}", kEngineVersion, kGitSha,
                      ProcessSession::mpi_built() ? ProcessSession::mpi_library() : "not built in",
@@ -137,6 +163,7 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) makes writes fail with EFBIG, reported like a full disk,
   // instead of killing the process with SIGXFSZ.
   std::signal(SIGXFSZ, SIG_IGN);
+  g_previous_terminate = std::set_terminate(on_terminate);
   const ProcessSession session(argc, argv);
   const ProcessGroup& group = ProcessGroup::world();
   CLI::App app{"collnoise: how noise slows collective operations at scale"};

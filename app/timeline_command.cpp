@@ -209,8 +209,8 @@ void check_sample_held(const HeldSamples& held, std::uint64_t sample, std::uint6
 // timeline's copy, the JSON text of its event (some 300 bytes, twice while the text grows) and
 // the OTF2 writer's copy and events; measured on recursive doubling with every rank shown
 // (docs/timelines.md).
-constexpr double kBytesPerSpan = 1200.0;
-constexpr double kBytesPerMessage = 1400.0;
+constexpr double kBytesPerSpan = 700.0;
+constexpr double kBytesPerMessage = 700.0;
 
 // The memory a timeline of the `chosen` ranks will hold, from the schedule's operations on
 // them: an operation makes at most three spans (its work, the noise in it and its NIC's gap, or
@@ -363,7 +363,6 @@ int timeline_command(const TimelineOptions& options) {
     phase = "writing the JSON";
     write_chrome_trace(timeline, out, options.force);
     written.push_back(out);
-    throw_if_stop_requested();  // (a signal while the file was written)
     fmt::print(
         "wrote {} ({} spans, {} messages; completion {} s, last rank {}{})\n", out,
         timeline.spans.size(), timeline.messages.size(), timeline.completion_ns * 1e-9,
@@ -371,13 +370,14 @@ int timeline_command(const TimelineOptions& options) {
         timeline.path_leaves_chosen ? "; the critical path passes through ranks not shown" : "");
     if (!options.otf2.empty()) {
       phase = "writing the OTF2 archive";
+      throw_if_stop_requested();  // (a signal while the JSON was written)
       write_otf2(timeline, options.otf2, options.force);
       written.push_back(options.otf2);
-      throw_if_stop_requested();
       fmt::print("wrote {}\n", options.otf2);
     }
     if (!options.figure.empty()) {
       phase = "drawing the figure";
+      throw_if_stop_requested();
       std::fflush(stdout);  // (before Python's own lines)
       return run_python_module({"collnoise.figures.timeline", out, options.figure});
     }
