@@ -15,7 +15,6 @@
 
 #include "app/cli_values.hpp"
 #include "app/exit_codes.hpp"
-#include "app/interrupt.hpp"
 #include "app/messages.hpp"
 #include "app/output_guard.hpp"
 #include "app/plot_command.hpp"
@@ -444,9 +443,9 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
 }
 
 int compare_command(const CompareOptions& options) {
-  // A stop request ends every phase within a second (exit 3, nothing left behind): the long
-  // ones (reading the measured file, sorting, the replays, Python's drawing) poll it.
-  const InterruptHandlers handlers;
+  // A stop request (its handlers are main's) ends every phase within a second (exit 3, nothing
+  // left behind): the long ones (reading the measured file, sorting, the replays, Python's
+  // drawing) poll it.
   if (!options.figure.empty()) check_figure_extension(options);
   const ResultFile result = read_result_file(options.result, read_options(!options.no_verify));
   const std::optional<OutputGuard> guard = guard_figure(options, result);

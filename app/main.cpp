@@ -1,14 +1,24 @@
 // collnoise: Monte Carlo engine for the impact of noise on collective operations.
 #include <fmt/format.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+
+#include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
 #include <limits>
+#include <new>
+#include <system_error>
 
 #include "app/cli_values.hpp"
 #include "app/commands.hpp"
 #include "app/compare_command.hpp"
 #include "app/exit_codes.hpp"
+#include "app/interrupt.hpp"
 #include "app/messages.hpp"
 #include "app/plot_command.hpp"
 #include "app/timeline_command.hpp"
@@ -68,6 +78,52 @@ void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
   cmd.add_flag("--bench-without-integrity", run.without_integrity)->group("");
 }
 
+// A command's output may still sit in stdout's buffer when it returns: flushed here, so that a
+// standard output that cannot be written (a full disk, /dev/full) is a failure (exit 1, one
+// line), never a silent exit 0.
+int checked_stdout(int code, const ProcessGroup& group) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  const int error = errno;
+  std::clearerr(stdout);
+  if (group.is_root())
+    fmt::print(stderr, "collnoise: failure: could not write standard output: {}\n",
+               error != 0 ? std::strerror(error) : "a write failed");
+  return code == exit_code::kSuccess ? exit_code::kRuntimeFailure : code;
+}
+
+// The last resort for a failure: one line, and the other processes of an MPI run stopped (they
+// would wait for this one). Allocates nothing (out of memory, a std::string may not be had).
+int report_failure(const ProcessGroup& group, const char* what) {
+  if (group.size() > 1)
+    std::fprintf(stderr, "collnoise: failure on process %d: %s\n", group.rank(), what);
+  else
+    std::fprintf(stderr, "collnoise: failure: %s\n", what);
+  if (group.size() > 1) group.abort(exit_code::kRuntimeFailure);
+  return exit_code::kRuntimeFailure;
+}
+
+// A std::bad_alloc that cannot reach main's catch ends in std::terminate: one thrown in a
+// destructor (nlohmann::json's allocates to free a tree: a trace's JSON tree freed while an
+// allocation failure unwound made exit 134), in an OpenMP region or in a thread. It is still
+// exit 1 with one line; any other exception goes to the previous handler (which aborts).
+std::terminate_handler g_previous_terminate = nullptr;
+
+[[noreturn]] void on_terminate() {
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      static constexpr char kLine[] = "collnoise: failure: out of memory\n";
+      [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kLine, sizeof kLine - 1);
+      std::_Exit(exit_code::kRuntimeFailure);
+    } catch (...) {
+    }
+  }
+  if (g_previous_terminate != nullptr) g_previous_terminate();
+  std::abort();
+}
+
 std::string version_text() {
   return fmt::format("collnoise {} ({}), MPI: {}\n{}", kEngineVersion, kGitSha,
                      ProcessSession::mpi_built() ? ProcessSession::mpi_library() : "not built in",
@@ -107,6 +163,7 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) makes writes fail with EFBIG, reported like a full disk,
   // instead of killing the process with SIGXFSZ.
   std::signal(SIGXFSZ, SIG_IGN);
+  g_previous_terminate = std::set_terminate(on_terminate);
   const ProcessSession session(argc, argv);
   const ProcessGroup& group = ProcessGroup::world();
   CLI::App app{"collnoise: how noise slows collective operations at scale"};
@@ -173,7 +230,7 @@ int main(int argc, char** argv) {
     return exit_code::kBadInput;
   }
   h5::set_verbose(verbose);
-  try {
+  const auto dispatch = [&]() -> int {
     if (ProcessSession::launched_without_mpi_support())
       throw InputError(
           "started as one of several MPI processes, but this collnoise was built without MPI: "
@@ -194,6 +251,12 @@ int main(int argc, char** argv) {
       return exit_code::kSuccess;
     }
     return summary_command(summary);
+  };
+  try {
+    // Every command stops on SIGINT, SIGTERM and SIGUSR1 the same way: its long phases poll the
+    // request and it exits 3 saying what was kept (docs/cli.md).
+    const InterruptHandlers handlers;
+    return checked_stdout(dispatch(), group);
   } catch (const InputError& e) {
     // Every process meets the same bad input (each reads the run file; rank 0's own checks are
     // shared), so all of them stop here; one says why.
@@ -207,15 +270,17 @@ int main(int argc, char** argv) {
                  stop_signal());
     return exit_code::kInterrupted;
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "collnoise: failure{}: out of memory\n",
-               group.size() > 1 ? fmt::format(" on process {}", group.rank()) : "");
-    if (group.size() > 1) group.abort(exit_code::kRuntimeFailure);
-    return exit_code::kRuntimeFailure;
+    return report_failure(group, "out of memory");
+  } catch (const std::system_error& e) {
+    // fmt::print throws this when stdout cannot be written (so does std::filesystem, for its
+    // own failures).
+    if (std::ferror(stdout)) {
+      std::clearerr(stdout);
+      return report_failure(group,
+                            ("could not write standard output: " + e.code().message()).c_str());
+    }
+    return report_failure(group, one_line(e.what()).c_str());
   } catch (const std::exception& e) {
-    fmt::print(stderr, "collnoise: failure{}: {}\n",
-               group.size() > 1 ? fmt::format(" on process {}", group.rank()) : "",
-               one_line(e.what()));
-    if (group.size() > 1) group.abort(exit_code::kRuntimeFailure);  // the others would wait
-    return exit_code::kRuntimeFailure;
+    return report_failure(group, one_line(e.what()).c_str());
   }
 }

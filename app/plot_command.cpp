@@ -14,6 +14,7 @@
 
 #include "app/executable_location.hpp"
 #include "app/exit_codes.hpp"
+#include "app/interrupt.hpp"
 #include "core/process_group.hpp"
 #include "core/stop_request.hpp"
 
@@ -86,29 +87,6 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return out;
 }
 
-// Waits for `child`, polling the stop request (core/stop_request.hpp) every few milliseconds:
-// a stop asked of collnoise alone is passed on to Python as SIGTERM, on which it removes its
-// temporary and ends (python/collnoise/figures/common.py). False, with the message printed,
-// when waiting fails.
-bool wait_for(pid_t child, const std::string& python, int& status) {
-  bool passed_on = false;
-  while (true) {
-    const pid_t done = waitpid(child, &status, passed_on ? 0 : WNOHANG);
-    if (done == child) return true;
-    if (done < 0 && errno != EINTR) {
-      fmt::print(stderr, "collnoise: failure: waiting for {}: {}\n", python, std::strerror(errno));
-      return false;
-    }
-    if (stop_requested() && !passed_on) {
-      ::kill(child, SIGTERM);
-      passed_on = true;
-    } else if (done == 0) {
-      const timespec pause{0, 10'000'000};  // 10 ms
-      nanosleep(&pause, nullptr);
-    }
-  }
-}
-
 }  // namespace
 
 CLI::App* add_plot_command(CLI::App& app, PlotOptions& options) {
@@ -158,12 +136,9 @@ int run_python_module(const std::vector<std::string>& module_and_args) {
                python, std::strerror(error));
     return exit_code::kRuntimeFailure;
   }
-  int status = 0;
-  if (!wait_for(child, python, status)) return exit_code::kRuntimeFailure;
-  // Asked to stop: Python removed its temporary and ended, unless its figures were written
-  // whole before (then it ends with 0, and what was asked for is done).
-  const bool completed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (stop_requested() && !completed) throw StopRequested();
+  // Polling the stop request: a signal stops Python too (it removes its temporary), and
+  // collnoise exits 3, unless Python had written its figures whole by then (exit 0).
+  const int status = wait_for_child(child, python.c_str());
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   fmt::print(stderr, "collnoise: failure: {} was stopped by signal {}\n", python, WTERMSIG(status));
   return exit_code::kRuntimeFailure;

@@ -327,8 +327,8 @@ int run_command(const RunOptions& given) {
   if (options.run_file != given.run_file && !options.quiet && !options.validate_only)
     print_note(fmt::format("running the shipped run file {}", options.run_file));
   const ProcessGroup& group = ProcessGroup::world();
-  // First of all: a stop request during the preparation of large points is honoured too.
-  const InterruptHandlers handlers;
+  // A stop request (its handlers are main's) during the preparation of large points is
+  // honoured too.
   const PartSpec part = options.part.empty() ? PartSpec{} : parse_part(options.part);
   const RunSpec run = load_run_file(options.run_file, options.seed);
   // Reading and validating GOAL files comes before the estimate: it keeps to the limit itself.

@@ -8,7 +8,6 @@
 
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
-#include "app/interrupt.hpp"
 #include "core/errors.hpp"
 #include "core/memory_limit.hpp"
 #include "core/stop_request.hpp"
@@ -117,9 +116,9 @@ int schedule_command(const ScheduleOptions& options) {
   if (options.goal.empty()) throw InputError("--goal is missing: the GOAL file to write");
   if (std::filesystem::exists(options.goal) && !options.force)
     throw InputError(fmt::format("output '{}' exists: use --force to overwrite it", options.goal));
-  // SIGINT, SIGTERM and SIGUSR1 stop the generation and the writing within a second or so: the
-  // temporary is removed, the lock released, the previous file (if any) left as it was.
-  const InterruptHandlers handlers;
+  // SIGINT, SIGTERM and SIGUSR1 (main's handlers) stop the generation and the writing within a
+  // second or so: the temporary is removed, the lock released, the previous file (if any) left
+  // as it was.
   set_memory_limit(options.max_memory_gib * 1024.0 * 1024.0 * 1024.0);  // 0: the default
   const auto note = [](const std::string& text) {
     fmt::print(stderr, "collnoise: note: {}\n", text);

@@ -3,15 +3,26 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <limits>
+#include <memory>
+#include <span>
+#include <variant>
 
+#include "app/cli_values.hpp"
 #include "app/exit_codes.hpp"
 #include "app/messages.hpp"
 #include "app/plot_command.hpp"
 #include "app/replayable_point.hpp"
 #include "core/errors.hpp"
+#include "core/memory_limit.hpp"
+#include "core/stop_poll.hpp"
+#include "core/stop_request.hpp"
+#include "engine/schedules/any_schedule.hpp"
 #include "engine/schedules/schedule_study.hpp"
 #include "engine/schedules/timeline_recorder.hpp"
 #include "outputs/atomic_file.hpp"
@@ -22,6 +33,8 @@
 #include "outputs/timeline_otf2.hpp"
 #include "runs/point_factory.hpp"
 #include "runs/run_file.hpp"
+#include "runs/sampling_driver.hpp"
+#include "runs/work_split.hpp"
 
 namespace collnoise {
 namespace {
@@ -29,14 +42,22 @@ namespace {
 // Ranks shown when --ranks is not given.
 constexpr std::uint32_t kDefaultRanks = 64;
 
-std::uint32_t parse_rank(const std::string& text, std::uint32_t ranks) {
+// One rank of --ranks `list`: a whole number below `ranks`, or InputError naming the item.
+std::uint32_t parse_rank(const std::string& text, const std::string& item, const std::string& list,
+                         std::uint32_t ranks) {
+  const std::string valid = fmt::format("ranks are 0 to {}", ranks - 1);
+  if (text.empty())
+    throw InputError(fmt::format("--ranks '{}': '{}' lacks a rank ({}; give 'a-b' or 'a,b,c')",
+                                 list, item, valid));
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty())
-    throw InputError(fmt::format("--ranks: '{}' is not a rank", text));
+  if (error == std::errc::result_out_of_range)
+    throw InputError(fmt::format("--ranks '{}': {} is too large ({})", list, text, valid));
+  if (error != std::errc() || end != text.data() + text.size())
+    throw InputError(fmt::format("--ranks '{}': '{}' is not a rank ({})", list, text, valid));
   if (value >= ranks)
     throw InputError(
-        fmt::format("--ranks: rank {} is not in the schedule (ranks 0 to {})", value, ranks - 1));
+        fmt::format("--ranks '{}': rank {} is not in the schedule ({})", list, value, valid));
   return static_cast<std::uint32_t>(value);
 }
 
@@ -51,10 +72,19 @@ std::vector<std::uint32_t> chosen_ranks(const std::string& text, std::uint32_t r
   while (at <= text.size()) {
     const std::size_t comma = std::min(text.find(',', at), text.size());
     const std::string item = text.substr(at, comma - at);
+    if (item.empty())
+      throw InputError(
+          fmt::format("--ranks '{}': an empty item (give 'a-b' or 'a,b,c'; ranks are 0 to {})",
+                      text, ranks - 1));
+    // "-1", "3--1": a dash that begins a number is a minus sign, not a range.
+    if (item.starts_with('-') || item.find("--") != std::string::npos)
+      throw InputError(fmt::format("--ranks '{}': {} is negative (ranks are 0 to {})", text,
+                                   item.starts_with('-') ? item : item.substr(item.find("--") + 1),
+                                   ranks - 1));
     const std::size_t dash = item.find('-');
-    const std::uint32_t lo = parse_rank(item.substr(0, dash), ranks);
+    const std::uint32_t lo = parse_rank(item.substr(0, dash), item, text, ranks);
     const std::uint32_t hi =
-        dash == std::string::npos ? lo : parse_rank(item.substr(dash + 1), ranks);
+        dash == std::string::npos ? lo : parse_rank(item.substr(dash + 1), item, text, ranks);
     if (hi < lo) throw InputError(fmt::format("--ranks: '{}' runs backwards", item));
     for (std::uint32_t r = lo; r <= hi; ++r) {
       if (!chosen.empty() && r <= chosen.back())
@@ -118,43 +148,191 @@ std::uint64_t samples_of(const Record& summary) {
                                                                    : 0;
 }
 
+// The part of a job array the result holds ("1/1": the whole run, or a merge of the parts).
+PartSpec part_of(const ResultFile& result, const std::string& path) {
+  const auto part = result.root.find("part");
+  if (!part || !std::holds_alternative<std::string>(*part)) return {};
+  try {
+    return parse_part(std::get<std::string>(*part));
+  } catch (const InputError&) {
+    throw InputError(fmt::format("'{}' records the part '{}': not i/n, not a collnoise result",
+                                 path, std::get<std::string>(*part)));
+  }
+}
+
+// The samples [begin, end) of a point a result holds, by their index in the whole run: a part
+// (`run --part i/n`) holds the samples of its chunks (runs/work_split.hpp), the others samples 0
+// on (as many as the point sampled: precision targets may stop it early).
+struct HeldSamples {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  PartSpec part;
+  ChunkPlan plan;
+};
+
+HeldSamples held_samples(const ResultFile& result, const std::string& path, const RunSpec& run,
+                         const PreparedPoint& point, const Record& summary) {
+  HeldSamples held;
+  held.part = part_of(result, path);
+  held.plan = chunk_plan(run, *point.sampled);
+  const ChunkRange chunks = part_range(held.plan.chunks(), held.part);
+  held.begin = std::min(held.plan.samples, chunks.begin * held.plan.chunk_size);
+  held.end = std::min(held.begin + samples_of(summary),
+                      std::min(held.plan.samples, chunks.end * held.plan.chunk_size));
+  return held;
+}
+
+std::string sample_range(std::uint64_t begin, std::uint64_t end) {
+  return end > begin ? fmt::format("samples {} to {}", begin, end - 1) : "no samples";
+}
+
+// InputError unless the result holds sample `sample` of point `point`; a part's message says
+// which part holds it.
+void check_sample_held(const HeldSamples& held, std::uint64_t sample, std::uint64_t point) {
+  if (sample >= held.begin && sample < held.end) return;
+  if (held.part.whole())
+    throw InputError(fmt::format("--sample {}: point {} holds {}", sample, point,
+                                 sample_range(held.begin, held.end)));
+  std::string holder = fmt::format("the run has samples 0 to {}", held.plan.samples - 1);
+  if (sample < held.plan.samples) {
+    PartSpec other{1, held.part.count};
+    for (; other.index <= held.part.count; ++other.index)
+      if (part_range(held.plan.chunks(), other).contains(sample / held.plan.chunk_size)) break;
+    holder = fmt::format("part {} holds it", to_string(other));
+  }
+  throw InputError(fmt::format("--sample {}: this part ({}) of the run holds {} of point {}; {}",
+                               sample, to_string(held.part), sample_range(held.begin, held.end),
+                               point, holder));
+}
+
+// Bytes held per span and per message on the way to the files: the recorder's span, the
+// timeline's copy, the JSON text of its event (some 300 bytes, twice while the text grows) and
+// the OTF2 writer's copy and events; measured on recursive doubling with every rank shown
+// (docs/timelines.md).
+constexpr double kBytesPerSpan = 700.0;
+constexpr double kBytesPerMessage = 700.0;
+
+// The memory a timeline of the `chosen` ranks will hold, from the schedule's operations on
+// them: an operation makes at most three spans (its work, the noise in it and its NIC's gap, or
+// a rendezvous wait) and one message.
+double timeline_bytes(const ScheduleStudy& study, const AnySchedule& schedule,
+                      std::span<const std::uint32_t> chosen) {
+  StopPoll poll;
+  std::uint64_t operations = 0;
+  std::visit(
+      [&](const auto& s) {
+        for (const std::uint32_t r : chosen) {
+          poll.tick();
+          operations += s.view(r).count();
+        }
+      },
+      schedule);
+  const auto ops = static_cast<double>(operations);
+  return study.working_bytes(1) + 3.0 * ops * kBytesPerSpan + ops * kBytesPerMessage;
+}
+
+// Every path timeline writes may not be an input of it, nor another of its outputs; the OTF2
+// archive (a folder) may not hold any of them, and may replace only an archive collnoise wrote.
+void check_outputs(const TimelineOptions& options, const std::vector<RolePath>& inputs,
+                   const std::vector<RolePath>& outputs) {
+  refuse_path_conflicts(inputs, outputs);
+  namespace fs = std::filesystem;
+  for (const RolePath& o : outputs)
+    if (o.role != "--otf2" && fs::is_directory(o.path))
+      throw InputError(fmt::format("{} '{}' is a directory: name a file", o.role, o.path));
+  if (!options.force && fs::exists(outputs.front().path))  // (before the replay, not after)
+    throw InputError(fmt::format("{} '{}' exists: use --force to overwrite it",
+                                 outputs.front().role, outputs.front().path));
+  if (options.otf2.empty()) return;
+  check_otf2_target(options.otf2, options.force);
+  const fs::path named = options.otf2;  // "out/" names the folder "out"
+  std::error_code error;
+  const fs::path archive =
+      fs::weakly_canonical(fs::absolute(named.has_filename() ? named : named.parent_path()), error);
+  const auto inside = [&](const RolePath& p) {
+    std::error_code e;
+    const fs::path at = fs::weakly_canonical(fs::absolute(p.path), e);
+    const auto [a, b] = std::mismatch(archive.begin(), archive.end(), at.begin(), at.end());
+    return !e && !error && a == archive.end();
+  };
+  for (const auto& group : {inputs, outputs})
+    for (const RolePath& p : group)
+      if (p.role != "--otf2" && inside(p))
+        throw InputError(fmt::format("--otf2 '{}' holds {} '{}': the archive would replace it",
+                                     options.otf2, p.role, p.path));
+}
+
+// The message of a timeline interrupted by a signal: what was written, and what was not.
+int interrupted(const char* phase, const std::vector<std::string>& written) {
+  std::string kept = "nothing was written";
+  if (!written.empty()) {
+    kept = "wrote only";
+    for (std::size_t k = 0; k < written.size(); ++k)
+      kept += fmt::format("{} '{}'", k == 0 ? "" : (k + 1 == written.size() ? " and" : ","),
+                          written[k]);
+  }
+  fmt::print(stderr, "collnoise: interrupted by signal {} while {}: {} (no temporary is left)\n",
+             stop_signal(), phase, kept);
+  return exit_code::kInterrupted;
+}
+
 }  // namespace
 
 CLI::App* add_timeline_command(CLI::App& app, TimelineOptions& o) {
+  constexpr std::uint64_t kAny = std::numeric_limits<std::uint64_t>::max();
   auto* cmd = app.add_subcommand(
       "timeline",
       "replay one sample of a schedule point and write its timeline (docs/timelines.md)");
-  cmd->add_option("RESULT", o.result, "result file (.h5)")->required();
-  cmd->add_option("--point", o.point, "the point (default 0)");
-  cmd->add_option("--sample", o.sample, "the sample to replay")->required();
-  cmd->add_option("--ranks", o.ranks, "ranks shown: 'a-b' or 'a,b,c' (default: up to 64, 0-63)");
-  cmd->add_option("--window", o.window, "time window shown: 'start,end' in seconds");
-  cmd->add_option("--out", o.out, "Chrome trace-event JSON (default <result>-p<P>-s<S>.json)");
-  cmd->add_option("--otf2", o.otf2, "also write an OTF2 archive (a directory)");
-  cmd->add_option("--figure", o.figure, "also draw a figure (.png, .pdf or .svg; Python)");
-  cmd->add_flag("--force", o.force, "replace existing outputs");
+  cmd->add_option("RESULT", o.result, "result file (.h5)")->required()->check(non_empty());
+  cmd->add_option("--point", o.point, "the point (default 0)")->check(whole_number_in(0, kAny));
+  cmd->add_option("--sample", o.sample, "the sample to replay (its index in the whole run)")
+      ->required()
+      ->check(whole_number_in(0, kAny));
+  cmd->add_option("--ranks", o.ranks, "ranks shown: 'a-b' or 'a,b,c' (default: up to 64, 0-63)")
+      ->check(non_empty());
+  cmd->add_option("--window", o.window, "time window shown: 'start,end' in seconds")
+      ->check(non_empty());
+  cmd->add_option("--out", o.out, "Chrome trace-event JSON (default <result>-p<P>-s<S>.json)")
+      ->check(non_empty());
+  cmd->add_option("--otf2", o.otf2, "also write an OTF2 archive (a directory)")->check(non_empty());
+  cmd->add_option("--figure", o.figure, "also draw a figure (.png, .pdf or .svg; Python)")
+      ->check(non_empty());
+  cmd->add_option("--max-memory-gib", o.max_memory_gib,
+                  "refuse a timeline estimated to need more (default: 80% of the machine's "
+                  "memory)")
+      ->check(number_in(1e-6, 1e12));
+  cmd->add_flag("--force", o.force,
+                "replace existing outputs (an OTF2 folder only if it is an archive collnoise "
+                "wrote)");
   cmd->add_flag("--no-verify", o.no_verify, "read the result without checking its checksum");
   return cmd;
 }
 
 int timeline_command(const TimelineOptions& options) {
+  set_memory_limit(options.max_memory_gib * 1024.0 * 1024.0 * 1024.0);  // 0: the default
   const std::string out = options.out.empty() ? default_out(options) : options.out;
+  // The outputs against the result first (nothing is read that an output would replace), then
+  // against the run file and data files the result records.
+  std::vector<RolePath> inputs = {{"the result", options.result}};
+  std::vector<RolePath> outputs = {{"--out", out}};
+  if (!options.otf2.empty()) outputs.push_back({"--otf2", options.otf2});
+  if (!options.figure.empty()) outputs.push_back({"--figure", options.figure});
+  check_outputs(options, inputs, outputs);
   const ResultFile result = read_result_file(options.result, read_options(!options.no_verify));
   const ReplayablePoint replayable =
       replayable_point(result, options.result, options.point, "timelines replay schedule points");
   const PreparedPoint& point = replayable.points[options.point];
   const ScheduleStudy* study = replayable.study;
   const Record& summary = result.summaries[options.point];
-  if (options.sample >= samples_of(summary))
-    throw InputError(fmt::format("--sample {}: point {} holds samples 0 to {}", options.sample,
-                                 options.point, samples_of(summary) - 1));
+  const HeldSamples held = held_samples(result, options.result, replayable.run, point, summary);
+  check_sample_held(held, options.sample, options.point);
 
-  std::vector<RolePath> inputs = {{"the result", options.result}};
+  if (!replayable.run.path.empty())
+    inputs.push_back({"the result's run file", replayable.run.path});
   for (const auto& f : point.input_files) inputs.push_back({"the data file", f.path});
-  std::vector<RolePath> outputs = {{"--out", out}};
-  if (!options.otf2.empty()) outputs.push_back({"--otf2", options.otf2});
-  if (!options.figure.empty()) outputs.push_back({"--figure", options.figure});
-  refuse_path_conflicts(inputs, outputs);
+  check_outputs(options, inputs, outputs);
+  if (!options.figure.empty() && !options.force && std::filesystem::exists(options.figure))
+    throw InputError(fmt::format("--figure '{}' exists (--force replaces it)", options.figure));
   for (const RolePath& o : outputs)  // (an archive named "out/" is the directory "out")
     for (const auto& stale :
          remove_stale_temporaries(std::filesystem::path(o.path).has_filename()
@@ -163,31 +341,48 @@ int timeline_command(const TimelineOptions& options) {
       print_note(
           fmt::format("removed '{}', left by a run of this host that no longer runs", stale));
 
-  const auto ranks = static_cast<std::uint32_t>(study->noiseless().finish.size());
-  TimelineRecorder recorder(chosen_ranks(options.ranks, ranks));
-  const auto [replayed, path] = study->replay(options.sample, recorder);
-  if (!replayed.complete)
-    throw RuntimeFailure(fmt::format("the replay did not complete: {}", replayed.incomplete));
-  check_against_run(summary, options.sample, replayed);
-  const auto [from, to] = window_ns(options.window);
-  const Timeline timeline =
-      recorder.result(path, from, to,
-                      fmt::format("{} point {}, sample {}: {} ranks", options.result, options.point,
-                                  options.sample, ranks));
-  write_chrome_trace(timeline, out, options.force);
-  fmt::print(
-      "wrote {} ({} spans, {} messages; completion {} s, last rank {}{})\n", out,
-      timeline.spans.size(), timeline.messages.size(), timeline.completion_ns * 1e-9,
-      timeline.last_rank,
-      timeline.path_leaves_chosen ? "; the critical path passes through ranks not shown" : "");
-  if (!options.otf2.empty()) {
-    write_otf2(timeline, options.otf2, options.force);
-    fmt::print("wrote {}\n", options.otf2);
-  }
-  if (!options.figure.empty()) {
-    if (!options.force && std::filesystem::exists(options.figure))
-      throw InputError(fmt::format("--figure '{}' exists (--force replaces it)", options.figure));
-    return run_python_module({"collnoise.figures.timeline", out, options.figure});
+  const std::shared_ptr<const AnySchedule> schedule = study->schedule();
+  const std::uint32_t ranks = ranks_of(*schedule);
+  const std::vector<std::uint32_t> shown = chosen_ranks(options.ranks, ranks);
+  check_memory_limit(
+      timeline_bytes(*study, *schedule, shown),
+      fmt::format("the timeline of the {} ranks shown (fewer with --ranks)", shown.size()));
+  std::vector<std::string> written;
+  const char* phase = "replaying the sample";
+  try {
+    TimelineRecorder recorder(shown);
+    const auto [replayed, path] = study->replay(options.sample, recorder);
+    if (!replayed.complete)
+      throw RuntimeFailure(fmt::format("the replay did not complete: {}", replayed.incomplete));
+    check_against_run(summary, options.sample, replayed);
+    const auto [from, to] = window_ns(options.window);
+    const Timeline timeline =
+        recorder.result(path, from, to,
+                        fmt::format("{} point {}, sample {}: {} ranks", options.result,
+                                    options.point, options.sample, ranks));
+    phase = "writing the JSON";
+    write_chrome_trace(timeline, out, options.force);
+    written.push_back(out);
+    fmt::print(
+        "wrote {} ({} spans, {} messages; completion {} s, last rank {}{})\n", out,
+        timeline.spans.size(), timeline.messages.size(), timeline.completion_ns * 1e-9,
+        timeline.last_rank,
+        timeline.path_leaves_chosen ? "; the critical path passes through ranks not shown" : "");
+    if (!options.otf2.empty()) {
+      phase = "writing the OTF2 archive";
+      throw_if_stop_requested();  // (a signal while the JSON was written)
+      write_otf2(timeline, options.otf2, options.force);
+      written.push_back(options.otf2);
+      fmt::print("wrote {}\n", options.otf2);
+    }
+    if (!options.figure.empty()) {
+      phase = "drawing the figure";
+      throw_if_stop_requested();
+      std::fflush(stdout);  // (before Python's own lines)
+      return run_python_module({"collnoise.figures.timeline", out, options.figure});
+    }
+  } catch (const StopRequested&) {
+    return interrupted(phase, written);
   }
   return exit_code::kSuccess;
 }

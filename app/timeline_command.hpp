@@ -17,12 +17,13 @@ struct TimelineOptions {
   std::string result;
   std::uint64_t point = 0;
   std::uint64_t sample = 0;
-  std::string ranks;   ///< "a-b" or "a,b,c"; empty: every rank up to 64, else 0-63
-  std::string window;  ///< "t0,t1" in seconds; empty: the whole sample
-  std::string out;     ///< the JSON file; empty: <result stem>-p<P>-s<S>.json
-  std::string otf2;    ///< an OTF2 archive directory to write as well
-  std::string figure;  ///< a .png, .pdf or .svg figure to draw as well
-  bool force = false;  ///< replace existing outputs
+  std::string ranks;            ///< "a-b" or "a,b,c"; empty: every rank up to 64, else 0-63
+  std::string window;           ///< "t0,t1" in seconds; empty: the whole sample
+  std::string out;              ///< the JSON file; empty: <result stem>-p<P>-s<S>.json
+  std::string otf2;             ///< an OTF2 archive directory to write as well
+  std::string figure;           ///< a .png, .pdf or .svg figure to draw as well
+  double max_memory_gib = 0.0;  ///< refuse a timeline estimated to need more; 0: the default
+  bool force = false;           ///< replace existing outputs (an OTF2 archive collnoise wrote)
   bool no_verify = false;
 };
 
@@ -30,7 +31,9 @@ struct TimelineOptions {
 CLI::App* add_timeline_command(CLI::App& app, TimelineOptions& options);
 
 /// Exit 0 when written, 2 on bad input (a point that is not a schedule, a sample the point does
-/// not hold, a data file changed since the run, the replay differing from the run's records).
+/// not hold, a data file changed since the run, the replay differing from the run's records, an
+/// output that would replace an input or a folder that is not an OTF2 archive, a timeline
+/// estimated beyond the memory limit), 3 when a signal stopped it (saying what was written).
 int timeline_command(const TimelineOptions& options);
 
 }  // namespace collnoise

@@ -14,12 +14,32 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/stop_poll.hpp"
 #include "outputs/atomic_file.hpp"
 
 namespace collnoise {
 namespace {
 
 using nlohmann::json;
+
+// The trace's events, each written as text as soon as it is made: a timeline of millions of
+// spans never exists as one JSON tree (some 3 KB a span), only as its text (some 300 bytes).
+// A stop request is polled between events.
+class EventText {
+ public:
+  explicit EventText(std::string& text) : text_(text) {}
+  void push_back(const json& event) {
+    poll_.tick();
+    if (!first_) text_ += ',';
+    first_ = false;
+    text_ += event.dump();
+  }
+
+ private:
+  std::string& text_;
+  bool first_ = true;
+  StopPoll poll_;
+};
 
 constexpr const char* kNotShownNote = "the critical path passes through ranks not shown";
 
@@ -38,7 +58,7 @@ json metadata_event(const char* name, std::uint32_t pid, int tid, json args) {
 
 // The processes (ranks) and threads (lanes) with their names and order. Every chosen rank has
 // its CPU 0, spans or not, so that an idle rank still shows.
-void add_names(const Timeline& timeline, json& events) {
+void add_names(const Timeline& timeline, EventText& events) {
   std::set<std::pair<std::uint32_t, int>> threads;
   for (const std::uint32_t rank : timeline.ranks) threads.insert({rank, 0});
   for (const TimelineSpan& s : timeline.spans) threads.insert({s.rank, thread_id(s.lane, s.index)});
@@ -144,7 +164,7 @@ int flow_thread(const SpansByRank& index, std::uint32_t rank, double ns, const s
 }
 
 void add_message(const Timeline& timeline, const SpansByRank& spans, std::size_t id,
-                 const TimelineMessage& m, json& events) {
+                 const TimelineMessage& m, EventText& events) {
   const bool from_shown = is_chosen(timeline, m.from);
   const bool to_shown = is_chosen(timeline, m.to);
   const char* category = m.critical ? "message,critical" : "message";
@@ -224,17 +244,18 @@ json completion_event(const Timeline& timeline) {
 std::string chrome_trace_json(const Timeline& timeline) {
   if (const auto problem = timeline_problem(timeline); !problem.empty())
     throw RuntimeFailure("timeline '" + timeline.title + "': " + problem);
-  json events = json::array();
+  // The keys in the order json::dump gives them (sorted), as when the trace was one tree.
+  std::string text = R"({"displayTimeUnit":"ns","otherData":)" + other_data(timeline).dump() +
+                     R"(,"traceEvents":[)";
+  EventText events(text);
   add_names(timeline, events);
   for (const TimelineSpan& s : timeline.spans) events.push_back(span_event(s));
   const SpansByRank spans = index_spans(timeline);
   for (std::size_t i = 0; i < timeline.messages.size(); ++i)
     add_message(timeline, spans, i, timeline.messages[i], events);
   events.push_back(completion_event(timeline));
-  const json trace = {{"displayTimeUnit", "ns"},
-                      {"otherData", other_data(timeline)},
-                      {"traceEvents", std::move(events)}};
-  return trace.dump() + "\n";
+  text += "]}\n";
+  return text;
 }
 
 void write_chrome_trace(const Timeline& timeline, const std::filesystem::path& path, bool force) {

@@ -20,8 +20,9 @@
 
 namespace collnoise {
 
-/// The trace-event JSON of `timeline` (the text written by write_chrome_trace). RuntimeFailure
-/// if the timeline breaks its promises (timeline_problem).
+/// The trace-event JSON of `timeline` (the text written by write_chrome_trace), built event by
+/// event as text (no JSON tree of the whole trace). RuntimeFailure if the timeline breaks its
+/// promises (timeline_problem); StopRequested once a stop is requested (core/stop_request.hpp).
 std::string chrome_trace_json(const Timeline& timeline);
 
 /// Writes `timeline` to `path`, atomically (outputs/atomic_file.hpp). An existing file is an

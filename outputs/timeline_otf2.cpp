@@ -13,9 +13,96 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/stop_poll.hpp"
 #include "outputs/atomic_file.hpp"
 
 namespace fs = std::filesystem;
+
+namespace collnoise {
+namespace {
+
+constexpr const char* kArchiveFiles = "traces/, traces.def, traces.otf2";
+
+// "<digits>.evt" or "<digits>.def": a location's event or local definition file.
+bool is_location_file(const fs::directory_entry& entry) {
+  const std::string name = entry.path().filename().string();
+  const std::string stem = entry.path().stem().string();
+  const std::string ext = entry.path().extension().string();
+  std::error_code error;
+  return entry.is_regular_file(error) && !entry.is_symlink(error) && !stem.empty() &&
+         stem.find_first_not_of("0123456789") == std::string::npos &&
+         (ext == ".evt" || ext == ".def") && name == stem + ext;
+}
+
+// What shows `directory` is not an archive written by write_otf2, in words: the first entry such
+// an archive does not hold ("holding 'notes.txt'") or a file it needs that is missing ("without
+// traces.otf2"); empty when it is one.
+std::string foreign_entry(const fs::path& directory) {
+  std::error_code error;
+  bool anchor = false, definitions = false, traces = false;
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
+    const std::string name = entry.path().filename().string();
+    const bool regular = entry.is_regular_file(error) && !entry.is_symlink(error);
+    if (name == "traces.otf2" && regular) {
+      anchor = true;
+    } else if (name == "traces.def" && regular) {
+      definitions = true;
+    } else if (name == "traces" && entry.is_directory(error) && !entry.is_symlink(error)) {
+      for (const auto& inner : fs::directory_iterator(entry.path(), error))
+        if (!is_location_file(inner))
+          return "holding 'traces/" + inner.path().filename().string() + "'";
+      if (error)
+        return fmt::format("holding 'traces/', which cannot be read ({})", error.message());
+      traces = true;
+    } else {
+      return "holding '" + name + "'";
+    }
+  }
+  if (error) return fmt::format("that cannot be read ({})", error.message());
+  if (!anchor) return "without traces.otf2";
+  if (!definitions) return "without traces.def";
+  if (!traces) return "without traces/";
+  return {};
+}
+
+}  // namespace
+
+bool is_collnoise_otf2_archive(const fs::path& directory) {
+  std::error_code error;
+  const auto status = fs::symlink_status(directory, error);
+  return !error && fs::is_directory(status) && foreign_entry(directory).empty();
+}
+
+void check_otf2_target(const fs::path& archive, bool force, const std::string& role) {
+  const fs::path target = archive.has_filename() ? archive : archive.parent_path();
+  std::error_code error;
+  const auto status = fs::symlink_status(target, error);
+  if (status.type() == fs::file_type::not_found) return;
+  const std::string refused = fmt::format(
+      "collnoise replaces only an OTF2 archive it wrote ({}), --force or not: name a new "
+      "folder",
+      kArchiveFiles);
+  if (error)
+    throw InputError(fmt::format("{} '{}' cannot be examined ({}): {}", role, target.string(),
+                                 error.message(), refused));
+  if (fs::is_symlink(status))
+    throw InputError(fmt::format("{} '{}' is a symbolic link, not an OTF2 archive: {}", role,
+                                 target.string(), refused));
+  if (!fs::is_directory(status))
+    throw InputError(fmt::format("{} '{}' is {}, not an OTF2 archive: {}", role, target.string(),
+                                 fs::is_regular_file(status) ? "a file" : "a special file",
+                                 refused));
+  if (const std::string foreign = foreign_entry(target); !foreign.empty())
+    throw InputError(fmt::format("{} '{}' is a folder {}, not an OTF2 archive: {}", role,
+                                 target.string(), foreign, refused));
+  if (!force)
+    throw InputError(fmt::format(
+        "{} '{}' exists and holds an OTF2 archive: --force replaces it (and only an OTF2 "
+        "archive collnoise wrote, {})",
+        role, target.string(), kArchiveFiles));
+}
+
+}  // namespace collnoise
 
 #ifndef COLLNOISE_WITH_OTF2
 
@@ -104,12 +191,15 @@ void add_span_events(const std::vector<TimelineSpan>& spans, Location& location)
 // the events pointing at them.
 Locations collect_events(
     const Timeline& timeline,
-    std::map<std::pair<std::uint32_t, int>, std::vector<TimelineSpan> >& ordered) {
+    std::map<std::pair<std::uint32_t, int>, std::vector<TimelineSpan> >& ordered, StopPoll& poll) {
   Locations locations;
   for (const std::uint32_t rank : timeline.ranks) locations[{rank, 0}] = {rank, 0, {}};
-  for (const TimelineSpan& s : timeline.spans)
+  for (const TimelineSpan& s : timeline.spans) {
+    poll.tick();
     ordered[{s.rank, lane_number(s.lane, s.index)}].push_back(s);
+  }
   for (auto& [key, spans] : ordered) {
+    poll.tick(spans.size());
     spans = spans_in_order(std::move(spans));
     Location& location = locations[key];
     location.rank = key.first;
@@ -117,6 +207,7 @@ Locations collect_events(
     add_span_events(spans, location);
   }
   for (const TimelineMessage& m : timeline.messages) {
+    poll.tick();
     const bool from_shown = is_chosen(timeline, m.from);
     const bool to_shown = is_chosen(timeline, m.to);
     if (from_shown)
@@ -128,9 +219,11 @@ Locations collect_events(
            nullptr, &m});
   }
   // Spans first, in nesting order, then messages: a stable sort by time keeps both orders.
-  for (auto& [key, location] : locations)
+  for (auto& [key, location] : locations) {
+    poll.tick(location.events.size());
     std::stable_sort(location.events.begin(), location.events.end(),
                      [](const Event& a, const Event& b) { return a.time < b.time; });
+  }
   return locations;
 }
 
@@ -143,7 +236,7 @@ class Otf2Writer {
 
   void write() {
     std::map<std::pair<std::uint32_t, int>, std::vector<TimelineSpan> > ordered;
-    const Locations locations = collect_events(timeline_, ordered);
+    const Locations locations = collect_events(timeline_, ordered, poll_);
     open_archive();
     check(OTF2_Archive_OpenEvtFiles(archive_.get()), "opening the event files");
     for (const auto& [key, location] : locations) write_events(location);
@@ -217,7 +310,10 @@ class Otf2Writer {
     OTF2_EvtWriter* writer =
         OTF2_Archive_GetEvtWriter(archive_.get(), location_id(location.rank, location.lane));
     if (writer == nullptr) fail("an event writer");
-    for (const Event& e : location.events) write_event(writer, e);
+    for (const Event& e : location.events) {
+      poll_.tick();
+      write_event(writer, e);
+    }
     check(OTF2_Archive_CloseEvtWriter(archive_.get(), writer), "an event file");
   }
 
@@ -278,6 +374,7 @@ class Otf2Writer {
   std::unique_ptr<OTF2_Archive, ArchiveClose> archive_;
   std::unique_ptr<OTF2_AttributeList, AttributeListDelete> attributes_{OTF2_AttributeList_New()};
   std::map<std::string, OTF2_StringRef> strings_;
+  StopPoll poll_;  // a stop request ends the writing (the temporary directory is removed)
 };
 
 // Messages: MpiSend and MpiRecv, not RMA or attributes, because Vampir and the other OTF2
@@ -386,6 +483,7 @@ void move_into_place(const fs::path& from, const fs::path& to) {
   const fs::path aside = temporary_name(to.string()) + "-old";
   std::error_code error;
   if (fs::exists(to)) {
+    check_otf2_target(to, true);  // again: something may have been put there since
     fs::remove_all(aside, error);
     fs::rename(to, aside, error);
     if (error)
@@ -412,9 +510,7 @@ void write_otf2(const Timeline& timeline, const fs::path& archive, bool force) {
     throw RuntimeFailure("timeline '" + timeline.title + "': " + problem);
   // "out/" names the directory "out".
   const fs::path target = archive.has_filename() ? archive : archive.parent_path();
-  if (!force && fs::exists(target))
-    throw InputError(
-        fmt::format("output '{}' exists: use --force to overwrite it", target.string()));
+  check_otf2_target(target, force);
   const fs::path temporary = temporary_name(target.string());
   std::error_code ignored;
   fs::remove_all(temporary, ignored);  // this process's own leftover

@@ -19,6 +19,7 @@
 // properties COLLNOISE::TITLE, COLLNOISE::COMPLETION_NS, COLLNOISE::LAST_RANK,
 // COLLNOISE::RANKS_TOTAL, COLLNOISE::PATH_LEAVES_CHOSEN (otf2-print -I shows them).
 #include <filesystem>
+#include <string>
 
 #include "core/timeline.hpp"
 
@@ -30,12 +31,25 @@ inline constexpr const char* kOtf2AnchorName = "traces.otf2";
 /// Whether this build writes OTF2 archives (CMake option COLLNOISE_OTF2, on by default).
 bool otf2_supported();
 
+/// Whether `directory` holds exactly what write_otf2 writes, and nothing else: traces.otf2 and
+/// traces.def (regular files) and traces/ (a folder of event and definition files, "<n>.evt",
+/// "<n>.def"). Only such a folder may be replaced: anything else in it would be lost.
+bool is_collnoise_otf2_archive(const std::filesystem::path& directory);
+
+/// InputError naming `archive` (for `role`, "--otf2") unless it may be written: it does not
+/// exist, or it is an archive collnoise wrote (is_collnoise_otf2_archive) and `force`. A regular
+/// file, a link, a special file or a folder holding anything else is refused, --force or not.
+void check_otf2_target(const std::filesystem::path& archive, bool force,
+                       const std::string& role = "--otf2");
+
 /// Writes `timeline` as the OTF2 archive directory `archive`: built in a temporary directory
 /// beside it, then renamed into place, so that the archive appears whole or not at all. An
-/// existing `archive` is an InputError unless `force` (it is then replaced, after the new one is
-/// complete); a missing or read-only parent directory is an InputError. RuntimeFailure on a
-/// failed write (the temporary directory is removed), a timeline that breaks its promises, or
-/// a build without OTF2 (otf2_supported()).
+/// existing `archive` is replaced only if `force` and it is an archive collnoise wrote
+/// (check_otf2_target: InputError otherwise), after the new one is complete; a missing or
+/// read-only parent directory is an InputError. A stop request (core/stop_request.hpp) is
+/// polled while the archive is built: StopRequested, the temporary directory removed.
+/// RuntimeFailure on a failed write (the temporary directory is removed), a timeline that breaks
+/// its promises, or a build without OTF2 (otf2_supported()).
 void write_otf2(const Timeline& timeline, const std::filesystem::path& archive, bool force);
 
 }  // namespace collnoise

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <tuple>
+
+#include "core/stop_poll.hpp"
 
 namespace collnoise {
 namespace {
@@ -106,18 +109,35 @@ Timeline TimelineRecorder::result(const CriticalPath& path, double window_start,
   t.completion_ns = path.completion;
   t.last_rank = path.last_ranks.empty() ? 0 : path.last_ranks.front();
   const double end = std::isfinite(window_end) ? window_end : INFINITY;
+  // The path's segments by rank: a span is compared with its rank's segments only (comparing
+  // every span with every segment took minutes at a hundred thousand ranks shown).
+  std::vector<const PathSegment*> by_rank;
+  for (const PathSegment& g : path.segments) by_rank.push_back(&g);
+  std::stable_sort(by_rank.begin(), by_rank.end(),
+                   [](const PathSegment* a, const PathSegment* b) { return a->rank < b->rank; });
+  const auto segments_of = [&](std::uint32_t rank) {
+    const auto lo =
+        std::lower_bound(by_rank.begin(), by_rank.end(), rank,
+                         [](const PathSegment* g, std::uint32_t r) { return g->rank < r; });
+    const auto hi = std::upper_bound(
+        lo, by_rank.end(), rank, [](std::uint32_t r, const PathSegment* g) { return r < g->rank; });
+    return std::span<const PathSegment* const>(lo, hi);
+  };
+  StopPoll poll;  // millions of spans at many ranks shown: a stop request ends the work
   for (TimelineSpan s : spans_) {
+    poll.tick();
     if (s.end_ns < window_start || s.start_ns > end) continue;
-    for (const PathSegment& g : path.segments)
-      if (g.rank == s.rank && g.lane != PathLane::kWire && lane_of(g.lane) == s.lane &&
-          overlaps(g.start, g.end, s.start_ns, s.end_ns))
+    for (const PathSegment* g : segments_of(s.rank))
+      if (g->lane != PathLane::kWire && lane_of(g->lane) == s.lane &&
+          overlaps(g->start, g->end, s.start_ns, s.end_ns))
         s.critical = true;
     t.spans.push_back(s);
   }
   for (TimelineMessage m : messages_) {
+    poll.tick();
     if (m.arrived_ns < window_start || m.sent_ns > end) continue;
-    for (const PathSegment& g : path.segments)
-      if (g.lane == PathLane::kWire && g.rank == m.from && g.index == m.send_op) m.critical = true;
+    for (const PathSegment* g : segments_of(m.from))
+      if (g->lane == PathLane::kWire && g->index == m.send_op) m.critical = true;
     t.messages.push_back(m);
   }
   for (const PathSegment& g : path.segments)
