@@ -25,6 +25,14 @@ from .seal import verify as verify_seal
 FILETYPE = "collnoise-result"
 FORMAT_VERSION = 2
 
+#: A user bound's fields (docs/bounds.md), in the order the bounds table holds them: per bound i
+#: (from 1) the summary field `bound_<i>_<field>`.
+BOUND_FIELDS = ("name", "statistic", "relation", "value", "estimate", "ci_low", "ci_high",
+                "ci_method", "level", "level_method", "verdict", "verdict_adjusted", "distance")
+#: Those holding text; the others are numbers (NaN where null).
+BOUND_TEXT_FIELDS = frozenset({"name", "statistic", "relation", "ci_method", "level_method",
+                               "verdict", "verdict_adjusted"})
+
 
 def plain(value: Any) -> Any:
     """An HDF5 attribute as a Python value: str for text, bool, int, float, lists."""
@@ -181,6 +189,51 @@ def _table_from_groups(points: list[Point]) -> tuple[pd.DataFrame, dict, dict]:
         {c: sources.get(c, "summary") for c in frame.columns}
 
 
+def _read_bound_table(f) -> tuple[pd.DataFrame | None, dict]:
+    """`/points_bounds` (docs/hdf5-layout.md, "The bounds table"): a row per point and bound,
+    null values NaN (their reasons in `<field>_reason`), and its columns' units; None for a file
+    without one (no bounds, or bounds in the points table's columns, as files written before
+    it hold them)."""
+    if "points_bounds" not in f:
+        return None, {}
+    dataset = f["points_bounds"]
+    table = _decode_text(pd.DataFrame(dataset[()]))
+    units = dict(zip(dataset.dtype.names, (plain(u) for u in dataset.attrs["units"])))
+    for field in BOUND_FIELDS:
+        reason = f"{field}_reason"
+        if reason in table.columns:
+            table.loc[table[reason] != "", field] = np.nan
+    return table, units
+
+
+def _with_bound_columns(points: pd.DataFrame, units: dict, sources: dict, table: pd.DataFrame,
+                        table_units: dict) -> pd.DataFrame:
+    """The points table with the bounds table's values as its columns `bound_<i>_<field>` (NaN
+    where a point lacks bound i), before `bounds_decided`: the columns the points table held
+    before the bounds had a table of their own."""
+    count = int(table["bound"].max()) if len(table) else 0
+    rows = table["point"].to_numpy(dtype=np.int64)
+    bound = table["bound"].to_numpy(dtype=np.int64) - 1
+    grids = {}
+    for field in BOUND_FIELDS:
+        text = field in BOUND_TEXT_FIELDS
+        grid = np.full((len(points), count), np.nan, dtype=object if text else np.float64)
+        grid[rows, bound] = table[field].to_numpy()
+        grids[field] = grid
+    names, columns = [], []
+    for i in range(count):
+        for field in BOUND_FIELDS:
+            name = f"bound_{i + 1}_{field}"
+            names.append(name)
+            columns.append(grids[field][:, i])
+            units[name] = table_units.get(field, "")
+            sources[name] = "summary"
+    wide = pd.DataFrame(dict(zip(names, columns)), index=points.index)
+    at = list(points.columns).index("bounds_decided") if "bounds_decided" in points else \
+        len(points.columns)
+    return pd.concat([points.iloc[:, :at], wide, points.iloc[:, at:]], axis=1)
+
+
 # Summary fields that hold closed-form or exact values (not estimates or verdicts).
 _EXACT = re.compile(r"(^|_)exact($|_)|closed_form|^noiseless_|^theorem\d_|^bound_(lower|upper)$"
                     r"|^nhalf_paper_approx$|^nhalf_full_tree$|^predicted_exponent$"
@@ -210,6 +263,8 @@ class Result:
         self.path = str(path)
         self._verify = verify
         self._points: dict[int, Point] = {}
+        #: `/points_bounds` as a DataFrame (a row per point and bound), None when the file has none
+        self.bound_table: pd.DataFrame | None = None
         self.sealed = self._check()
         with h5py.File(self.path, "r") as f:
             self.attrs = read_attributes(f).values
@@ -221,6 +276,10 @@ class Result:
                 names = list(table.dtype.names)
                 self.units = dict(zip(names, (plain(u) for u in table.attrs["units"])))
                 self.sources = dict(zip(names, (plain(s) for s in table.attrs["sources"])))
+                self.bound_table, bound_units = _read_bound_table(f)
+                if self.bound_table is not None:
+                    self.points = _with_bound_columns(self.points, self.units, self.sources,
+                                                      self.bound_table, bound_units)
             else:
                 points = [read_point(f["points"][n]) for n in self._names]
                 self._points = dict(enumerate(points))
