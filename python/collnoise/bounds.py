@@ -44,8 +44,8 @@ def bounded_rows(result: Result) -> list[int]:
 
 def varying_parameters(result: Result, rows: list[int]) -> list[str]:
     """The parameters whose values differ between these points, in the points table's order."""
-    frame = result.points.loc[rows]
-    return [key for key in result.points.columns
+    frame = result.table.loc[rows]
+    return [key for key in result.table.columns
             if result.sources.get(key) == "params" and not key.endswith("_string")
             and frame[key].nunique(dropna=False) > 1]
 
@@ -86,7 +86,7 @@ def _from_bound_table(result: Result) -> pd.DataFrame:
     params = varying_parameters(result, rows) if rows else []
     frame = table[["point", "bound", *FIELDS]].copy()
     for at, key in enumerate(params):
-        frame.insert(1 + at, key, result.points[key].to_numpy()[frame["point"].to_numpy()])
+        frame.insert(1 + at, key, result.table[key].to_numpy()[frame["point"].to_numpy()])
     for field in TEXT_FIELDS:
         frame[field] = [v if isinstance(v, str) else math.nan for v in frame[field]]
     return frame.reset_index(drop=True)

@@ -152,6 +152,25 @@ def read_point(group) -> Point:
                  chunks, raw, plot, units, None if wall is None else float(wall))
 
 
+def _put_bound_fields(point: Point, rows: pd.DataFrame) -> None:
+    """The point's rows of the bounds table back into its summary as `bound_<i>_<field>` (None
+    where null, with the reason), as a file written before the table holds them."""
+    for row in rows.itertuples(index=False):
+        row = row._asdict()
+        for field in BOUND_FIELDS:
+            key = f"bound_{row['bound']}_{field}"
+            reason = row.get(f"{field}_reason", "")
+            if isinstance(reason, str) and reason:
+                point.summary[key] = None
+                point.reasons[key] = reason
+            else:
+                value = row[field]
+                point.summary[key] = value if isinstance(value, str) else float(value)
+        if row.get("unit"):
+            for field in ("value", "estimate", "ci_low", "ci_high"):
+                point.units[f"bound_{row['bound']}_{field}"] = row["unit"]
+
+
 def check_format(path: str, root: dict[str, Any]) -> None:
     if root.get("filetype") != FILETYPE:
         raise FormatError(f"{path}: not a collnoise result file (its filetype attribute is "
@@ -206,29 +225,27 @@ def _read_bound_table(f) -> tuple[pd.DataFrame | None, dict]:
     return table, units
 
 
-def _with_bound_columns(points: pd.DataFrame, units: dict, sources: dict, table: pd.DataFrame,
-                        table_units: dict) -> pd.DataFrame:
+def _bound_column_names(table: pd.DataFrame) -> list[str]:
+    """The columns `bound_<i>_<field>` the bounds table widens to, bound-major."""
+    count = int(table["bound"].max()) if len(table) else 0
+    return [f"bound_{i}_{field}" for i in range(1, count + 1) for field in BOUND_FIELDS]
+
+
+def _with_bound_columns(points: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
     """The points table with the bounds table's values as its columns `bound_<i>_<field>` (NaN
     where a point lacks bound i), before `bounds_decided`: the columns the points table held
     before the bounds had a table of their own."""
     count = int(table["bound"].max()) if len(table) else 0
     rows = table["point"].to_numpy(dtype=np.int64)
     bound = table["bound"].to_numpy(dtype=np.int64) - 1
-    grids = {}
+    blocks = []
     for field in BOUND_FIELDS:
         text = field in BOUND_TEXT_FIELDS
         grid = np.full((len(points), count), np.nan, dtype=object if text else np.float64)
         grid[rows, bound] = table[field].to_numpy()
-        grids[field] = grid
-    names, columns = [], []
-    for i in range(count):
-        for field in BOUND_FIELDS:
-            name = f"bound_{i + 1}_{field}"
-            names.append(name)
-            columns.append(grids[field][:, i])
-            units[name] = table_units.get(field, "")
-            sources[name] = "summary"
-    wide = pd.DataFrame(dict(zip(names, columns)), index=points.index)
+        blocks.append(pd.DataFrame(grid, index=points.index,
+                                   columns=[f"bound_{i}_{field}" for i in range(1, count + 1)]))
+    wide = pd.concat(blocks, axis=1)[_bound_column_names(table)]
     at = list(points.columns).index("bounds_decided") if "bounds_decided" in points else \
         len(points.columns)
     return pd.concat([points.iloc[:, :at], wide, points.iloc[:, at:]], axis=1)
@@ -265,6 +282,9 @@ class Result:
         self._points: dict[int, Point] = {}
         #: `/points_bounds` as a DataFrame (a row per point and bound), None when the file has none
         self.bound_table: pd.DataFrame | None = None
+        #: The points table as the file stores it: `points` without the bounds' columns
+        self.table: pd.DataFrame
+        self._wide: pd.DataFrame | None = None
         self.sealed = self._check()
         with h5py.File(self.path, "r") as f:
             self.attrs = read_attributes(f).values
@@ -272,18 +292,28 @@ class Result:
             self._names = sorted(f["points"].keys()) if "points" in f else []
             if "points_table" in f:
                 table = f["points_table"]
-                self.points = _decode_text(pd.DataFrame(table[()]))
+                self.table = _decode_text(pd.DataFrame(table[()]))
                 names = list(table.dtype.names)
                 self.units = dict(zip(names, (plain(u) for u in table.attrs["units"])))
                 self.sources = dict(zip(names, (plain(s) for s in table.attrs["sources"])))
                 self.bound_table, bound_units = _read_bound_table(f)
                 if self.bound_table is not None:
-                    self.points = _with_bound_columns(self.points, self.units, self.sources,
-                                                      self.bound_table, bound_units)
+                    for column in _bound_column_names(self.bound_table):
+                        self.units[column] = bound_units.get(column.rsplit("_", 1)[-1], "")
+                        self.sources[column] = "summary"
             else:
                 points = [read_point(f["points"][n]) for n in self._names]
                 self._points = dict(enumerate(points))
-                self.points, self.units, self.sources = _table_from_groups(points)
+                self.table, self.units, self.sources = _table_from_groups(points)
+
+    @property
+    def points(self) -> pd.DataFrame:
+        """The points table, with the bounds table's fields as columns `bound_<i>_<field>` (built
+        when first asked for: thousands of bounds make a wide frame)."""
+        if self._wide is None:
+            self._wide = self.table if self.bound_table is None else \
+                _with_bound_columns(self.table, self.bound_table)
+        return self._wide
 
     def _check(self) -> bool:
         """Verifies the file (when asked to) and notes which file was verified, so that a point
@@ -316,7 +346,7 @@ class Result:
         return self.run_file().get("plot", {})
 
     def __len__(self) -> int:
-        return len(self.points)
+        return len(self.table)
 
     def __repr__(self) -> str:
         return f"<collnoise.Result {self.name!r}: {len(self)} points of kind {self.kind!r}>"
@@ -350,7 +380,10 @@ class Result:
             if self._verify and _stamp_of(self.path) != self._stamp:
                 self.sealed = self._check()  # replaced or changed since it was loaded
             with h5py.File(self.path, "r") as f:
-                self._points[index] = read_point(f["points"][self._names[index]])
+                point = read_point(f["points"][self._names[index]])
+            if self.bound_table is not None:
+                _put_bound_fields(point, self.bound_table[self.bound_table["point"] == index])
+            self._points[index] = point
         return self._points[index]
 
     def all_points(self) -> list[Point]:
