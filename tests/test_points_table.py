@@ -150,6 +150,11 @@ def check_bounds_table(binary):
         check(list(frame["value"]) == [float(i) for i in range(1, count + 1)], "values exact")
         check(not any(re.match(r"bound_\d+_", c) for c in f["points_table"].dtype.names),
               "no bound columns in the points table")  # the model's bound_lower is not one
+        # Nothing else grows with the bounds: the summary group holds the model's fields only.
+        summary = f["points"]["0000"]["summary"].attrs
+        check(len(summary) < 120 and "bounds_decided" in summary,
+              f"{len(summary)} attributes in the summary group")
+        check(len(f["points_table"].dtype.names) < 100, "points table columns")
     result = collnoise.load("py-bounds.h5")
     bounds = collnoise.bounds(result)
     check(len(bounds) == count, f"collnoise.bounds: {len(bounds)} rows")
