@@ -41,7 +41,7 @@ double harmonic_of(double n) {
 std::string fault_message(const mu::Parser::exception_type& e) {
   if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN && !e.GetToken().empty())
     return "unknown name \"" + e.GetToken() + "\"";
-  static const std::regex position(R"( (found )?at position -?[0-9]+\.?)");
+  static const std::regex position(R"( (found )?at position -?[0-9]+\.?| \(position: -?[0-9]+\))");
   return std::regex_replace(e.GetMsg(), position, "");
 }
 

@@ -357,6 +357,10 @@ TEST_CASE("a bound is one closed form: assignments and comma lists are refused",
         "a list of 2 expressions separated by commas is not one value (commas separate a "
         "function's arguments only)");
   CHECK(list.fault()->column == 0);
+  const BoundExpression bracketed("(1, 2)", {});
+  REQUIRE(bracketed.fault());
+  CHECK(bracketed.fault()->message == "Function arguments used without a function");
+  CHECK(bracketed.fault()->column == 7);
   const BoundExpression three("min(1, 2), 3, 4", {});
   REQUIRE(three.fault());
   CHECK(three.fault()->message.starts_with("a list of 3 expressions"));
