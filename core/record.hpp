@@ -2,10 +2,12 @@
 // A flat, ordered record of named values: what a result file stores per point and what
 // `summary --json` prints. A null value carries its reason, stored beside it as "<key>_reason";
 // a value that is a quantity carries its unit, stored beside it as "<key>_units".
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -48,17 +50,49 @@ class Record {
   const std::vector<std::pair<std::string, std::string>>& units() const { return units_; }
 
  private:
+  // From this many entries on, a record keeps an index by key beside its ordered entries: a run
+  // with thousands of user bounds writes tens of thousands of fields per point, and looking each
+  // up by a scan would make building, reading and printing a summary quadratic in them.
+  static constexpr std::size_t kIndexFrom = 32;
+  using Index = std::unordered_map<std::string, std::size_t>;
+  template <class Entries>
+  static const typename Entries::value_type* lookup(const Entries& entries, const Index& index,
+                                                    const std::string& key);
+  static void reindex(const auto& entries, Index& index);
+
   std::vector<std::pair<std::string, Field>> fields_;
   std::vector<std::pair<std::string, std::string>> units_;
+  Index field_index_;  // empty below kIndexFrom fields, else every field's position
+  Index unit_index_;   // the same for units_
 };
 
+template <class Entries>
+const typename Entries::value_type* Record::lookup(const Entries& entries, const Index& index,
+                                                   const std::string& key) {
+  if (index.empty()) {
+    for (const auto& entry : entries)
+      if (entry.first == key) return &entry;
+    return nullptr;
+  }
+  const auto it = index.find(key);
+  return it == index.end() ? nullptr : &entries[it->second];
+}
+
+inline void Record::reindex(const auto& entries, Index& index) {
+  index.clear();
+  if (entries.size() < kIndexFrom) return;
+  index.reserve(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) index.emplace(entries[i].first, i);
+}
+
 inline void Record::set(std::string key, Field value) {
-  for (auto& [k, v] : fields_)
-    if (k == key) {
-      v = std::move(value);
-      return;
-    }
+  if (const auto* entry = lookup(fields_, field_index_, key)) {
+    fields_[static_cast<std::size_t>(entry - fields_.data())].second = std::move(value);
+    return;
+  }
+  if (!field_index_.empty()) field_index_.emplace(key, fields_.size());
   fields_.emplace_back(std::move(key), std::move(value));
+  if (fields_.size() == kIndexFrom) reindex(fields_, field_index_);
 }
 
 inline void Record::set(std::string key, const Nullable& value) {
@@ -69,21 +103,25 @@ inline void Record::set(std::string key, const Nullable& value) {
 }
 
 inline const Field* Record::find(const std::string& key) const {
-  for (const auto& [k, v] : fields_)
-    if (k == key) return &v;
-  return nullptr;
+  const auto* entry = lookup(fields_, field_index_, key);
+  return entry ? &entry->second : nullptr;
 }
 
 inline void Record::set_unit(const std::string& key, const std::string& unit) {
-  for (auto it = units_.begin(); it != units_.end(); ++it)
-    if (it->first == key) {
-      if (unit.empty())
-        units_.erase(it);
-      else
-        it->second = unit;
+  if (const auto* entry = lookup(units_, unit_index_, key)) {
+    const auto at = static_cast<std::size_t>(entry - units_.data());
+    if (!unit.empty()) {
+      units_[at].second = unit;
       return;
     }
-  if (!unit.empty()) units_.emplace_back(key, unit);
+    units_.erase(units_.begin() + static_cast<std::ptrdiff_t>(at));
+    reindex(units_, unit_index_);  // rare: positions after `at` moved
+    return;
+  }
+  if (unit.empty()) return;
+  if (!unit_index_.empty()) unit_index_.emplace(key, units_.size());
+  units_.emplace_back(key, unit);
+  if (units_.size() == kIndexFrom) reindex(units_, unit_index_);
 }
 
 inline void Record::set_unit(std::initializer_list<std::string> keys, const std::string& unit) {
@@ -91,9 +129,8 @@ inline void Record::set_unit(std::initializer_list<std::string> keys, const std:
 }
 
 inline std::string Record::unit_of(const std::string& key) const {
-  for (const auto& [k, u] : units_)
-    if (k == key) return u;
-  return {};
+  const auto* entry = lookup(units_, unit_index_, key);
+  return entry ? entry->second : std::string();
 }
 
 }  // namespace collnoise

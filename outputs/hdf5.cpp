@@ -547,6 +547,96 @@ Dataset Group::write_table(const std::string& name, std::span<const Column> colu
   return Dataset(std::move(ds));
 }
 
+namespace {
+
+// Column `name` of table `ds` (of `rows` rows), read through HDF5's conversion into `memory`
+// (one value of `size` bytes per row).
+std::vector<std::byte> read_member(hid_t ds, const std::string& name, hid_t memory,
+                                   std::size_t size, std::size_t rows, const std::string& what) {
+  Handle one = make(H5Tcreate(H5T_COMPOUND, size), kType, "create member type of " + what);
+  check_status(H5Tinsert(one.id(), name.c_str(), 0, memory), "member " + name + " of " + what);
+  std::vector<std::byte> buffer(rows * size);
+  if (rows > 0)
+    check_status(H5Dread(ds, one.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
+                 "read column " + name + " of " + what);
+  return buffer;
+}
+
+Column read_column(hid_t ds, hid_t file_type, unsigned index, std::size_t rows,
+                   const std::string& what) {
+  char* member = H5Tget_member_name(file_type, index);
+  if (member == nullptr) throw InputError(fmt::format("{}: a column without a name", what));
+  Column column{member, {}};
+  H5free_memory(member);
+  const auto as = [&](hid_t memory, std::size_t size) {
+    return read_member(ds, column.name, memory, size, rows, what);
+  };
+  switch (H5Tget_member_class(file_type, index)) {
+    case H5T_FLOAT: {
+      std::vector<double> values(rows);
+      std::memcpy(values.data(), as(H5T_NATIVE_DOUBLE, sizeof(double)).data(),
+                  rows * sizeof(double));
+      column.values = std::move(values);
+      break;
+    }
+    case H5T_INTEGER: {
+      std::vector<std::int64_t> values(rows);
+      std::memcpy(values.data(), as(H5T_NATIVE_INT64, sizeof(std::int64_t)).data(),
+                  rows * sizeof(std::int64_t));
+      column.values = std::move(values);
+      break;
+    }
+    case H5T_ENUM: {
+      Handle bt = bool_type();
+      const std::vector<std::byte> bytes = as(bt.id(), 1);
+      std::vector<bool> values(rows);
+      for (std::size_t r = 0; r < rows; ++r) values[r] = std::to_integer<int>(bytes[r]) != 0;
+      column.values = std::move(values);
+      break;
+    }
+    case H5T_STRING: {
+      Handle stored = make(H5Tget_member_type(file_type, index), kType, "member type of " + what);
+      const std::size_t width = H5Tget_size(stored.id());
+      if (H5Tis_variable_str(stored.id()) > 0 || width == 0 || width > (std::size_t{1} << 20))
+        throw InputError(fmt::format("{}: column {} is not fixed-length text", what, column.name));
+      const std::vector<std::byte> bytes = as(stored.id(), width);
+      std::vector<std::string> values(rows);
+      for (std::size_t r = 0; r < rows; ++r) {
+        const auto* text = reinterpret_cast<const char*>(bytes.data() + r * width);
+        values[r].assign(text, strnlen(text, width));
+      }
+      column.values = std::move(values);
+      break;
+    }
+    default:
+      throw InputError(
+          fmt::format("{}: column {} is not a number, a bool or text", what, column.name));
+  }
+  return column;
+}
+
+}  // namespace
+
+std::vector<Column> Group::read_table(const std::string& name, std::uint64_t max_cells) const {
+  Handle ds = make(H5Dopen2(id(), name.c_str(), H5P_DEFAULT), kDataset, "open dataset " + name);
+  Handle type = make(H5Dget_type(ds.id()), kType, "type of " + name);
+  Handle space = make(H5Dget_space(ds.id()), kSpace, "space of " + name);
+  if (H5Tget_class(type.id()) != H5T_COMPOUND || H5Sget_simple_extent_ndims(space.id()) != 1)
+    throw InputError(fmt::format("dataset {} is not a table", name));
+  const hssize_t rows = H5Sget_simple_extent_npoints(space.id());
+  const int members = H5Tget_nmembers(type.id());
+  check(rows, "size of " + name);
+  check(members, "columns of " + name);
+  if (static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(members) > max_cells)
+    throw InputError(fmt::format("table {} claims {} rows of {} columns, more than it can hold",
+                                 name, rows, members));
+  std::vector<Column> columns;
+  for (int m = 0; m < members; ++m)
+    columns.push_back(read_column(ds.id(), type.id(), static_cast<unsigned>(m),
+                                  static_cast<std::size_t>(rows), "table " + name));
+  return columns;
+}
+
 void Dataset::set_attribute(const std::string& name, const Field& value) const {
   set_field_attribute(id(), name, value);
 }

@@ -101,6 +101,11 @@ class Group {
   /// per row: what numpy reads as a structured array. Precondition: at least one column, every
   /// column of the same number of rows, distinct names (RuntimeFailure otherwise).
   Dataset write_table(const std::string& name, std::span<const Column> columns) const;
+  /// A table write_table wrote, column by column: numbers as float64, integers as int64, the
+  /// bool enum as bool, fixed-length text as text. InputError when it is not a one-dimensional
+  /// compound of those, or holds more than `max_cells` cells.
+  std::vector<Column> read_table(const std::string& name,
+                                 std::uint64_t max_cells = kMaxDatasetValues) const;
   Dataset open_dataset(const std::string& name) const;
   /// A dataset's values, flattened row-major. InputError when it is not numeric, or holds more
   /// than `max_values` values (a damaged or crafted size, refused before any allocation).

@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <string_view>
 #include <unordered_map>
+
+#include "core/errors.hpp"
 
 namespace collnoise {
 namespace {
@@ -115,11 +120,13 @@ struct Survey {
   std::unordered_map<std::string_view, std::size_t> position;  // views into `keys`' records
 };
 
-Survey survey(std::span<const Record* const> records) {
+// `without_bounds`: the user bounds' fields left out (they have a table of their own).
+Survey survey(std::span<const Record* const> records, bool without_bounds = false) {
   Survey s;
   std::vector<std::size_t> written_in;  // per key: the last row that wrote it, plus one
   for (std::size_t row = 0; row < records.size(); ++row) {
     for (const auto& [key, value] : records[row]->fields()) {
+      if (without_bounds && is_bound_field(key)) continue;
       const auto [at, fresh] = s.position.try_emplace(key, s.keys.size());
       if (fresh) {
         s.keys.push_back(key);
@@ -201,7 +208,7 @@ PointsTable points_table(std::span<const PointRecords> points) {
     const bool params = source == "params";
     std::vector<const Record*> records;
     for (const auto& p : points) records.push_back(params ? p.params : p.summary);
-    const Survey s = survey(records);
+    const Survey s = survey(records, !params);
     // Column of each key (or none), then every row's cells into their columns.
     std::vector<std::optional<std::size_t>> column_of(s.keys.size());
     for (std::size_t k = 0; k < s.keys.size(); ++k) {
@@ -213,9 +220,12 @@ PointsTable points_table(std::span<const PointRecords> points) {
       }
     }
     for (std::size_t row = 0; row < records.size(); ++row)
-      for (const auto& [key, value] : records[row]->fields())
-        if (const auto c = column_of[s.position.at(key)]; c && !std::holds_alternative<Null>(value))
+      for (const auto& [key, value] : records[row]->fields()) {
+        const auto at = s.position.find(key);
+        if (at == s.position.end()) continue;  // a bound's field
+        if (const auto c = column_of[at->second]; c && !std::holds_alternative<Null>(value))
           fill_cell(table.columns[*c], row, value);
+      }
   }
   return table;
 }
@@ -224,6 +234,206 @@ void write_points_table(const h5::Group& group, const PointsTable& table) {
   const h5::Dataset ds = group.write_table(kPointsTableName, table.columns);
   ds.set_texts("units", table.units);
   ds.set_texts("sources", table.sources);
+}
+
+namespace {
+
+// A user bound's fields, in the order runs/bound_check.cpp writes them (bound_field_specs).
+struct BoundColumn {
+  std::string_view field;
+  bool text;      // else a number
+  bool nullable;  // may be null: its reason has a column
+};
+constexpr BoundColumn kBoundColumns[] = {
+    {"name", true, false},         {"statistic", true, false}, {"relation", true, false},
+    {"value", false, true},        {"estimate", false, true},  {"ci_low", false, true},
+    {"ci_high", false, true},      {"ci_method", true, false}, {"level", false, false},
+    {"level_method", true, false}, {"verdict", true, true},    {"verdict_adjusted", true, true},
+    {"distance", false, true}};
+constexpr std::size_t kBoundFields = std::size(kBoundColumns);
+// The fields in the primary metric's unit (the `unit` column).
+constexpr std::string_view kQuantities[] = {"value", "estimate", "ci_low", "ci_high"};
+
+struct BoundKey {
+  std::int64_t bound = 0;
+  std::size_t field = 0;  // index into kBoundColumns
+};
+
+std::optional<BoundKey> parse_bound_key(std::string_view key) {
+  constexpr std::string_view head = "bound_";
+  if (!key.starts_with(head)) return std::nullopt;
+  key.remove_prefix(head.size());
+  std::int64_t bound = 0;
+  const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), bound);
+  if (error != std::errc() || end == key.data() || bound < 1 || end == key.data() + key.size() ||
+      *end != '_')
+    return std::nullopt;
+  const std::string_view field = key.substr(static_cast<std::size_t>(end - key.data()) + 1);
+  for (std::size_t c = 0; c < kBoundFields; ++c)
+    if (kBoundColumns[c].field == field) return BoundKey{bound, c};
+  return std::nullopt;
+}
+
+std::string bound_key(std::int64_t bound, std::string_view field) {
+  return fmt::format("bound_{}_{}", bound, field);
+}
+
+}  // namespace
+
+bool is_bound_field(std::string_view key) {
+  return parse_bound_key(key).has_value();
+}
+
+Record without_bound_fields(const Record& record) {
+  Record out;
+  for (const auto& [key, value] : record.fields())
+    if (!is_bound_field(key)) out.set(key, value);
+  for (const auto& [key, unit] : record.units())
+    if (!is_bound_field(key)) out.set_unit(key, unit);
+  return out;
+}
+
+PointsTable bounds_table(std::span<const PointRecords> points) {
+  std::vector<std::int64_t> point, bound;
+  std::vector<std::vector<std::string>> texts(kBoundFields), reasons(kBoundFields);
+  std::vector<std::vector<double>> numbers(kBoundFields);
+  std::vector<std::string> units;
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    if (points[p].summary == nullptr) continue;
+    const Record& summary = *points[p].summary;
+    std::unordered_map<std::int64_t, std::size_t> row_of;  // this point's bounds
+    for (const auto& [key, value] : summary.fields()) {
+      const auto parsed = parse_bound_key(key);
+      if (!parsed) continue;
+      const auto [at, fresh] = row_of.try_emplace(parsed->bound, point.size());
+      if (fresh) {
+        point.push_back(static_cast<std::int64_t>(p));
+        bound.push_back(parsed->bound);
+        for (std::size_t c = 0; c < kBoundFields; ++c) {
+          texts[c].emplace_back();
+          reasons[c].emplace_back();
+          numbers[c].push_back(std::numeric_limits<double>::quiet_NaN());
+        }
+        units.push_back(summary.unit_of(bound_key(parsed->bound, "value")));
+      }
+      const std::size_t c = parsed->field;
+      if (const auto* null = std::get_if<Null>(&value))
+        reasons[c][at->second] = null->reason;
+      else if (kBoundColumns[c].text)
+        texts[c][at->second] = text_of(value);
+      else
+        numbers[c][at->second] = number_of(value);
+    }
+  }
+  PointsTable table;
+  const auto add = [&](h5::Column column, std::string unit, std::string source) {
+    table.columns.push_back(std::move(column));
+    table.units.push_back(std::move(unit));
+    table.sources.push_back(std::move(source));
+  };
+  std::string quantity_unit;
+  for (const std::string& unit : units)
+    if (!unit.empty()) add_unit(quantity_unit, unit);
+  add({"point", std::move(point)}, "", "point");
+  add({"bound", std::move(bound)}, "", "bounds");
+  for (std::size_t c = 0; c < kBoundFields; ++c) {
+    const std::string field(kBoundColumns[c].field);
+    const bool quantity =
+        std::find(std::begin(kQuantities), std::end(kQuantities), field) != std::end(kQuantities);
+    if (kBoundColumns[c].text)
+      add({field, std::move(texts[c])}, "", "bounds");
+    else
+      add({field, std::move(numbers[c])}, quantity ? quantity_unit : "", "bounds");
+  }
+  add({"unit", std::move(units)}, "", "bounds");
+  for (std::size_t c = 0; c < kBoundFields; ++c)
+    if (kBoundColumns[c].nullable)
+      add({std::string(kBoundColumns[c].field) + "_reason", std::move(reasons[c])}, "", "bounds");
+  return table;
+}
+
+void write_bounds_table(const h5::Group& group, const PointsTable& table) {
+  const h5::Dataset ds = group.write_table(kPointsBoundsName, table.columns);
+  ds.set_texts("units", table.units);
+  ds.set_texts("sources", table.sources);
+}
+
+namespace {
+
+// The column `name` of a bounds table, of type T; InputError naming the file otherwise.
+template <class T>
+const std::vector<T>& bound_column(std::span<const h5::Column> columns, const std::string& name,
+                                   const std::string& path) {
+  for (const h5::Column& column : columns)
+    if (column.name == name) {
+      if (const auto* values = std::get_if<std::vector<T>>(&column.values)) return *values;
+      throw InputError(
+          fmt::format("'{}': column {} of {} has the wrong type", path, name, kPointsBoundsName));
+    }
+  throw InputError(fmt::format("'{}': {} has no column {}", path, kPointsBoundsName, name));
+}
+
+// The fields of row `row` of the table into `record`.
+void put_bound_row(Record& record, std::span<const h5::Column> columns, std::size_t row,
+                   std::int64_t bound, const std::string& path) {
+  for (std::size_t c = 0; c < kBoundFields; ++c) {
+    const BoundColumn& column = kBoundColumns[c];
+    const std::string field(column.field);
+    const std::string key = bound_key(bound, field);
+    if (column.nullable) {
+      const auto& reason = bound_column<std::string>(columns, field + "_reason", path)[row];
+      if (!reason.empty()) {
+        record.set(key, Field(Null{reason}));
+        continue;
+      }
+    }
+    if (column.text)
+      record.set(key, Field(bound_column<std::string>(columns, field, path)[row]));
+    else
+      record.set(key, Field(bound_column<double>(columns, field, path)[row]));
+  }
+  if (const auto& unit = bound_column<std::string>(columns, "unit", path)[row]; !unit.empty())
+    for (const std::string_view quantity : kQuantities)
+      record.set_unit(bound_key(bound, quantity), unit);
+}
+
+}  // namespace
+
+void read_bound_fields(const h5::Group& group, std::vector<Record>& summaries,
+                       const std::string& path) {
+  if (!group.has_child(kPointsBoundsName)) return;
+  const std::vector<h5::Column> columns = group.read_table(kPointsBoundsName);
+  const auto& point = bound_column<std::int64_t>(columns, "point", path);
+  const auto& bound = bound_column<std::int64_t>(columns, "bound", path);
+  std::vector<std::vector<std::size_t>> rows_of(summaries.size());
+  for (std::size_t r = 0; r < point.size(); ++r) {
+    if (point[r] < 0 || static_cast<std::uint64_t>(point[r]) >= summaries.size() || bound[r] < 1)
+      throw InputError(
+          fmt::format("'{}': row {} of {} names point {} bound {} (the file holds {} "
+                      "points)",
+                      path, r, kPointsBoundsName, point[r], bound[r], summaries.size()));
+    rows_of[static_cast<std::size_t>(point[r])].push_back(r);
+  }
+  for (std::size_t p = 0; p < summaries.size(); ++p) {
+    if (rows_of[p].empty()) continue;
+    // The bound fields where the run wrote them: after the model's and shared fields, before
+    // bounds_decided.
+    Record merged;
+    const auto put_bounds = [&] {
+      for (const std::size_t r : rows_of[p]) put_bound_row(merged, columns, r, bound[r], path);
+    };
+    bool put = false;
+    for (const auto& [key, value] : summaries[p].fields()) {
+      if (key == "bounds_decided" && !put) {
+        put_bounds();
+        put = true;
+      }
+      merged.set(key, value);
+    }
+    if (!put) put_bounds();
+    for (const auto& [key, unit] : summaries[p].units()) merged.set_unit(key, unit);
+    summaries[p] = std::move(merged);
+  }
 }
 
 std::vector<std::pair<std::string, std::string>> merged_units(std::span<const Record> records) {

@@ -11,6 +11,20 @@ Json json_number(double v) {
 
 }  // namespace
 
+void JsonObjectBuilder::set(std::string key, Json value) {
+  // The object's entries as the vector they are (ordered_map is one), appended to directly.
+  auto& entries = static_cast<Json::object_t::Container&>(object_.get_ref<Json::object_t&>());
+  const auto [at, fresh] = position_.try_emplace(key, entries.size());
+  if (fresh)
+    entries.emplace_back(std::move(key), std::move(value));
+  else
+    entries[at->second].second = std::move(value);
+}
+
+void JsonObjectBuilder::set_all(Json object) {
+  for (auto& [key, value] : object.get_ref<Json::object_t&>()) set(key, std::move(value));
+}
+
 Json json_of(const Field& field) {
   return std::visit(
       [](const auto& v) -> Json {
@@ -31,12 +45,12 @@ Json json_of(const Field& field) {
 }
 
 Json json_of(const Record& record) {
-  Json object = Json::object();
+  JsonObjectBuilder object;
   for (const auto& [key, value] : record.fields()) {
-    object[key] = json_of(value);
-    if (const auto* null = std::get_if<Null>(&value)) object[key + "_reason"] = null->reason;
+    object.set(key, json_of(value));
+    if (const auto* null = std::get_if<Null>(&value)) object.set(key + "_reason", null->reason);
   }
-  return object;
+  return std::move(object).take();
 }
 
 std::string json_text(const Json& document) {

@@ -31,7 +31,8 @@ void write_point(const h5::Group& group, const PointResult& p, const PointIdenti
   if (identity) write_point_identity(group, *identity);
   if (!p.plot.fields().empty()) group.create_group("plot").write_record(p.plot);
   group.create_group("params").write_record(p.params);
-  group.create_group("summary").write_record(p.summary);
+  // The bounds' fields go to the bounds table: a group holds at most 65535 attributes.
+  group.create_group("summary").write_record(without_bound_fields(p.summary));
   if (p.tally) write_tally(group.create_group("tally"), *p.tally, p.chunk_size);
 }
 
@@ -81,6 +82,8 @@ void write_result_file(const std::string& path, const RunIdentity& run, const Ru
     // The same values again as one table, for loading in one call; the groups stay the record
     // (nulls with their reasons, lists, tallies).
     write_points_table(root, points_table(rows));
+    if (const PointsTable bounds = bounds_table(rows); bounds.columns.front().rows() > 0)
+      write_bounds_table(root, bounds);
   }
   file.commit(path);
 }
@@ -166,6 +169,7 @@ ResultFile read_result(const std::string& path, const h5::ReadOptions& options) 
                                    : std::nullopt);
     out.identities.push_back(read_point_identity(g, fmt::format("'{}', point {}", path, name)));
   }
+  read_bound_fields(root, out.summaries, path);
   return out;
 }
 

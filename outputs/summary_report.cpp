@@ -193,17 +193,17 @@ std::string summary_json(const Record& root, const std::vector<Record>& params,
       else if (!k.ends_with("_string"))
         p.set(k, Field(Null{"not a parameter of this point"}));
     }
-    Json point = Json::object();
-    point["params"] = json_of(p);
-    point.update(json_of(summaries[i]));
-    points.push_back(std::move(point));
+    JsonObjectBuilder point;
+    point.set("params", json_of(p));
+    point.set_all(json_of(summaries[i]));
+    points.push_back(std::move(point).take());
   }
   document["points"] = std::move(points);
   // Last, so that a key's first appearance in the text is in the points.
-  Json units = Json::object();
+  JsonObjectBuilder units;
   for (const auto& records : {std::span<const Record>(params), std::span<const Record>(summaries)})
-    for (const auto& [key, unit] : merged_units(records)) units[key] = unit;
-  document["units"] = std::move(units);
+    for (const auto& [key, unit] : merged_units(records)) units.set(key, unit);
+  document["units"] = std::move(units).take();
   return json_text(document);
 }
 

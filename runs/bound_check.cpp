@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <numbers>
 
 #include "core/errors.hpp"
+#include "core/stop_poll.hpp"
 #include "estimators/quantile_interval.hpp"
 #include "runs/bound_expression.hpp"
 #include "runs/point_fields.hpp"
@@ -40,8 +42,19 @@ std::map<std::string, double> variable_values(const PreparedPoint& point, const 
   return values;
 }
 
-std::string bound_label(const std::string& origin, const UserBound& bound) {
-  return fmt::format("{}: bound \"{}\"", origin, bound.name);
+// "bound[i] ("name")", as the run file's reader names a bound (runs/user_bound.cpp).
+std::string bound_label(const std::string& origin, std::size_t index, const UserBound& bound) {
+  return fmt::format("{}: bound[{}] (\"{}\")", origin, index + 1, bound.name);
+}
+
+// An expression as a message quotes it: control characters as '?', cut after 200 characters (a
+// message is one line of sane length).
+std::string quoted(const std::string& text) {
+  constexpr std::size_t kLongest = 200;
+  std::string out;
+  for (const char c : text.substr(0, kLongest))
+    out += std::iscntrl(static_cast<unsigned char>(c)) ? '?' : c;
+  return fmt::format("\"{}{}\"", out, text.size() > kLongest ? "..." : "");
 }
 
 bool keeps_histogram_of_primary(const SampledStudy& study) {
@@ -58,22 +71,57 @@ std::string prefix_of(std::size_t i) {
   return fmt::format("bound_{}_", i + 1);
 }
 
-// The bound's value at a point: its expression over the point's keys and summary fields.
-double bound_value(const UserBound& bound, const PreparedPoint& point, const Record& summary) {
-  BoundExpression expression(bound.expression, bound_variable_names(point));
-  return expression.evaluate(variable_values(point, summary));
+// A value that is not finite, as a message says it ("NaN" whatever its sign bit, "inf", "-inf").
+std::string non_finite_text(double value) {
+  return std::isnan(value) ? "NaN" : fmt::format("{}", value);
 }
 
-// The verdict fields of one bound at one point.
-void put_one_bound(Record& summary, std::size_t i, const UserBound& bound, double value,
+// What the bounds' expressions read at a point: its names and their values, taken once for all
+// of its bounds (before any bound writes its fields: the expressions read the model's fields).
+struct BoundScope {
+  std::vector<std::string> names;
+  std::map<std::string, double> values;
+};
+
+BoundScope scope_of(const PreparedPoint& point, const Record& summary) {
+  return {bound_variable_names(point), variable_values(point, summary)};
+}
+
+double bound_value(const UserBound& bound, const BoundScope& scope) {
+  BoundExpression expression(bound.expression, scope.names);
+  return expression.evaluate(scope.values);
+}
+
+// The intervals of a point's bounds, by statistic and level: every bound of one statistic has
+// the same ones, computed once however many bounds there are.
+class IntervalCache {
+ public:
+  IntervalCache(const SampledStudy& study, const Tally& tally, std::span<const double> sorted)
+      : study_(study), tally_(tally), sorted_(sorted) {}
+  const StatisticInterval& at(const std::string& statistic, double level) {
+    const auto key = std::make_pair(statistic, level);
+    auto it = cache_.find(key);
+    if (it == cache_.end())
+      it = cache_.emplace(key, statistic_interval(study_, tally_, statistic, level, sorted_)).first;
+    return it->second;
+  }
+
+ private:
+  const SampledStudy& study_;
+  const Tally& tally_;
+  std::span<const double> sorted_;
+  std::map<std::pair<std::string, double>, StatisticInterval> cache_;
+};
+
+// The verdict fields of one bound at one point, in the order of bound_field_specs.
+// Returns whether its verdict at the level is decided (holds or violated).
+bool put_one_bound(Record& summary, std::size_t i, const UserBound& bound, double value,
                    const StatisticInterval& at_level, const StatisticInterval& adjusted,
                    const BoundLevels& levels, const std::string& unit) {
   const std::string p = prefix_of(i);
   summary.set(p + "name", Field(bound.name));
   summary.set(p + "statistic", Field(bound.statistic));
   summary.set(p + "relation", Field(relation_text(bound.relation)));
-  summary.set(p + "level", Field(levels.level));
-  summary.set(p + "level_method", Field(levels.method));
   if (!std::isfinite(value))
     summary.set(p + "value", Field(Null{"the expression is not a finite number at this point"}));
   else
@@ -82,19 +130,25 @@ void put_one_bound(Record& summary, std::size_t i, const UserBound& bound, doubl
   summary.set(p + "ci_low", nullable_field(at_level.low));
   summary.set(p + "ci_high", nullable_field(at_level.high));
   summary.set(p + "ci_method", Field(at_level.method));
+  summary.set(p + "level", Field(levels.level));
+  summary.set(p + "level_method", Field(levels.method));
   const auto verdict = [&](const StatisticInterval& s) -> Field {
     if (!std::isfinite(value)) return Null{"the bound has no value at this point"};
     if (!s.low.has_value()) return Null{s.low.reason};
     if (!s.high.has_value()) return Null{s.high.reason};
     return verdict_text(bound_verdict(bound, value, *s.low.value, *s.high.value));
   };
-  summary.set(p + "verdict", verdict(at_level));
+  Field decision = verdict(at_level);
+  const bool decided = std::holds_alternative<std::string>(decision) &&
+                       std::get<std::string>(decision) != verdict_text(BoundVerdict::kUndecided);
+  summary.set(p + "verdict", std::move(decision));
   summary.set(p + "verdict_adjusted", verdict(adjusted));
   if (std::isfinite(value) && value != 0.0 && at_level.estimate.has_value())
     summary.set(p + "distance", Field((*at_level.estimate.value - value) / std::abs(value)));
   else
     summary.set(p + "distance", Field(Null{"no estimate, or a bound of value 0"}));
   summary.set_unit({p + "value", p + "estimate", p + "ci_low", p + "ci_high"}, unit);
+  return decided;
 }
 
 }  // namespace
@@ -117,27 +171,50 @@ std::vector<std::string> bound_variable_names(const PreparedPoint& point) {
 }
 
 void check_bounds_apply(const std::vector<UserBound>& bounds, const PreparedPoint& point,
-                        const std::string& origin, bool raw_samples) {
+                        const std::string& origin, bool raw_samples, bool until_decided) {
   if (bounds.empty()) return;
   if (!point.sampled)
-    throw InputError(fmt::format(
-        "{}: bound \"{}\": {} points are analyses, not samples: bounds apply to sampled points "
-        "only",
-        origin, bounds.front().name, point.kind));
+    throw InputError(
+        fmt::format("{}: {} points are analyses, not samples: bounds apply to sampled points only",
+                    bound_label(origin, 0, bounds.front()), point.kind));
   const std::vector<std::string> names = bound_variable_names(point);
-  for (const UserBound& bound : bounds) {
-    const BoundExpression expression(bound.expression, names);
-    if (const auto& fault = expression.fault())
-      throw InputError(
-          fmt::format("{}: expression, column {}: {} (names a {} point defines: "
-                      "docs/reference/keys.md and summary-fields.md)",
-                      bound_label(origin, bound), fault->column, fault->message, point.kind));
+  // The point's keys alone: a bound that reads no summary field has its value before sampling.
+  std::map<std::string, double> keys;
+  for (const auto& [key, field] : point.params.fields())
+    if (const auto x = number_of(field)) keys.emplace(variable_name(key), *x);
+  StopPoll poll(64);
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    poll.tick();
+    const UserBound& bound = bounds[i];
+    BoundExpression expression(bound.expression, names);
+    if (const auto& fault = expression.fault()) {
+      const std::string at =
+          fault->column > 0 ? fmt::format(", column {}", fault->column) : std::string();
+      const bool naming = fault->message.starts_with("unknown name");
+      throw InputError(fmt::format("{}: expression {}{}: {}{}", bound_label(origin, i, bound),
+                                   quoted(bound.expression), at, fault->message,
+                                   naming ? fmt::format(" (names a {} point defines: "
+                                                        "docs/reference/keys.md and "
+                                                        "summary-fields.md)",
+                                                        point.kind)
+                                          : std::string()));
+    }
     if (probability_of(bound.statistic) > 0.0 && !raw_samples &&
         !keeps_histogram_of_primary(*point.sampled))
       throw InputError(fmt::format(
           "{}: statistic = \"{}\" needs the primary metric's distribution, which a {} point "
           "keeps only with output.raw_samples = true",
-          bound_label(origin, bound), bound.statistic, point.kind));
+          bound_label(origin, i, bound), bound.statistic, point.kind));
+    if (!until_decided) continue;
+    const std::vector<std::string> used = expression.used();
+    const bool closed = std::all_of(used.begin(), used.end(),
+                                    [&](const std::string& name) { return keys.contains(name); });
+    if (const double value = expression.evaluate(keys); closed && !std::isfinite(value))
+      throw InputError(fmt::format(
+          "{}: expression {} is {} at this point, not a finite number: a bound without a value "
+          "is never decided, so precision.until = \"bounds_decided\" would sample to "
+          "precision.max_samples",
+          bound_label(origin, i, bound), quoted(bound.expression), non_finite_text(value)));
   }
 }
 
@@ -234,36 +311,47 @@ void put_bound_fields(Record& summary, const std::vector<UserBound>& bounds,
                       const PreparedPoint& point, const Tally& tally, const BoundLevels& levels) {
   if (bounds.empty() || !point.sampled) return;
   bool all_decided = true;
+  const BoundScope scope = scope_of(point, summary);
   const std::vector<double> sorted = sorted_if_needed(bounds, tally);
+  IntervalCache intervals(*point.sampled, tally, sorted);
+  const std::string unit = tally.layout().unit_of(0);
+  StopPoll poll(64);  // tens of thousands of bounds take a while: a stop request is heard
   for (std::size_t i = 0; i < bounds.size(); ++i) {
+    poll.tick();
     const UserBound& bound = bounds[i];
-    const double value = bound_value(bound, point, summary);
-    const StatisticInterval at_level =
-        statistic_interval(*point.sampled, tally, bound.statistic, levels.level, sorted);
-    const StatisticInterval adjusted =
-        statistic_interval(*point.sampled, tally, bound.statistic, levels.adjusted, sorted);
-    put_one_bound(summary, i, bound, value, at_level, adjusted, levels, tally.layout().unit_of(0));
-    const Field* verdict = summary.find(prefix_of(i) + "verdict");
-    all_decided = all_decided && verdict != nullptr &&
-                  std::holds_alternative<std::string>(*verdict) &&
-                  std::get<std::string>(*verdict) != "undecided";
+    const double value = bound_value(bound, scope);
+    const bool decided =
+        put_one_bound(summary, i, bound, value, intervals.at(bound.statistic, levels.level),
+                      intervals.at(bound.statistic, levels.adjusted), levels, unit);
+    all_decided = all_decided && decided;
   }
   summary.set("bounds_decided", Field(all_decided));
 }
 
-bool bounds_decided(const std::vector<UserBound>& bounds, const PreparedPoint& point,
-                    const Record& summary, const Tally& tally, double level) {
+std::string bounds_undecided(const std::vector<UserBound>& bounds, const PreparedPoint& point,
+                             const Record& summary, const Tally& tally, double level) {
+  const BoundScope scope = scope_of(point, summary);
   const std::vector<double> sorted = sorted_if_needed(bounds, tally);
-  for (const UserBound& bound : bounds) {
-    const double value = bound_value(bound, point, summary);
-    if (!std::isfinite(value)) return false;
-    const StatisticInterval s =
-        statistic_interval(*point.sampled, tally, bound.statistic, level, sorted);
-    if (!s.low.has_value() || !s.high.has_value()) return false;
+  IntervalCache intervals(*point.sampled, tally, sorted);
+  StopPoll poll(64);
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    poll.tick();
+    const UserBound& bound = bounds[i];
+    const std::string which = fmt::format("bound[{}] (\"{}\")", i + 1, bound.name);
+    const double value = bound_value(bound, scope);
+    if (!std::isfinite(value))
+      return fmt::format(
+          "{} has no value at this point (its expression is {}, not a finite number), so it can "
+          "never be decided",
+          which, non_finite_text(value));
+    const StatisticInterval& s = intervals.at(bound.statistic, level);
+    if (!s.low.has_value() || !s.high.has_value())
+      return fmt::format("{} is undecided at level {:.6g}: {}", which, level,
+                         s.low.has_value() ? s.high.reason : s.low.reason);
     if (bound_verdict(bound, value, *s.low.value, *s.high.value) == BoundVerdict::kUndecided)
-      return false;
+      return fmt::format("{} is undecided at level {:.6g}", which, level);
   }
-  return true;
+  return {};
 }
 
 std::vector<FieldSpec> bound_field_specs() {

@@ -28,11 +28,13 @@ namespace collnoise {
 std::vector<std::string> bound_variable_names(const PreparedPoint& point);
 
 /// InputError when a bound cannot apply at `point`: an analysis (bounds need samples), a
-/// malformed expression or an unknown name ("<origin>: bound "<name>": expression, column C:
-/// ..."), or a quantile statistic of a model that keeps neither a histogram of its primary metric
-/// nor (`raw_samples`) the samples.
+/// malformed expression, an unknown name, an assignment or a comma list ("<origin>: bound[i]
+/// ("<name>"): expression "<text>", column C: ..."), a quantile statistic of a model that keeps
+/// neither a histogram of its primary metric nor (`raw_samples`) the samples, or, when the run
+/// samples until the bounds are decided (`until_decided`), a bound that reads only the point's
+/// keys and is not a finite number there: it could never be decided. Polls the stop request.
 void check_bounds_apply(const std::vector<UserBound>& bounds, const PreparedPoint& point,
-                        const std::string& origin, bool raw_samples);
+                        const std::string& origin, bool raw_samples, bool until_decided = false);
 
 /// A statistic of the primary metric with its interval.
 struct StatisticInterval {
@@ -71,13 +73,16 @@ BoundLevels bound_levels(double confidence, std::size_t points, std::size_t boun
 
 /// Writes the bound fields (bound_<i>_name, _statistic, _relation, _value, _estimate, _ci_low,
 /// _ci_high, _level, _distance, _verdict, _verdict_adjusted, i from 1) and bounds_decided into
-/// `summary` (the model's fields, which the expressions read).
+/// `summary` (the model's fields, which the expressions read). Linear in the number of bounds
+/// (the intervals are computed once per statistic); StopRequested on a stop request.
 void put_bound_fields(Record& summary, const std::vector<UserBound>& bounds,
                       const PreparedPoint& point, const Tally& tally, const BoundLevels& levels);
 
-/// Whether every bound's verdict at `point` is decided at `level` (precision.until).
-bool bounds_decided(const std::vector<UserBound>& bounds, const PreparedPoint& point,
-                    const Record& summary, const Tally& tally, double level);
+/// Empty when every bound's verdict at `point` is decided at `level` (precision.until), else why
+/// the first that is not is not: "bound[i] ("<name>") is undecided at level L", or "... has no
+/// value at this point (...), so it can never be decided". StopRequested on a stop request.
+std::string bounds_undecided(const std::vector<UserBound>& bounds, const PreparedPoint& point,
+                             const Record& summary, const Tally& tally, double level);
 
 /// The schema of the bound fields (docs/reference/summary-fields.md), with <i> for the index.
 std::vector<FieldSpec> bound_field_specs();

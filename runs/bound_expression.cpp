@@ -5,7 +5,11 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <regex>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "distributions/exponential.hpp"
 
@@ -37,8 +41,46 @@ double harmonic_of(double n) {
 std::string fault_message(const mu::Parser::exception_type& e) {
   if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN && !e.GetToken().empty())
     return "unknown name \"" + e.GetToken() + "\"";
-  static const std::regex position(R"( (found )?at position -?[0-9]+\.?)");
+  static const std::regex position(R"( (found )?at position -?[0-9]+\.?| \(position: -?[0-9]+\))");
   return std::regex_replace(e.GetMsg(), position, "");
+}
+
+// The 1-based column of the first assignment '=' of `text` (an '=' that is not part of "==",
+// "<=", ">=" or "!="), for the message; 0 when none is found.
+int assignment_column(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '=') continue;
+    const bool after =
+        i > 0 && std::string_view("=<>!").find(text[i - 1]) != std::string_view::npos;
+    const bool before = i + 1 < text.size() && text[i + 1] == '=';
+    if (before) {
+      ++i;  // "==": skip both
+      continue;
+    }
+    if (!after) return static_cast<int>(i) + 1;
+  }
+  return 0;
+}
+
+// A bound is one closed form: muparser also takes assignments to its variables ("x = 3", which
+// evaluates to 3) and lists ("1, 2", which evaluates to the last), neither of which is a bound.
+// Both are seen in what muparser parsed, not in the text: an assignment is a command of its
+// bytecode, a list gives more than one result.
+std::optional<ExpressionFault> closed_form_fault(const mu::Parser& parser,
+                                                 const std::string& text) {
+  const mu::ParserByteCode& code = parser.GetByteCode();
+  for (std::size_t i = 0; i < code.GetSize(); ++i)
+    if (code.GetBase()[i].Cmd == mu::cmASSIGN)
+      return ExpressionFault{
+          "'=' assigns to a name, which a bound may not do: a bound is an expression of the "
+          "point's names (compare with '==')",
+          assignment_column(text)};
+  if (const int results = parser.GetNumResults(); results > 1)
+    return ExpressionFault{fmt::format("a list of {} expressions separated by commas is not one "
+                                       "value (commas separate a function's arguments only)",
+                                       results),
+                           0};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -67,9 +109,14 @@ BoundExpression::BoundExpression(const std::string& text, const std::vector<std:
     p.parser.DefineFun("ceil", ceil_of);
     p.parser.DefineFun("lgamma", lgamma_of);
     p.parser.DefineFun("H", harmonic_of);
+    // muparser's own constants are not exact in every build (Debian's defines _pi as
+    // 3.141592653589): collnoise's are the nearest doubles to pi and e.
+    p.parser.DefineConst("_pi", std::numbers::pi);
+    p.parser.DefineConst("_e", std::numbers::e);
     for (std::size_t i = 0; i < names.size(); ++i) p.parser.DefineVar(names[i], &p.values[i]);
     p.parser.SetExpr(text);
     p.parser.Eval();  // muparser parses on the first evaluation: faults show here
+    fault_ = closed_form_fault(p.parser, text);
   } catch (const mu::Parser::exception_type& e) {
     const int pos = e.GetPos();
     fault_ = ExpressionFault{fault_message(e), pos >= 0 ? pos + 1 : 0};

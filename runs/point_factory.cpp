@@ -115,7 +115,8 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   point.stream_key = point_stream_key(run.seed, point.stream_identity);
   if (point.sampled) point.sampled->set_stream_key(point.stream_key);
   if (point.analysis) point.analysis->set_stream_key(point.stream_key);
-  check_bounds_apply(run.bounds, point, run.path, run.output.raw_samples);
+  check_bounds_apply(run.bounds, point, run.path, run.output.raw_samples,
+                     run.precision.until_bounds_decided);
   return point;
 }
 

@@ -424,12 +424,13 @@ class Executor {
     const SummaryContext context{run_.confidence, points_.size()};
     const Record summary = summarize_tally(i, w, context).record;
     const BoundLevels levels = bound_levels_at(w);
-    if (!bounds_decided(run_.bounds, points_[i], summary, w.owned, levels.level)) {
+    if (const std::string undecided =
+            bounds_undecided(run_.bounds, points_[i], summary, w.owned, levels.level);
+        !undecided.empty()) {
       status.met = false;
       status.predicted_samples = std::min(std::max(status.predicted_samples, 2 * status.samples),
                                           run_.precision.max_samples);
-      status.note += fmt::format("{}a bound is undecided at level {:.6g}",
-                                 status.note.empty() ? "" : "; ", levels.level);
+      status.note += fmt::format("{}{}", status.note.empty() ? "" : "; ", undecided);
       if (status.samples >= run_.precision.max_samples)
         status.note += fmt::format("; stopped at the cap, precision.max_samples = {}",
                                    run_.precision.max_samples);

@@ -9,12 +9,18 @@ sources attributes aligned with its columns, and the values of the point groups.
 
 import math
 import os
+import re
 import subprocess
 import sys
 
 import h5py
 import numpy as np
 import pandas
+
+SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(SOURCE, "python"))
+import collnoise  # noqa: E402
+from collnoise.result import BOUND_FIELDS as FIELDS  # noqa: E402
 
 RUN = """name = "py-table"
 seed = 7
@@ -41,6 +47,27 @@ samples = 100
 """
 
 failures = []
+
+BOUNDS_RUN = """name = "py-bounds"
+seed = 3
+samples = 20
+[collective]
+kind = "tree_barrier"
+tau = 2.0e-6
+sampling = "per_level"
+w = 1.0e-3
+levels = 1
+[noise]
+law = "exponential"
+f = 0.05
+"""
+
+
+def bounds_run(count):
+    """A cheap point with `count` bounds: bound i (from 1) is `mean <= i` seconds."""
+    return BOUNDS_RUN + "".join(
+        f'[[bound]]\nname = "b{i}"\nrelation = "<="\nexpression = "collective_N * 0 + {i}"\n'
+        for i in range(1, count + 1))
 
 
 def check(condition, what):
@@ -101,10 +128,108 @@ def main():
             for key in ("noise.f", "completion_mean", "mean"):
                 present = key in group["params"].attrs or key in group["summary"].attrs
                 check(present or math.isnan(values[key]), f"{key} absent but not NaN")
+    check_bounds_table(binary)
+    check_old_bounds_layout(binary)
     if failures:
         print("\n".join(failures))
         sys.exit(1)
-    print("points table: one call, rows and units as in the point groups")
+    print("points table: one call, rows and units as in the point groups; bounds in their table")
+
+
+def check_bounds_table(binary):
+    """10000 bounds: the bounds table loads in one call, and collnoise reads every bound."""
+    count = 10000
+    with open("py-bounds.toml", "w") as f:
+        f.write(bounds_run(count))
+    subprocess.run([binary, "run", "py-bounds.toml", "--out", "py-bounds.h5", "--force", "--quiet",
+                    "--no-checkpoint"], check=True)
+    with h5py.File("py-bounds.h5", "r") as f:
+        frame = pandas.DataFrame(f["points_bounds"][()])
+        check(len(frame) == count, f"{len(frame)} rows of bounds")
+        check(list(frame["bound"]) == list(range(1, count + 1)), "bounds in order")
+        check(list(frame["value"]) == [float(i) for i in range(1, count + 1)], "values exact")
+        check(not any(re.match(r"bound_\d+_", c) for c in f["points_table"].dtype.names),
+              "no bound columns in the points table")  # the model's bound_lower is not one
+        # Nothing else grows with the bounds: the summary group holds the model's fields only.
+        summary = f["points"]["0000"]["summary"].attrs
+        check(len(summary) < 120 and "bounds_decided" in summary,
+              f"{len(summary)} attributes in the summary group")
+        check(len(f["points_table"].dtype.names) < 100, "points table columns")
+    result = collnoise.load("py-bounds.h5")
+    bounds = collnoise.bounds(result)
+    check(len(bounds) == count, f"collnoise.bounds: {len(bounds)} rows")
+    check(list(bounds.columns) == ["point", "bound", *FIELDS],
+          f"columns {list(bounds.columns)[:4]}...")
+    check(list(bounds["value"]) == [float(i) for i in range(1, count + 1)], "bounds() values")
+    check(set(bounds["verdict"]) == {"holds"}, f"verdicts {set(bounds['verdict'])}")
+    check(bounds["name"].iloc[-1] == f"b{count}", "last name")
+    check(result.units.get(f"bound_{count}_value") == "seconds", "wide column's unit")
+
+
+def check_old_bounds_layout(binary):
+    """A file of the layout before the bounds table (bound fields as summary attributes and
+    points-table columns) reads as it did, in C++ and in Python, to the same values."""
+    with open("py-bounds-3.toml", "w") as f:
+        f.write(bounds_run(3))
+    subprocess.run([binary, "run", "py-bounds-3.toml", "--out", "new.h5", "--force", "--quiet",
+                    "--no-checkpoint"], check=True)
+    new_json = subprocess.run([binary, "summary", "new.h5", "--json"], check=True,
+                              capture_output=True, text=True).stdout
+    with open("new.h5", "rb") as source, open("old.h5", "wb") as target:
+        target.write(source.read())
+    with h5py.File("old.h5", "r+") as f:
+        rows = f["points_bounds"][()]
+        summary = f["points"]["0000"]["summary"]
+        decided = summary.attrs["bounds_decided"]
+        del summary.attrs["bounds_decided"]  # re-added after the bounds, where it was
+        table = f["points_table"][()]
+        extra = []
+        for row in rows:
+            i = int(row["bound"])
+            for field in FIELDS:
+                value = row[field]
+                key = f"bound_{i}_{field}"
+                summary.attrs[key] = np.bytes_(value) if isinstance(value, bytes) else value
+                extra.append((key, np.asarray([value])))
+            for q in ("value", "estimate", "ci_low", "ci_high"):
+                summary.attrs[f"bound_{i}_{q}_units"] = np.bytes_(b"seconds")
+        summary.attrs["bounds_decided"] = decided
+        import numpy.lib.recfunctions as rf
+        widened = rf.append_fields(table, [k for k, _ in extra], [v for _, v in extra],
+                                   usemask=False)
+        units = list(f["points_table"].attrs["units"]) + [b""] * len(extra)
+        sources = list(f["points_table"].attrs["sources"]) + [b"summary"] * len(extra)
+        del f["points_table"]
+        del f["points_bounds"]
+        f["points_table"] = widened
+        f["points_table"].attrs["units"] = np.array(units, dtype="S")
+        f["points_table"].attrs["sources"] = np.array(sources, dtype="S")
+    old_json = subprocess.run([binary, "summary", "old.h5", "--json", "--no-verify"], check=True,
+                              capture_output=True, text=True).stdout
+    import json
+    old_point, new_point = json.loads(old_json)["points"][0], json.loads(new_json)["points"][0]
+    check(old_point == new_point, "summary --json of the old layout is the new one's")
+    check(list(old_point)[-1] == "bounds_decided", "bounds_decided last")
+    old_bounds = collnoise.bounds(collnoise.load("old.h5", verify=False))
+    new_bounds = collnoise.bounds(collnoise.load("new.h5"))
+    check(list(old_bounds["value"]) == list(new_bounds["value"]) == [1.0, 2.0, 3.0],
+          "bounds() of both layouts")
+    check(list(old_bounds["verdict"]) == list(new_bounds["verdict"]), "verdicts of both layouts")
+    wide_old = collnoise.load("old.h5", verify=False).points
+    wide_new = collnoise.load("new.h5").points
+    columns = [f"bound_{i}_{field}" for i in (1, 2, 3) for field in FIELDS]
+    check(sorted(wide_new.columns) == sorted(wide_old.columns), "the same points columns")
+    check(wide_new[columns].iloc[0].tolist() == wide_old[columns].iloc[0].tolist(),
+          "the same bound columns")
+    check(wide_new.at[0, "bound_3_value"] == 3.0, "a bound's column")
+    old_point = collnoise.load("old.h5", verify=False).point(0)
+    new_point = collnoise.load("new.h5").point(0)
+    for i in (1, 2, 3):
+        for field in FIELDS:
+            key = f"bound_{i}_{field}"
+            check(old_point.summary.get(key) == new_point.summary.get(key),
+                  f"{key}: {old_point.summary.get(key)!r} != {new_point.summary.get(key)!r}")
+        check(new_point.units.get(f"bound_{i}_value") == "seconds", "a bound's unit")
 
 
 if __name__ == "__main__":

@@ -282,11 +282,13 @@ TEST_CASE("bounds that cannot apply are refused before sampling, naming the colu
   const std::string unknown =
       write_text("bounds_unknown.toml", tree_run(100, bound_table("typo", ">=", "exact_men * 2")));
   expect_refused(run_command_line("run " + unknown + " --out bounds_unknown.h5 --force"),
-                 {"bound \"typo\"", "column 1", "unknown name \"exact_men\""});
+                 {"collnoise: error: bounds_unknown.toml: bound[1] (\"typo\"): expression "
+                  "\"exact_men * 2\", column 1: unknown name \"exact_men\" (names a "
+                  "tree_barrier point defines: docs/reference/keys.md and summary-fields.md)\n"});
   const std::string malformed = write_text(
       "bounds_malformed.toml", tree_run(100, bound_table("cut", ">=", "exact_mean * (2 +")));
   expect_refused(run_command_line("run " + malformed + " --out bounds_malformed.h5 --force"),
-                 {"bound \"cut\"", "column"});
+                 {"bound[1] (\"cut\"): expression \"exact_mean * (2 +\", column"});
   const std::string relation =
       write_text("bounds_relation.toml", tree_run(100, bound_table("rel", "=>", "exact_mean")));
   expect_refused(run_command_line("run " + relation + " --out bounds_relation.h5 --force"),
@@ -314,7 +316,7 @@ relation = ">="
 expression = "1"
 )");
   expect_refused(run_command_line("run " + analysis + " --out bounds_nhalf.h5 --force"),
-                 {"bound \"any\"", "analyses"});
+                 {"bound[1] (\"any\"): nhalf points are analyses, not samples"});
 }
 
 TEST_CASE("bound verdicts merge from parts as a whole run gives them", "[bounds]") {
@@ -335,4 +337,96 @@ TEST_CASE("bound verdicts merge from parts as a whole run gives them", "[bounds]
   for (const char* key : {"bound_1_ci_low", "bound_1_ci_high", "bound_1_verdict",
                           "bound_2_estimate", "bound_2_verdict", "bound_2_verdict_adjusted"})
     CHECK(whole[key] == merged[key]);
+}
+
+TEST_CASE("a bound is one closed form: assignments and comma lists are refused", "[bounds]") {
+  const std::string assigns =
+      "'=' assigns to a name, which a bound may not do: a bound is an expression of the point's "
+      "names (compare with '==')";
+  const BoundExpression assignment("collective_N = 3", {"collective_N"});
+  REQUIRE(assignment.fault());
+  CHECK(assignment.fault()->message == assigns);
+  CHECK(assignment.fault()->column == 14);
+  const BoundExpression nested("(noise_f=3) + 1", {"noise_f"});
+  REQUIRE(nested.fault());
+  CHECK(nested.fault()->message == assigns);
+  CHECK(nested.fault()->column == 9);
+  const BoundExpression list("1,2", {});
+  REQUIRE(list.fault());
+  CHECK(list.fault()->message ==
+        "a list of 2 expressions separated by commas is not one value (commas separate a "
+        "function's arguments only)");
+  CHECK(list.fault()->column == 0);
+  const BoundExpression bracketed("(1, 2)", {});
+  REQUIRE(bracketed.fault());
+  CHECK(bracketed.fault()->message == "Function arguments used without a function");
+  CHECK(bracketed.fault()->column == 7);
+  const BoundExpression three("min(1, 2), 3, 4", {});
+  REQUIRE(three.fault());
+  CHECK(three.fault()->message.starts_with("a list of 3 expressions"));
+  // muparser refuses the compound assignments itself.
+  for (const char* text : {"noise_f += 1", "noise_f -= 1", "noise_f *= 2", "noise_f /= 2"})
+    CHECK(BoundExpression(text, {"noise_f"}).fault());
+  // Comparisons and functions of several arguments stay expressions.
+  CHECK(evaluate("min(3, 1) + max(1, 2, 5) + sum(1, 2)") == 1.0 + 5.0 + 3.0);
+  CHECK(evaluate("(noise_f == 0.5) + (noise_f <= 1) + (noise_f >= 1) + (noise_f != 2)",
+                 {{"noise_f", 0.5}}) == 3.0);
+
+  const std::string run = write_text(
+      "bounds_assign.toml", tree_run(100, bound_table("fine", ">=", "1") +
+                                              bound_table("assign", ">=", "collective_N = 3")));
+  expect_refused(run_command_line("run " + run + " --out bounds_assign.h5 --force"),
+                 {"collnoise: error: bounds_assign.toml: bound[2] (\"assign\"): expression "
+                  "\"collective_N = 3\", column 14: " +
+                  assigns + "\n"});
+  const std::string comma =
+      write_text("bounds_comma.toml", tree_run(100, bound_table("list", "<=", "1,2")));
+  expect_refused(run_command_line("run " + comma + " --out bounds_comma.h5 --force"),
+                 {"collnoise: error: bounds_comma.toml: bound[1] (\"list\"): expression \"1,2\": "
+                  "a list of 2 expressions separated by commas is not one value (commas separate "
+                  "a function's arguments only)\n"});
+}
+
+TEST_CASE("_pi and _e are the nearest doubles to pi and e", "[bounds]") {
+  CHECK(evaluate("_pi") == std::numbers::pi);  // bit for bit: not muparser's 3.141592653589
+  CHECK(evaluate("_e") == std::numbers::e);
+  CHECK(evaluate("2 * _pi") == 2.0 * std::numbers::pi);
+}
+
+TEST_CASE("a bound without a value is refused or named under until = bounds_decided", "[bounds]") {
+  const std::string until =
+      "[precision]\nuntil = \"bounds_decided\"\nmin_samples = 100\nmax_samples = 400\n";
+  // A closed form of the point's keys alone: its value is known before anything is sampled.
+  const std::string keys = write_text(
+      "bounds_until_inf.toml",
+      replace_text(tree_run(0, bound_table("fine", ">=", "0") +
+                                   bound_table("never", "<=", "1/(collective_N - collective_N)")),
+                   "samples = 0\n", until));
+  expect_refused(
+      run_command_line("run " + keys + " --out bounds_until_inf.h5 --force"),
+      {"collnoise: error: bounds_until_inf.toml: bound[2] (\"never\"): expression "
+       "\"1/(collective_N - collective_N)\" is inf at this point, not a finite number: a bound "
+       "without a value is never decided, so precision.until = \"bounds_decided\" would sample "
+       "to precision.max_samples\n"});
+  // Without `until` the same bound is taken: its verdict is null, with its reason.
+  const nlohmann::json fixed =
+      run_point("bounds_fixed_inf", tree_run(100, bound_table("never", "<=",
+                                                              "1/(collective_N - "
+                                                              "collective_N)")));
+  CHECK(fixed["bound_1_value"].is_null());
+  CHECK(fixed["bound_1_value_reason"] == "the expression is not a finite number at this point");
+  CHECK(fixed["bound_1_verdict_reason"] == "the bound has no value at this point");
+  CHECK(fixed["bounds_decided"] == false);
+  // One that reads a summary field has its value only once sampled: the note names it.
+  const nlohmann::json p =
+      run_point("bounds_until_nan",
+                replace_text(tree_run(0, bound_table("fine", ">=", "0") +
+                                             bound_table("never", "<=", "exact_mean * (0/0)")),
+                             "samples = 0\n", until));
+  CHECK(p["precision_met"] == false);
+  CHECK(p["precision_samples"] == 400);
+  const std::string note = p["precision_note"].get<std::string>();
+  INFO(note);
+  CHECK(note.find("bound[2] (\"never\") has no value at this point (its expression is NaN, not a "
+                  "finite number), so it can never be decided") != std::string::npos);
 }

@@ -15,16 +15,14 @@ import re
 
 import pandas as pd
 
-from .result import Result, load
+from .result import BOUND_FIELDS, BOUND_TEXT_FIELDS, Result, load
 
 #: The verdicts, in the order figures list them (docs/bounds.md, "Verdicts").
 VERDICTS = ("holds", "violated", "undecided")
 #: The per-bound fields, as `bound_<i>_<field>` in the points table, in the frame's order.
-FIELDS = ("name", "statistic", "relation", "value", "estimate", "ci_low", "ci_high", "ci_method",
-          "level", "level_method", "verdict", "verdict_adjusted", "distance")
+FIELDS = BOUND_FIELDS
 # Fields holding text; the others are numbers (NaN where null).
-TEXT_FIELDS = {"name", "statistic", "relation", "ci_method", "level_method", "verdict",
-               "verdict_adjusted"}
+TEXT_FIELDS = BOUND_TEXT_FIELDS
 
 _NAME_COLUMN = re.compile(r"^bound_(\d+)_name$")
 
@@ -46,8 +44,8 @@ def bounded_rows(result: Result) -> list[int]:
 
 def varying_parameters(result: Result, rows: list[int]) -> list[str]:
     """The parameters whose values differ between these points, in the points table's order."""
-    frame = result.points.loc[rows]
-    return [key for key in result.points.columns
+    frame = result.table.loc[rows]
+    return [key for key in result.table.columns
             if result.sources.get(key) == "params" and not key.endswith("_string")
             and frame[key].nunique(dropna=False) > 1]
 
@@ -62,6 +60,8 @@ def bounds(result: Result | str) -> pd.DataFrame:
     `result` is a Result or a path, read with collnoise.load (its checksum checked)."""
     if not isinstance(result, Result):
         result = load(result)
+    if result.bound_table is not None:
+        return _from_bound_table(result)
     rows = bounded_rows(result)
     params = varying_parameters(result, rows) if rows else []
     table = result.points
@@ -76,6 +76,20 @@ def bounds(result: Result | str) -> pd.DataFrame:
                         **{f: _value(table, row, f"bound_{i}_{f}", f in TEXT_FIELDS)
                            for f in FIELDS}})
     return pd.DataFrame(out, columns=["point", *params, "bound", *FIELDS])
+
+
+def _from_bound_table(result: Result) -> pd.DataFrame:
+    """bounds(result) from the file's bounds table (`/points_bounds`): already a row per point
+    and bound."""
+    table = result.bound_table
+    rows = sorted(int(p) for p in table["point"].unique())
+    params = varying_parameters(result, rows) if rows else []
+    frame = table[["point", "bound", *FIELDS]].copy()
+    for at, key in enumerate(params):
+        frame.insert(1 + at, key, result.table[key].to_numpy()[frame["point"].to_numpy()])
+    for field in TEXT_FIELDS:
+        frame[field] = [v if isinstance(v, str) else math.nan for v in frame[field]]
+    return frame.reset_index(drop=True)
 
 
 def claim(statistic: str, relation: str, right: str, tolerance: float | None = None) -> str:

@@ -27,6 +27,14 @@ from .seal import verify as verify_seal
 FILETYPE = "collnoise-result"
 FORMAT_VERSION = 2
 
+#: A user bound's fields (docs/bounds.md), in the order the bounds table holds them: per bound i
+#: (from 1) the summary field `bound_<i>_<field>`.
+BOUND_FIELDS = ("name", "statistic", "relation", "value", "estimate", "ci_low", "ci_high",
+                "ci_method", "level", "level_method", "verdict", "verdict_adjusted", "distance")
+#: Those holding text; the others are numbers (NaN where null).
+BOUND_TEXT_FIELDS = frozenset({"name", "statistic", "relation", "ci_method", "level_method",
+                               "verdict", "verdict_adjusted"})
+
 
 def plain(value: Any) -> Any:
     """An HDF5 attribute as a Python value: str for text, bool, int, float, lists."""
@@ -146,6 +154,25 @@ def read_point(group) -> Point:
                  chunks, raw, plot, units, None if wall is None else float(wall))
 
 
+def _put_bound_fields(point: Point, rows: pd.DataFrame) -> None:
+    """The point's rows of the bounds table back into its summary as `bound_<i>_<field>` (None
+    where null, with the reason), as a file written before the table holds them."""
+    for row in rows.itertuples(index=False):
+        row = row._asdict()
+        for field in BOUND_FIELDS:
+            key = f"bound_{row['bound']}_{field}"
+            reason = row.get(f"{field}_reason", "")
+            if isinstance(reason, str) and reason:
+                point.summary[key] = None
+                point.reasons[key] = reason
+            else:
+                value = row[field]
+                point.summary[key] = value if isinstance(value, str) else float(value)
+        if row.get("unit"):
+            for field in ("value", "estimate", "ci_low", "ci_high"):
+                point.units[f"bound_{row['bound']}_{field}"] = row["unit"]
+
+
 def check_format(path: str, root: dict[str, Any]) -> None:
     if root.get("filetype") != FILETYPE:
         raise FormatError(f"{path}: not a collnoise result file (its filetype attribute is "
@@ -183,6 +210,49 @@ def _table_from_groups(points: list[Point]) -> tuple[pd.DataFrame, dict, dict]:
         {c: sources.get(c, "summary") for c in frame.columns}
 
 
+def _read_bound_table(f) -> tuple[pd.DataFrame | None, dict]:
+    """`/points_bounds` (docs/hdf5-layout.md, "The bounds table"): a row per point and bound,
+    null values NaN (their reasons in `<field>_reason`), and its columns' units; None for a file
+    without one (no bounds, or bounds in the points table's columns, as files written before
+    it hold them)."""
+    if "points_bounds" not in f:
+        return None, {}
+    dataset = f["points_bounds"]
+    table = _decode_text(pd.DataFrame(dataset[()]))
+    units = dict(zip(dataset.dtype.names, (plain(u) for u in dataset.attrs["units"])))
+    for field in BOUND_FIELDS:
+        reason = f"{field}_reason"
+        if reason in table.columns:
+            table.loc[table[reason] != "", field] = np.nan
+    return table, units
+
+
+def _bound_column_names(table: pd.DataFrame) -> list[str]:
+    """The columns `bound_<i>_<field>` the bounds table widens to, bound-major."""
+    count = int(table["bound"].max()) if len(table) else 0
+    return [f"bound_{i}_{field}" for i in range(1, count + 1) for field in BOUND_FIELDS]
+
+
+def _with_bound_columns(points: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """The points table with the bounds table's values as its columns `bound_<i>_<field>` (NaN
+    where a point lacks bound i), before `bounds_decided`: the columns the points table held
+    before the bounds had a table of their own."""
+    count = int(table["bound"].max()) if len(table) else 0
+    rows = table["point"].to_numpy(dtype=np.int64)
+    bound = table["bound"].to_numpy(dtype=np.int64) - 1
+    blocks = []
+    for field in BOUND_FIELDS:
+        text = field in BOUND_TEXT_FIELDS
+        grid = np.full((len(points), count), np.nan, dtype=object if text else np.float64)
+        grid[rows, bound] = table[field].to_numpy()
+        blocks.append(pd.DataFrame(grid, index=points.index,
+                                   columns=[f"bound_{i}_{field}" for i in range(1, count + 1)]))
+    wide = pd.concat(blocks, axis=1)[_bound_column_names(table)]
+    at = list(points.columns).index("bounds_decided") if "bounds_decided" in points else \
+        len(points.columns)
+    return pd.concat([points.iloc[:, :at], wide, points.iloc[:, at:]], axis=1)
+
+
 # Summary fields that hold closed-form or exact values (not estimates or verdicts).
 _EXACT = re.compile(r"(^|_)exact($|_)|closed_form|^noiseless_|^theorem\d_|^bound_(lower|upper)$"
                     r"|^nhalf_paper_approx$|^nhalf_full_tree$|^predicted_exponent$"
@@ -212,6 +282,11 @@ class Result:
         self.path = str(path)
         self._verify = verify
         self._points: dict[int, Point] = {}
+        #: `/points_bounds` as a DataFrame (a row per point and bound), None when the file has none
+        self.bound_table: pd.DataFrame | None = None
+        #: The points table as the file stores it: `points` without the bounds' columns
+        self.table: pd.DataFrame
+        self._wide: pd.DataFrame | None = None
         self.sealed = self._check()
         with h5py.File(self.path, "r") as f:
             self.attrs = read_attributes(f).values
@@ -219,14 +294,28 @@ class Result:
             self._names = sorted(f["points"].keys()) if "points" in f else []
             if "points_table" in f:
                 table = f["points_table"]
-                self.points = _decode_text(pd.DataFrame(table[()]))
+                self.table = _decode_text(pd.DataFrame(table[()]))
                 names = list(table.dtype.names)
                 self.units = dict(zip(names, (plain(u) for u in table.attrs["units"])))
                 self.sources = dict(zip(names, (plain(s) for s in table.attrs["sources"])))
+                self.bound_table, bound_units = _read_bound_table(f)
+                if self.bound_table is not None:
+                    for column in _bound_column_names(self.bound_table):
+                        self.units[column] = bound_units.get(column.rsplit("_", 1)[-1], "")
+                        self.sources[column] = "summary"
             else:
                 points = [read_point(f["points"][n]) for n in self._names]
                 self._points = dict(enumerate(points))
-                self.points, self.units, self.sources = _table_from_groups(points)
+                self.table, self.units, self.sources = _table_from_groups(points)
+
+    @property
+    def points(self) -> pd.DataFrame:
+        """The points table, with the bounds table's fields as columns `bound_<i>_<field>` (built
+        when first asked for: thousands of bounds make a wide frame)."""
+        if self._wide is None:
+            self._wide = self.table if self.bound_table is None else \
+                _with_bound_columns(self.table, self.bound_table)
+        return self._wide
 
     def _check(self) -> bool:
         """Verifies the file (when asked to) and notes which file was verified, so that a point
@@ -262,7 +351,7 @@ class Result:
         return self.run_file().get("plot", {})
 
     def __len__(self) -> int:
-        return len(self.points)
+        return len(self.table)
 
     def __repr__(self) -> str:
         return f"<collnoise.Result {self.name!r}: {len(self)} points of kind {self.kind!r}>"
@@ -296,7 +385,10 @@ class Result:
             if _stamp_of(self.path) != self._stamp:
                 self.sealed = self._check()  # replaced or changed since it was loaded
             with h5py.File(self.path, "r") as f:
-                self._points[index] = read_point(f["points"][self._names[index]])
+                point = read_point(f["points"][self._names[index]])
+            if self.bound_table is not None:
+                _put_bound_fields(point, self.bound_table[self.bound_table["point"] == index])
+            self._points[index] = point
         return self._points[index]
 
     def all_points(self) -> list[Point]:
