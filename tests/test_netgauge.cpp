@@ -251,7 +251,7 @@ TEST_CASE("netgauge latencies: pools per size, rtt/2, and (s - s0) G between siz
 TEST_CASE("netgauge latencies: errors name the file and line") {
   CHECK_THROWS_WITH(
       LatencySamples::from_file(write_file("lat_bad.out", "#size\trtt\n1\t2.0\nx\t3\n"), 1e-9),
-      Contains("lat_bad.out:3") && Contains("'x\t3'"));
+      Contains("lat_bad.out:3") && Contains("'x\\t3'"));  // the tab shown escaped
   CHECK_THROWS_WITH(LatencySamples::from_file(write_file("lat_three.out", "1\t2.0\t7\n"), 1e-9),
                     Contains("lat_three.out:1") && Contains("size<TAB>rtt"));
   CHECK_THROWS_WITH(LatencySamples::from_file(write_file("lat_frac.out", "1.5\t2.0\n"), 1e-9),
