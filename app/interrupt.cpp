@@ -87,6 +87,9 @@ int wait_for_child(pid_t child, const char* what) {
     }
     std::this_thread::sleep_for(kPoll);
   }
+  // The child may have ended of the same signal before the loop saw the request (a signal sent
+  // to the whole process group): unless it finished its work (exit 0), this is a stop too.
+  if (stop_requested() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) throw StopRequested();
   return status;
 }
 
