@@ -1,6 +1,7 @@
 // collnoise compare (app/compare_command.hpp): the two-sample statistics against hand-computed
 // values (estimators/two_sample.hpp), the measured files read as documented
-// (outputs/measured_times.hpp), and the command end to end on small runs and generated files.
+// (distributions/measured_times.hpp), and the command end to end on small runs and generated
+// files.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -13,9 +14,9 @@
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
+#include "distributions/measured_times.hpp"
 #include "estimators/quantile_interval.hpp"
 #include "estimators/two_sample.hpp"
-#include "outputs/measured_times.hpp"
 #include "outputs/result_file.hpp"
 #include "tests/command_line.hpp"
 

@@ -22,7 +22,7 @@
 #include "distributions/detour_trace.hpp"
 #include "distributions/empirical.hpp"
 #include "distributions/latency_samples.hpp"
-#include "outputs/measured_times.hpp"
+#include "distributions/measured_times.hpp"
 #include "tests/command_line.hpp"
 
 using namespace collnoise;

@@ -1,4 +1,4 @@
-#include "outputs/measured_times.hpp"
+#include "distributions/measured_times.hpp"
 
 #include <fmt/format.h>
 
