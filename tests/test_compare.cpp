@@ -204,8 +204,8 @@ TEST_CASE("measured times: the per-rank table and the list, read as documented",
 
   // A list: comments and blank lines skipped, its unit given.
   write_text("cmp_list.txt", "# measured\n\n1.5\n2.5e3 # a slow one\n\n0.5\n");
-  CHECK(refusal("cmp_list.txt", {}).find("give their unit with --unit (s, ms, us, ns)") !=
-        std::string::npos);
+  CHECK(refusal("cmp_list.txt", {})
+            .find("give their unit with --unit (s, ms, us (or \u00b5s), ns)") != std::string::npos);
   const MeasuredTimes list = read_measured_times("cmp_list.txt", {.unit = "ms"});
   CHECK_FALSE(list.per_rank);
   CHECK(list.seconds == std::vector<double>{1.5e-3, 2.5, 0.5e-3});
