@@ -20,10 +20,12 @@
 #include "app/plot_command.hpp"
 #include "app/replayable_point.hpp"
 #include "core/errors.hpp"
+#include "core/shown_text.hpp"
 #include "core/stop_request.hpp"
+#include "core/units.hpp"
+#include "distributions/measured_times.hpp"
 #include "estimators/quantile_interval.hpp"
 #include "estimators/two_sample.hpp"
-#include "outputs/measured_times.hpp"
 #include "outputs/path_conflicts.hpp"
 #include "outputs/record_json.hpp"
 #include "outputs/result_file.hpp"
@@ -427,8 +429,17 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
                   "--mode ranks: the samples replayed for their ranks' finishing times "
                   "(default 100, the point's first)")
       ->check(whole_number_in(1, std::uint64_t{1} << 40));
-  cmd->add_option("--unit", o.unit, "the measured times' unit: s, ms, us or ns")
-      ->check(CLI::IsMember({"s", "ms", "us", "ns"}));
+  // The time units every reader uses (core/units.hpp), not a list of its own.
+  cmd->add_option("--unit", o.unit,
+                  fmt::format("the measured times' unit: {}", accepted_units(Dimension::kTime)))
+      ->check(CLI::Validator(
+          [](const std::string& unit) {
+            return find_time_unit(unit)
+                       ? std::string()
+                       : fmt::format("{} is not a time unit ({})", quoted_text(unit),
+                                     accepted_units(Dimension::kTime));
+          },
+          "UNIT"));
   cmd->add_option("--size", o.size, "the per-rank table's rows of this message size (bytes)")
       ->check(whole_number_in(0, std::uint64_t{1} << 62));
   cmd->add_option("--confidence", o.confidence,

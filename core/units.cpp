@@ -4,20 +4,18 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "core/errors.hpp"
+#include "core/shown_text.hpp"
 
 namespace collnoise {
 namespace {
 
-struct TimeUnit {
-  std::string_view name;
-  int power_of_ten;  ///< seconds per unit
-};
-// Both micro signs: U+00B5 (the keyboard's) and U+03BC (Greek mu) look alike.
+// Both micro signs: U+00B5 (the keyboard's) and U+03BC (Greek mu) look alike; messages show one.
 constexpr std::array<TimeUnit, 6> kTimeUnits{
-    {{"s", 0}, {"ms", -3}, {"us", -6}, {"\u00b5s", -6}, {"\u03bcs", -6}, {"ns", -9}}};
+    {{"s", 0}, {"ms", -3}, {"us", -6}, {"\u00b5s", -6, true}, {"\u03bcs", -6, true}, {"ns", -9}}};
 
 struct SizeUnit {
   std::string_view name;
@@ -45,12 +43,6 @@ struct Written {
   long long fraction_digits = 0;
   std::string_view unit;  ///< empty when none
 };
-
-const TimeUnit* find_time_unit(std::string_view name) {
-  for (const auto& u : kTimeUnits)
-    if (u.name == name) return &u;
-  return nullptr;
-}
 
 const SizeUnit* find_size_unit(std::string_view name) {
   for (const auto& u : kSizeUnits)
@@ -171,7 +163,92 @@ bool divide_exactly(std::string& digits, unsigned d) {
   return true;
 }
 
+// The decimal "<sign><mantissa>e<exponent>" rounded once to the nearest double; nullopt beyond
+// the range of doubles. Every time unit's conversion ends here.
+std::optional<double> rounded_once(bool negative, std::string_view mantissa, long long exponent) {
+  const std::string decimal = fmt::format("{}{}e{}", negative ? "-" : "", mantissa, exponent);
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(decimal.data(), decimal.data() + decimal.size(), value);
+  if (ec != std::errc() || end != decimal.data() + decimal.size()) return std::nullopt;
+  return value;
+}
+
+// The time units as messages list them: "s, ms, us (or µs), ns", each followed by `per`.
+std::string listed_time_units(std::string_view per) {
+  std::string out;
+  for (std::size_t i = 0; i < kTimeUnits.size(); ++i) {
+    const TimeUnit& u = kTimeUnits[i];
+    if (u.alias) {
+      if (!kTimeUnits[i - 1].alias) out += fmt::format(" (or {}{})", u.name, per);
+      continue;
+    }
+    out += fmt::format("{}{}{}", out.empty() ? "" : ", ", u.name, per);
+  }
+  return out;
+}
+
 }  // namespace
+
+std::span<const TimeUnit> time_units() {
+  return kTimeUnits;
+}
+
+const TimeUnit* find_time_unit(std::string_view name) {
+  for (const auto& u : kTimeUnits)
+    if (u.name == name) return &u;
+  return nullptr;
+}
+
+const TimeUnit& time_unit(std::string_view name, std::string_view what) {
+  if (const TimeUnit* u = find_time_unit(name)) return *u;
+  throw InputError(fmt::format("{} {} is not a time unit ({})", what, quoted_text(name),
+                               accepted_units(Dimension::kTime)));
+}
+
+std::optional<double> decimal_in_seconds(std::string_view number, const TimeUnit& unit) {
+  // [+-] (digits [. [digits]] | . digits) [(e|E) [+-] digits], the whole text.
+  std::size_t i = 0;
+  const bool negative = i < number.size() && number[i] == '-';
+  if (i < number.size() && (number[i] == '+' || number[i] == '-')) ++i;
+  const auto skip_digits = [&] {
+    const std::size_t from = i;
+    while (i < number.size() && is_digit(number[i])) ++i;
+    return i - from;
+  };
+  const std::size_t mantissa_from = i;
+  std::size_t digits = skip_digits();
+  if (i < number.size() && number[i] == '.') {
+    ++i;
+    digits += skip_digits();
+  }
+  if (digits == 0) return std::nullopt;
+  // ".5" and "5." written as from_chars reads them: "0.5", "5".
+  std::string_view as_written = number.substr(mantissa_from, i - mantissa_from);
+  if (as_written.back() == '.') as_written.remove_suffix(1);
+  const std::string mantissa =
+      fmt::format("{}{}", as_written.front() == '.' ? "0" : "", as_written);
+  long long exponent = 0;
+  if (i < number.size() && (number[i] == 'e' || number[i] == 'E')) {
+    std::string_view exponent_text = number.substr(i + 1);
+    if (!exponent_text.empty() && exponent_text.front() == '+') exponent_text.remove_prefix(1);
+    const auto [end, ec] = std::from_chars(exponent_text.data(),
+                                           exponent_text.data() + exponent_text.size(), exponent);
+    if (ec != std::errc() || end != exponent_text.data() + exponent_text.size() ||
+        exponent > kMaxExponent || exponent < -kMaxExponent)
+      return std::nullopt;
+    i = number.size();
+  }
+  if (i != number.size()) return std::nullopt;
+  return rounded_once(negative, mantissa, exponent + unit.power_of_ten);
+}
+
+double value_in_seconds(double value, const TimeUnit& unit) {
+  if (value == 0.0 || !std::isfinite(value)) return value;
+  std::array<char, 64> text{};
+  const auto [end, ec] = std::to_chars(text.data(), text.data() + text.size(), value);
+  const auto seconds = decimal_in_seconds(std::string_view(text.data(), end), unit);
+  return seconds ? *seconds : value * std::pow(10.0, unit.power_of_ten);
+}
 
 Dimension dimension_of_unit(std::string_view unit) {
   if (unit == "seconds") return Dimension::kTime;
@@ -183,9 +260,9 @@ Dimension dimension_of_unit(std::string_view unit) {
 std::string accepted_units(Dimension dimension) {
   switch (dimension) {
     case Dimension::kTime:
-      return "s, ms, us (or \u00b5s), ns";
+      return listed_time_units("");
     case Dimension::kTimePerByte:
-      return "s/B, ms/B, us/B (or \u00b5s/B), ns/B";
+      return listed_time_units("/B");
     case Dimension::kSize:
       return "B, KiB, MiB, GiB, kB, MB, GB";
     default:
@@ -203,16 +280,10 @@ double seconds_from_text(const std::string& key, std::string_view text, Dimensio
   const TimeUnit* time = find_time_unit(unit);
   if (!time) refuse_unit(key, text, w.unit, dimension);
   // The decimal in seconds, rounded once: "2.5us" is read as "2.5e-6", exactly as the number
-  // 2.5e-6 is (multiplying by 1e-6 would round twice).
-  const std::string decimal =
-      fmt::format("{}{}e{}", w.negative ? "-" : "", w.mantissa, w.exponent + time->power_of_ten);
-  double seconds = 0.0;
-  const auto [end, ec] = std::from_chars(decimal.data(), decimal.data() + decimal.size(), seconds);
-  if (ec == std::errc::result_out_of_range)
-    refuse(key, text, "is out of range: beyond what a double holds");
-  if (ec != std::errc() || end != decimal.data() + decimal.size())
-    refuse(key, text, "is not a number with a unit");
-  return seconds;
+  // 2.5e-6 is (multiplying by 1e-6 would round twice); decimal_in_seconds() ends the same way.
+  const auto seconds = rounded_once(w.negative, w.mantissa, w.exponent + time->power_of_ten);
+  if (!seconds) refuse(key, text, "is out of range: beyond what a double holds");
+  return *seconds;
 }
 
 std::int64_t bytes_from_text(const std::string& key, std::string_view text) {

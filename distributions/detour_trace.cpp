@@ -15,8 +15,14 @@
 namespace collnoise {
 namespace {
 
+// One number of a line as written and as read.
+struct Number {
+  double value = 0.0;
+  std::string_view text;
+};
+
 // Parses one number at `pos`, moving past it; nullopt when there is none.
-std::optional<double> next_number(const std::string& line, std::size_t& pos) {
+std::optional<Number> next_number(const std::string& line, std::size_t& pos) {
   const std::size_t first = line.find_first_not_of(" \t\r", pos);
   if (first == std::string::npos) return std::nullopt;
   const char* begin = line.c_str() + first;
@@ -25,18 +31,22 @@ std::optional<double> next_number(const std::string& line, std::size_t& pos) {
   const double value = std::strtod(begin, &end);
   if (end == begin || errno == ERANGE || !std::isfinite(value)) return std::nullopt;
   pos = static_cast<std::size_t>(end - line.c_str());
-  return value;
+  return Number{value, std::string_view(begin, static_cast<std::size_t>(end - begin))};
+}
+
+// A start in seconds: its text converted by the time units' one rule; a number strtod reads that
+// is no decimal (a hexadecimal float) from its double.
+double start_in_seconds(const Number& start, const TimeUnit& unit) {
+  const auto seconds = decimal_in_seconds(start.text, unit);
+  return seconds ? *seconds : value_in_seconds(start.value, unit);
 }
 
 }  // namespace
 
-double trace_unit_seconds(const std::string& unit) {
-  if (unit == "ns") return 1e-9;
-  if (unit == "us") return 1e-6;
-  if (unit == "ms") return 1e-3;
-  if (unit == "s") return 1.0;
-  throw InputError(fmt::format(
-      "noise.unit = \"{}\" is invalid: use \"ns\" (Netgauge), \"us\", \"ms\" or \"s\"", unit));
+const TimeUnit& trace_unit(const std::string& unit) {
+  if (const TimeUnit* u = find_time_unit(unit)) return *u;
+  throw InputError(fmt::format("noise.unit = \"{}\" is invalid: use {} (\"ns\" for Netgauge)", unit,
+                               accepted_units(Dimension::kTime)));
 }
 
 namespace {
@@ -53,8 +63,7 @@ struct Measurement {
 // Splits a trace into its measurements (detour_trace.hpp), checking every line: InputError with
 // file and line for a malformed line or a negative value, and, with a unit, for a detour that
 // ends beyond 10^6 s.
-std::vector<Measurement> parse_trace(const std::string& path,
-                                     std::optional<double> seconds_per_unit) {
+std::vector<Measurement> parse_trace(const std::string& path, const TimeUnit* unit) {
   TextLines in(path, fmt::format("detour trace '{}'", path));
   std::vector<Measurement> measurements;
   bool comment_after_data = false;  // a comment line since the last detour line
@@ -74,19 +83,21 @@ std::vector<Measurement> parse_trace(const std::string& path,
     if (!start || !duration || line.find_first_not_of(" \t\r", pos) != std::string::npos)
       throw InputError(
           fmt::format("{}:{}: {} is not 'start<TAB>duration'", path, line_no, quoted_text(line)));
-    if (*start < 0.0)
-      throw InputError(fmt::format("{}:{}: negative detour start {}", path, line_no, *start));
-    if (*duration < 0.0)
-      throw InputError(fmt::format("{}:{}: negative detour duration {}", path, line_no, *duration));
-    if (measurements.empty() || comment_after_data || *start < previous_start)
+    if (start->value < 0.0)
+      throw InputError(fmt::format("{}:{}: negative detour start {}", path, line_no, start->value));
+    if (duration->value < 0.0)
+      throw InputError(
+          fmt::format("{}:{}: negative detour duration {}", path, line_no, duration->value));
+    if (measurements.empty() || comment_after_data || start->value < previous_start)
       measurements.push_back({.first_line = line_no});
     comment_after_data = false;
-    previous_start = *start;
-    if (*duration == 0.0) continue;  // an empty detour takes no CPU time
-    const double unit = seconds_per_unit.value_or(1.0);
-    const double s = *start * unit;
-    const double e = (*start + *duration) * unit;
-    if (seconds_per_unit && !(e <= 1.0e6))
+    previous_start = start->value;
+    if (duration->value == 0.0) continue;  // an empty detour takes no CPU time
+    // Without a unit (counting measurements), times stay in the file's unit.
+    const double end = start->value + duration->value;
+    const double s = unit ? start_in_seconds(*start, *unit) : start->value;
+    const double e = unit ? value_in_seconds(end, *unit) : end;
+    if (unit && !(e <= 1.0e6))
       throw InputError(
           fmt::format("{}:{}: detour ends at {:g} s: trace times must lie within 1e6 seconds", path,
                       line_no, e));
@@ -117,10 +128,10 @@ DetourPattern to_pattern(Measurement&& m, const std::string& path, std::size_t i
 }
 
 // Measurement `measurement` of the trace; `count` receives the number of measurements.
-DetourPattern read_one_measurement(const std::string& path, double seconds_per_unit,
+DetourPattern read_one_measurement(const std::string& path, const TimeUnit& unit,
                                    std::optional<double> span_seconds, std::size_t measurement,
                                    std::size_t& count) {
-  auto measurements = parse_trace(path, seconds_per_unit);
+  auto measurements = parse_trace(path, &unit);
   if (measurements.empty()) throw InputError(fmt::format("detour trace '{}' has no detours", path));
   count = measurements.size();
   if (measurement >= count)
@@ -133,16 +144,15 @@ DetourPattern read_one_measurement(const std::string& path, double seconds_per_u
 
 }  // namespace
 
-DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit,
+DetourPattern read_detour_trace(const std::string& path, const TimeUnit& unit,
                                 std::optional<double> span_seconds, std::size_t measurement) {
   std::size_t count = 0;
-  return read_one_measurement(path, seconds_per_unit, span_seconds, measurement, count);
+  return read_one_measurement(path, unit, span_seconds, measurement, count);
 }
 
-std::vector<DetourPattern> read_detour_measurements(const std::string& path,
-                                                    double seconds_per_unit,
+std::vector<DetourPattern> read_detour_measurements(const std::string& path, const TimeUnit& unit,
                                                     std::optional<double> span_seconds) {
-  auto measurements = parse_trace(path, seconds_per_unit);
+  auto measurements = parse_trace(path, &unit);
   if (measurements.empty()) throw InputError(fmt::format("detour trace '{}' has no detours", path));
   std::vector<DetourPattern> patterns;
   patterns.reserve(measurements.size());
@@ -153,7 +163,7 @@ std::vector<DetourPattern> read_detour_measurements(const std::string& path,
 }
 
 std::size_t count_measurements(const std::string& path) {
-  return parse_trace(path, std::nullopt).size();
+  return parse_trace(path, nullptr).size();
 }
 
 namespace {
@@ -180,7 +190,7 @@ const KeySpec kTraceMeasurement{
 
 std::vector<DetourPattern> read_trace_measurements(ParamReader& reader, const std::string& prefix) {
   const std::string path = reader.text(kTraceFile, prefix);
-  return read_detour_measurements(path, trace_unit_seconds(reader.text(kTraceUnit, prefix)),
+  return read_detour_measurements(path, trace_unit(reader.text(kTraceUnit, prefix)),
                                   reader.optional_number(kTraceSpan, prefix));
 }
 
@@ -190,12 +200,12 @@ TimeNoiseKind trace_noise_kind() {
           .keys = {kTraceFile, kTraceUnit, kTraceSpan, kTraceMeasurement},
           .make = [](ParamReader& reader, const std::string& prefix) -> TimeNoiseLaw {
             const std::string path = reader.text(kTraceFile, prefix);
-            const double seconds_per_unit = trace_unit_seconds(reader.text(kTraceUnit, prefix));
+            const TimeUnit& unit = trace_unit(reader.text(kTraceUnit, prefix));
             const auto period = reader.optional_number(kTraceSpan, prefix);
             const auto index = static_cast<std::size_t>(reader.integer(kTraceMeasurement, prefix));
             std::size_t count = 0;
             auto pattern = std::make_shared<const DetourPattern>(
-                read_one_measurement(path, seconds_per_unit, period, index, count));
+                read_one_measurement(path, unit, period, index, count));
             PatternNoise noise;
             // A file of one measurement is described as before measurements were told apart.
             const std::string which =

@@ -16,26 +16,33 @@
 #include <vector>
 
 #include "core/param_reader.hpp"
+#include "core/units.hpp"
 #include "distributions/detour_pattern.hpp"
 
 namespace collnoise {
 
-/// Seconds per unit of a trace: "ns", "us", "ms" or "s"; InputError otherwise.
-double trace_unit_seconds(const std::string& unit);
+/// The unit of a trace's times (noise.unit), from the time units of core/units.hpp: "ns"
+/// (Netgauge), "us" (or "µs"), "ms" or "s"; InputError naming noise.unit otherwise.
+const TimeUnit& trace_unit(const std::string& unit);
 
 /// Reads measurement number `measurement` (from 0) of a trace into a pattern that repeats at
 /// `span_seconds` (detours past it wrap to the start), or by default at the end of that
 /// measurement's last detour. InputError with file and line for an unreadable file, a malformed
 /// line, a negative start or duration anywhere in the file; with the file and its number of
 /// measurements for a `measurement` it does not hold; and for a measurement without detours.
-DetourPattern read_detour_trace(const std::string& path, double seconds_per_unit,
+///
+/// A detour's start is its text converted as core/units.hpp's decimal_in_seconds() converts it
+/// (the decimal in seconds, rounded once), the same bits as the run-file value "<start><unit>".
+/// Its end, start + duration, is no text of the file: the sum in the file's unit, a double,
+/// converts through value_in_seconds(), so a sum of whole nanoseconds is exact before it.
+DetourPattern read_detour_trace(const std::string& path, const TimeUnit& unit,
                                 std::optional<double> span_seconds = std::nullopt,
                                 std::size_t measurement = 0);
 
 /// Every measurement of a trace, in file order, each a pattern as read_detour_trace() makes it
 /// (with the same `span_seconds`, if given, for all of them). Same errors, for any measurement.
 std::vector<DetourPattern> read_detour_measurements(
-    const std::string& path, double seconds_per_unit,
+    const std::string& path, const TimeUnit& unit,
     std::optional<double> span_seconds = std::nullopt);
 
 /// Every measurement of the trace a run file's trace law names under `prefix` (its file, unit and

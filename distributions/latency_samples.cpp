@@ -16,11 +16,14 @@
 #include "core/shown_text.hpp"
 #include "core/stop_request.hpp"
 #include "core/text_fields.hpp"
+#include "core/units.hpp"
 
 namespace collnoise {
 namespace {
 
 constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 40;
+// Netgauge writes its samples in microseconds.
+const TimeUnit& kMicroseconds = *find_time_unit("us");
 
 std::optional<std::uint64_t> parse_bytes(std::string_view text) {
   return parse_whole(text, kMaxMessageBytes);
@@ -51,8 +54,12 @@ void read_samples(const std::string& path, LatencyColumn column,
                                    std::string(fields[1])));
     if (*rtt < 0.0)
       throw InputError(fmt::format("{}:{}: negative sample {} us", path, line_no, *rtt));
-    const double one_way_us = column == LatencyColumn::kRoundTrip ? *rtt / 2.0 : *rtt;
-    const double seconds = one_way_us * 1.0e-6;
+    // The sample's text in microseconds, converted by the time units' one rule (a hexadecimal
+    // float, which has no decimal, from its double); halving a double is exact, so a one-way
+    // latency is the decimal rtt/2 in seconds rounded once.
+    const auto converted = decimal_in_seconds(fields[1], kMicroseconds);
+    const double rtt_seconds = converted ? *converted : value_in_seconds(*rtt, kMicroseconds);
+    const double seconds = column == LatencyColumn::kRoundTrip ? rtt_seconds / 2.0 : rtt_seconds;
     if (!(seconds <= 1.0e6))
       throw InputError(
           fmt::format("{}:{}: sample {} us is out of range: latencies must lie within 1e6 seconds",

@@ -1,6 +1,7 @@
 // collnoise compare (app/compare_command.hpp): the two-sample statistics against hand-computed
 // values (estimators/two_sample.hpp), the measured files read as documented
-// (outputs/measured_times.hpp), and the command end to end on small runs and generated files.
+// (distributions/measured_times.hpp), and the command end to end on small runs and generated
+// files.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -13,9 +14,9 @@
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
+#include "distributions/measured_times.hpp"
 #include "estimators/quantile_interval.hpp"
 #include "estimators/two_sample.hpp"
-#include "outputs/measured_times.hpp"
 #include "outputs/result_file.hpp"
 #include "tests/command_line.hpp"
 
@@ -203,8 +204,8 @@ TEST_CASE("measured times: the per-rank table and the list, read as documented",
 
   // A list: comments and blank lines skipped, its unit given.
   write_text("cmp_list.txt", "# measured\n\n1.5\n2.5e3 # a slow one\n\n0.5\n");
-  CHECK(refusal("cmp_list.txt", {}).find("give their unit with --unit (s, ms, us, ns)") !=
-        std::string::npos);
+  CHECK(refusal("cmp_list.txt", {})
+            .find("give their unit with --unit (s, ms, us (or \u00b5s), ns)") != std::string::npos);
   const MeasuredTimes list = read_measured_times("cmp_list.txt", {.unit = "ms"});
   CHECK_FALSE(list.per_rank);
   CHECK(list.seconds == std::vector<double>{1.5e-3, 2.5, 0.5e-3});

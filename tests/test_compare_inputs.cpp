@@ -22,7 +22,7 @@
 #include "distributions/detour_trace.hpp"
 #include "distributions/empirical.hpp"
 #include "distributions/latency_samples.hpp"
-#include "outputs/measured_times.hpp"
+#include "distributions/measured_times.hpp"
 #include "tests/command_line.hpp"
 
 using namespace collnoise;
@@ -156,8 +156,8 @@ TEST_CASE("a bad measured line is shown escaped and cut, naming the file and the
         "'ci_size.csv', line 2: '\\x1b]0;x\\x07' is not a message size in bytes");
   write_text("ci_head.csv", "#MessageSize Rank0Time(\x1b[31m)\n8 1\n");
   CHECK(refusal("ci_head.csv", {}) ==
-        "'ci_head.csv', line 1: the unit of column 2 '\\x1b[31m' is not a time unit (s, ms, us, "
-        "ns)");
+        "'ci_head.csv', line 1: the unit of column 2 '\\x1b[31m' is not a time unit (s, ms, us "
+        "(or \u00b5s), ns)");
 
   make_result();
   const auto nul = run_command_line("compare ci.h5 ci_nul.txt --unit us");

@@ -122,8 +122,9 @@ TEST_CASE("fast engine equals the reference simulator: Poisson, trace and per-st
     std::ofstream trace("cycles_trace.txt");
     trace << "# start\tduration (ns)\n0\t500\n1200\t3000\n2500\t800\n9000\t150\n";
   }
-  laws[1].time = PatternNoise{
-      std::make_shared<const DetourPattern>(read_detour_trace("cycles_trace.txt", 1e-9)), "t"};
+  laws[1].time = PatternNoise{std::make_shared<const DetourPattern>(
+                                  read_detour_trace("cycles_trace.txt", trace_unit("ns"))),
+                              "t"};
   LawSpec pareto{"pareto", {{"f", 0.2}, {"a", 1.5}}, "", {}, "noise"};
   laws[2].stage = make_stage_noise(pareto, 4e-6);
   for (const auto& noise : laws) {

@@ -14,6 +14,7 @@
 
 #include "core/errors.hpp"
 #include "core/param_reader.hpp"
+#include "core/units.hpp"
 #include "distributions/detour_trace.hpp"
 #include "distributions/latency_samples.hpp"
 #include "distributions/time_noise_kind.hpp"
@@ -31,9 +32,10 @@ std::string write_file(const std::string& name, const std::string& text) {
   return path;
 }
 
-// Microseconds to seconds, as the readers convert them.
+// A time written in microseconds, in seconds, as every reader converts it: the decimal in
+// seconds rounded once (core/units.hpp), not x * 1e-6.
 double us(double x) {
-  return x * 1.0e-6;
+  return value_in_seconds(x, time_unit("us", "test"));
 }
 
 std::vector<std::pair<double, double>> busy_of(const DetourPattern& p) {
@@ -65,7 +67,7 @@ const char* kTwoMeasurements =
 TEST_CASE("netgauge traces: a file of two measurements is two patterns") {
   const std::string path = write_file("two.txt", kTwoMeasurements);
   CHECK(count_measurements(path) == 2);
-  const auto all = read_detour_measurements(path, 1.0);
+  const auto all = read_detour_measurements(path, trace_unit("s"));
   REQUIRE(all.size() == 2);
   CHECK(busy_of(all[0]) == Busy{{0.0, 1.0}, {10.0, 12.0}, {30.0, 30.5}});
   CHECK(all[0].span() == 30.5);  // the end of its own last detour
@@ -75,34 +77,36 @@ TEST_CASE("netgauge traces: a file of two measurements is two patterns") {
   CHECK(all[1].free_per_period() == 17.0);
 
   // Chosen by index; 0 by default.
-  CHECK(busy_of(read_detour_trace(path, 1.0)) == busy_of(all[0]));
-  const auto second = read_detour_trace(path, 1.0, std::nullopt, 1);
+  CHECK(busy_of(read_detour_trace(path, trace_unit("s"))) == busy_of(all[0]));
+  const auto second = read_detour_trace(path, trace_unit("s"), std::nullopt, 1);
   CHECK(busy_of(second) == busy_of(all[1]));
   CHECK(second.advance(0.0, 0.0, 1.0) == 4.0);    // waits out [0, 3)
   CHECK(second.advance(0.0, 19.0, 2.0) == 25.0);  // 1 s, [20, 21), [21, 24) repeats [0, 3), 1 s
 
   // Out of range: the file and how many it holds.
-  CHECK_THROWS_AS(read_detour_trace(path, 1.0, std::nullopt, 2), InputError);
-  CHECK_THROWS_WITH(read_detour_trace(path, 1.0, std::nullopt, 2),
+  CHECK_THROWS_AS(read_detour_trace(path, trace_unit("s"), std::nullopt, 2), InputError);
+  CHECK_THROWS_WITH(read_detour_trace(path, trace_unit("s"), std::nullopt, 2),
                     Contains("two.txt") && Contains("holds 2 measurements") &&
                         Contains("no measurement 2") && Contains("from 0 to 1"));
-  CHECK_THROWS_WITH(read_detour_trace(write_file("one.txt", "0\t1\n"), 1.0, std::nullopt, 1),
-                    Contains("one.txt") && Contains("holds 1 measurement:"));
+  CHECK_THROWS_WITH(
+      read_detour_trace(write_file("one.txt", "0\t1\n"), trace_unit("s"), std::nullopt, 1),
+      Contains("one.txt") && Contains("holds 1 measurement:"));
 
   // A span, if given, is every measurement's; too short for one of them, the error names it.
-  const auto spanned = read_detour_measurements(path, 1.0, 40.0);
+  const auto spanned = read_detour_measurements(path, trace_unit("s"), 40.0);
   CHECK(spanned[0].span() == 40.0);
   CHECK(spanned[1].span() == 40.0);
-  CHECK_THROWS_WITH(read_detour_measurements(path, 1.0, 25.0),
+  CHECK_THROWS_WITH(read_detour_measurements(path, trace_unit("s"), 25.0),
                     Contains("measurement 0 of 2") && Contains("noise.span"));
-  CHECK(read_detour_trace(path, 1.0, 25.0, 1).span() == 25.0);  // 20 < 25: fine for this one
+  CHECK(read_detour_trace(path, trace_unit("s"), 25.0, 1).span() ==
+        25.0);  // 20 < 25: fine for this one
 }
 
 TEST_CASE("netgauge traces: where a measurement starts") {
   // A start earlier than the previous one starts a measurement, even without a header.
   const std::string back = write_file("back.txt", "0\t1\n10\t2\n5\t1\n8\t1\n");
   CHECK(count_measurements(back) == 2);
-  const auto parts = read_detour_measurements(back, 1.0);
+  const auto parts = read_detour_measurements(back, trace_unit("s"));
   CHECK(busy_of(parts[0]) == Busy{{0.0, 1.0}, {10.0, 12.0}});
   CHECK(busy_of(parts[1]) == Busy{{5.0, 6.0}, {8.0, 9.0}});
   CHECK(parts[1].span() == 9.0);
@@ -113,21 +117,23 @@ TEST_CASE("netgauge traces: where a measurement starts") {
   CHECK(count_measurements(write_file("inline.txt", "0\t1 # first\n10\t1\n# end\n")) == 1);
   CHECK(count_measurements(write_file("none.txt", "# nothing measured\n")) == 0);
   // Unit conversion, per measurement (nanoseconds, as Netgauge writes them).
-  const auto ns = read_detour_measurements(back, 1e-9);
+  const auto ns = read_detour_measurements(back, trace_unit("ns"));
   CHECK(ns[1].span() == Approx(9e-9));
 
   // Errors keep their file and line, wherever the measurement.
-  CHECK_THROWS_WITH(read_detour_trace(write_file("bad2.txt", "0\t1\n# x\n0\t1\nabc\n"), 1.0),
-                    Contains("bad2.txt:4") && Contains("abc"));
+  CHECK_THROWS_WITH(
+      read_detour_trace(write_file("bad2.txt", "0\t1\n# x\n0\t1\nabc\n"), trace_unit("s")),
+      Contains("bad2.txt:4") && Contains("abc"));
   CHECK_THROWS_WITH(count_measurements(write_file("neg2.txt", "0\t1\n# x\n0\t-1\n")),
                     Contains("neg2.txt:3") && Contains("negative"));
   // A measurement of zero-length detours only exists, but has no detours.
   const std::string empty_second = write_file("empty2.txt", "0\t1\n2\t1\n# x\n5\t0\n");
   CHECK(count_measurements(empty_second) == 2);
-  CHECK(read_detour_trace(empty_second, 1.0).busy().size() == 2);
-  CHECK_THROWS_WITH(read_detour_trace(empty_second, 1.0, std::nullopt, 1),
+  CHECK(read_detour_trace(empty_second, trace_unit("s")).busy().size() == 2);
+  CHECK_THROWS_WITH(read_detour_trace(empty_second, trace_unit("s"), std::nullopt, 1),
                     Contains("measurement 1 of 2") && Contains("no detours"));
-  CHECK_THROWS_WITH(read_detour_trace("netgauge/missing.txt", 1.0), Contains("missing.txt"));
+  CHECK_THROWS_WITH(read_detour_trace("netgauge/missing.txt", trace_unit("s")),
+                    Contains("missing.txt"));
 }
 
 TEST_CASE("netgauge traces: the measurement key, its default and the stream identity") {

@@ -51,31 +51,36 @@ TEST_CASE("periodic noise: advance by hand") {
 TEST_CASE("trace noise: advance by hand, wrap-around and parsing") {
   // Detours [0, 1) and [2.5, 3) repeating every 4 s (the span given), unit seconds.
   const auto pattern = read_detour_trace(
-      write_file("trace_hand.txt", "# start\tduration\n0\t1\n2.5\t0.5\n"), 1.0, 4.0);
+      write_file("trace_hand.txt", "# start\tduration\n0\t1\n2.5\t0.5\n"), trace_unit("s"), 4.0);
   CHECK(pattern.free_per_period() == 2.5);
   CHECK(pattern.advance(0.0, 0.0, 1.0) == 2.0);  // inside [0, 1): resumes at 1
   CHECK(pattern.advance(0.0, 1.0, 2.0) == 3.5);  // [1, 2.5) then [3, 3.5)
   CHECK(pattern.advance(0.0, 1.0, 4.0) == 6.5);  // 1.5 + 1 + 1.5: ends as [6.5, 7) starts
   CHECK(pattern.advance(0.5, 1.0, 1.0) == 2.5);  // shifted by 0.5: inside [0.5, 1.5) until 1.5
   // A detour past the span wraps to the start of the next period: [3.5, 4) and [0, 0.5).
-  const auto wrapped = read_detour_trace(write_file("trace_wrap.txt", "1\t1\n3.5\t1\n"), 1.0, 4.0);
+  const auto wrapped =
+      read_detour_trace(write_file("trace_wrap.txt", "1\t1\n3.5\t1\n"), trace_unit("s"), 4.0);
   REQUIRE(wrapped.busy().size() == 3);
   CHECK(wrapped.advance(0.0, 0.0, 1.0) == 2.5);  // waits over [0, 0.5), 0.5 s, [1, 2), 0.5 s
   // Nanoseconds by default (Netgauge); the span defaults to the end of the last detour.
-  const auto ns = read_detour_trace(write_file("trace_ns.txt", "100\t50\n400\t100\n"), 1e-9);
+  const auto ns =
+      read_detour_trace(write_file("trace_ns.txt", "100\t50\n400\t100\n"), trace_unit("ns"));
   CHECK(ns.span() == Approx(500e-9));
   CHECK(ns.advance(0.0, 0.0, 200e-9) == Approx(250e-9));
 
-  CHECK_THROWS_WITH(read_detour_trace(write_file("trace_bad.txt", "0\t5\nabc\n"), 1e-9),
+  CHECK_THROWS_WITH(read_detour_trace(write_file("trace_bad.txt", "0\t5\nabc\n"), trace_unit("ns")),
                     Contains("trace_bad.txt:2"));
-  CHECK_THROWS_WITH(read_detour_trace(write_file("trace_neg.txt", "# x\n0\t5\n9\t-3\n"), 1e-9),
-                    Contains("trace_neg.txt:3") && Contains("negative"));
-  CHECK_THROWS_WITH(read_detour_trace(write_file("trace_empty.txt", "# only a comment\n"), 1e-9),
-                    Contains("trace_empty.txt") && Contains("no detours"));
-  CHECK_THROWS_WITH(read_detour_trace("no_such_trace.txt", 1e-9), Contains("no_such_trace.txt"));
-  CHECK_THROWS_WITH(read_detour_trace(write_file("trace_full.txt", "0\t4\n"), 1.0, 4.0),
+  CHECK_THROWS_WITH(
+      read_detour_trace(write_file("trace_neg.txt", "# x\n0\t5\n9\t-3\n"), trace_unit("ns")),
+      Contains("trace_neg.txt:3") && Contains("negative"));
+  CHECK_THROWS_WITH(
+      read_detour_trace(write_file("trace_empty.txt", "# only a comment\n"), trace_unit("ns")),
+      Contains("trace_empty.txt") && Contains("no detours"));
+  CHECK_THROWS_WITH(read_detour_trace("no_such_trace.txt", trace_unit("ns")),
+                    Contains("no_such_trace.txt"));
+  CHECK_THROWS_WITH(read_detour_trace(write_file("trace_full.txt", "0\t4\n"), trace_unit("s"), 4.0),
                     Contains("whole period"));
-  CHECK_THROWS_WITH(trace_unit_seconds("minutes"), Contains("noise.unit"));
+  CHECK_THROWS_WITH(trace_unit("minutes"), Contains("noise.unit"));
 }
 
 TEST_CASE("Poisson noise: advance agrees with the explicit list of its merged detours") {

@@ -194,7 +194,8 @@ file = "ng.out"
   CHECK(param_number(json, "simulated.loggops.g") == 4.0e-6);
   CHECK(param_number(json, "simulated.loggops.G") == 2.0e-9);
   CHECK(param_number(json, "simulated.loggops.O") == 0.0);
-  CHECK(param_number(json, "simulated.loggops.file_L") == 2.5 * 1e-6);
+  // The file's "2.5" us rounded once, as the run-file value "2.5us" (not 2.5 * 1e-6).
+  CHECK(param_number(json, "simulated.loggops.file_L") == 2.5e-6);
   CHECK(param_number(json, "simulated.loggops.file_row_bytes") == 1.0);
   CHECK(param_number(json, "simulated.loggops.file_gap_row_bytes") == 64.0);
   // The [loggops] defaults the file replaced were not simulated: not recorded.

@@ -14,11 +14,14 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/text_fields.hpp"
+#include "core/units.hpp"
 
 namespace collnoise {
 namespace {
 
 constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 40;
+// Netgauge writes every time in microseconds (G in microseconds per byte).
+const TimeUnit& kMicroseconds = *find_time_unit("us");
 
 std::optional<std::uint64_t> parse_bytes(std::string_view text) {
   return parse_whole(text, kMaxMessageBytes);
@@ -114,8 +117,12 @@ NetgaugeLogGPTable NetgaugeLogGPTable::from_file(const std::string& path) {
     }
     for (std::size_t c = 1; c < columns.size(); ++c)
       check_column_range(path, line_no, c, values[columns[c]], fields[columns[c]]);
-    // Microseconds (per byte for G) to seconds.
-    const auto at = [&](std::size_t c) { return values[columns[c]] * 1.0e-6; };
+    // Microseconds (per byte for G) to seconds, each value's text by the time units' one rule;
+    // Netgauge's -nan (and a hexadecimal float), which has no decimal, from its double.
+    const auto at = [&](std::size_t c) {
+      const auto seconds = decimal_in_seconds(fields[columns[c]], kMicroseconds);
+      return seconds ? *seconds : value_in_seconds(values[columns[c]], kMicroseconds);
+    };
     NetgaugeLogGPRow row{.message_bytes = *bytes,
                          .L = at(1),
                          .o_s = at(2),

@@ -1,7 +1,8 @@
 #pragma once
 // Measured times of a collective, read for `collnoise compare` (docs/compare.md). Two formats:
 //
-//  - a list: one time a line, in the unit the caller gives (s, ms, us or ns); blank lines and
+//  - a list: one time a line, in the unit the caller gives (s, ms, us or ns, core/units.hpp's
+//    table); blank lines and
 //    '#' comments (whole lines, or after the time) are skipped;
 //  - a per-rank table of Netgauge's collective benchmarks (the format of the cloud_noise_data
 //    set's `*_collectives` folders): a header line `#MessageSize Rank0Time(us) Rank1Time(us)
@@ -17,10 +18,12 @@
 
 namespace collnoise {
 
-/// The time units a measured file may be in, for messages: "s, ms, us, ns".
+/// The time units a measured file may be in, for messages: core/units.hpp's table, the one every
+/// reader uses ("s, ms, us (or µs), ns").
 std::string measured_time_units();
 
-/// Seconds per `unit` ("s", "ms", "us", "ns"); InputError naming `what` otherwise.
+/// Seconds per `unit` (a unit of core/units.hpp's table: "s", "ms", "us", "µs", "ns"), for checks;
+/// times convert from their text, not by a product with it. InputError naming `what` otherwise.
 double seconds_per_unit(const std::string& unit, const std::string& what);
 
 struct MeasuredTimes {

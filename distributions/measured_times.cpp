@@ -1,9 +1,8 @@
-#include "outputs/measured_times.hpp"
+#include "distributions/measured_times.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <set>
 #include <string_view>
@@ -18,8 +17,6 @@
 namespace collnoise {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, double>, 4> kUnits{
-    {{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}}};
 constexpr std::string_view kTableHeader = "#MessageSize";
 
 // A line's text before any '#' comment.
@@ -31,8 +28,9 @@ std::string_view before_comment(std::string_view line) {
 constexpr double kLargestSeconds = 1.0e6;
 
 // One time in `unit`, as seconds: the decimal written in seconds rounded once (core/units.hpp),
-// as a run file's "2.5us" is. InputError naming the place for anything but a finite time in
-// [0, 10^6] seconds, checked after the conversion.
+// as a run file's "2.5us" is and as decimal_in_seconds() converts it (the same bits). InputError
+// naming the place for anything but a finite time in [0, 10^6] seconds, checked after the
+// conversion.
 double time_in_seconds(std::string_view text, const std::string& unit, const std::string& where) {
   const auto value = parse_number(text);
   if (!value || !std::isfinite(*value))
@@ -166,14 +164,13 @@ MeasuredTimes read_list(TextLines& lines, std::size_t& line_number, std::string_
 }  // namespace
 
 std::string measured_time_units() {
-  return "s, ms, us, ns";
+  return accepted_units(Dimension::kTime);
 }
 
 double seconds_per_unit(const std::string& unit, const std::string& what) {
-  for (const auto& [name, seconds] : kUnits)
-    if (name == unit) return seconds;
-  throw InputError(
-      fmt::format("{} {} is not a time unit ({})", what, quoted_text(unit), measured_time_units()));
+  // The table's unit, and its "1" in seconds (the double nearest 10^power): checks and messages
+  // use it; times convert through their own text, not by a product with it.
+  return *decimal_in_seconds("1", time_unit(unit, what));
 }
 
 std::vector<double> MeasuredTimes::iteration_maxima() const {
