@@ -24,6 +24,19 @@ python3-pandas python3-matplotlib python3-xxhash).
 
 __version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
 
+#: The package's layers, lowest first (docs/python.md, "The package's layers"). A module imports
+#: modules of its own layer and of lower ones, never one of a higher layer, not even inside a
+#: function: tests/test_python_layers.py reads this table and checks every import. "figures" is
+#: the package collnoise.figures with every module in it; "__init__" is this file, whose names
+#: gather the layers below the figures. A new module is added here.
+LAYERS = (
+    ("errors", "seal"),                        # typed errors; the checksum of a file
+    ("histogram", "result"),                   # reading a result file
+    ("bounds", "critical_path", "__init__"),   # analyses of a result (critical_path: attribution)
+    ("figures",),                              # drawing, and writing figures (figures.output)
+    ("plot",),                                 # the command line, python3 -m collnoise.plot
+)
+
 from .errors import DamagedFileError, FormatError, NotARegularFileError  # noqa: E402,F401
 from .errors import UnsealedFileWarning  # noqa: E402,F401
 from .seal import verify  # noqa: E402,F401

@@ -122,3 +122,16 @@ def _value(table: pd.DataFrame, row: int, key: str, text: bool):
         return str(value) if pd.notna(value) else math.nan
     value = pd.to_numeric(value, errors="coerce")
     return float(value) if pd.notna(value) else math.nan
+
+
+def _bounds_method(self: Result) -> pd.DataFrame:
+    """The run file's [[bound]]s held against each point's estimate, a row per point and
+    bound: collnoise.bounds(self) (collnoise.bounds, docs/bounds.md)."""
+    return bounds(self)
+
+
+# result.bounds(): attached to Result here, with the analysis, so that collnoise.result imports
+# no module above it (the layers: collnoise/__init__.py, which imports this module).
+_bounds_method.__name__ = "bounds"
+_bounds_method.__qualname__ = "Result.bounds"
+Result.bounds = _bounds_method

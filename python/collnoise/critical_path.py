@@ -117,3 +117,16 @@ def _number(table: pd.DataFrame, row: int, key: str) -> float:
         return math.nan
     value = pd.to_numeric(table.at[row, key], errors="coerce")
     return float(value) if pd.notna(value) else math.nan
+
+
+def _attribution_method(self: Result) -> Attribution:
+    """Where the critical path's time went, per point and category, and the noise absorbed
+    off it, per point: collnoise.attribution(self) (collnoise.critical_path)."""
+    return attribution(self)
+
+
+# result.attribution(): attached to Result here, with the analysis, so that collnoise.result
+# imports no module above it (the layers: collnoise/__init__.py, which imports this module).
+_attribution_method.__name__ = "attribution"
+_attribution_method.__qualname__ = "Result.attribution"
+Result.attribution = _attribution_method

@@ -10,8 +10,9 @@ does: a damaged file is refused in one line naming it; --no-verify reads it anyw
 Each model names its figure (the plot hints stored with every point); the run file's [plot]
 table gives the title, the panels, the x parameter and the curves. Files are named
 <run name>-<what>.<format> in DIR (default: the current directory), or FILE itself for a result
-with one figure (FILE-stem-<what>.<format> beside it for more; a file needs one result). Each file is written to a temporary
-name and renamed. Prints the files written, one a line.
+with one figure (FILE-stem-<what>.<format> beside it for more; a file needs one result). Each
+file is written to a temporary name and renamed (collnoise.figures.output). Prints the files
+written, one a line.
 
 Exit codes: 0 done, 1 a file could not be written, 2 bad input (not a result file, a damaged
 one, unknown figure, missing Python module).
@@ -22,11 +23,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import warnings
 
 PROG = "collnoise plot"
-FORMATS = ("png", "pdf", "svg")
 
 
 def _fail(message: str, code: int) -> int:
@@ -34,14 +33,14 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(formats: tuple[str, ...]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="draw the figures of a result file")
     parser.add_argument("results", nargs="+", metavar="RESULT",
                         help="collnoise result files (.h5)")
     parser.add_argument("--out", default=".",
                         help="folder for the figures (default: .), or a file name ending in "
                              ".png, .pdf or .svg")
-    parser.add_argument("--format", choices=FORMATS, default=None,
+    parser.add_argument("--format", choices=formats, default=None,
                         help="file format (default: the --out file's extension, else png)")
     parser.add_argument("--dpi", type=int, default=130, help="resolution of PNG files")
     parser.add_argument("--no-verify", action="store_true",
@@ -52,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
 def output_paths(name: str, suffixes: list[str], out: str, fmt: str | None) -> tuple[list[str], str]:
     """The file of each figure, and the format: `out` is a file when it ends in a known
     extension, else a folder."""
+    from .figures.output import FORMATS
+
     stem, ext = os.path.splitext(out)
     is_file = ext.lower().lstrip(".") in FORMATS
     fmt = fmt or (ext.lower().lstrip(".") if is_file else "png")
@@ -62,45 +63,49 @@ def output_paths(name: str, suffixes: list[str], out: str, fmt: str | None) -> t
     return [os.path.join(out, f"{name}-{s}.{fmt}") for s in suffixes], fmt
 
 
-def save(fig, path: str, fmt: str, dpi: int) -> None:
-    """Writes a figure to a temporary name beside `path`, then renames it."""
-    folder = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+def _missing_module() -> str | None:
+    """The first of numpy, h5py, pandas and matplotlib this interpreter lacks, or None."""
+    import collnoise
+
+    if collnoise.MISSING_DEPENDENCY is not None:
+        return collnoise.MISSING_DEPENDENCY
     try:
-        with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format=fmt, dpi=dpi)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        import matplotlib  # noqa: F401
+    except ModuleNotFoundError:
+        return "matplotlib"
+    return None
+
+
+def _missing(module: str) -> int:
+    skip = " (or draw without checking checksums: --no-verify)" if module == "xxhash" else ""
+    return _fail(f"{sys.executable} has no Python module {module}: install python3-{module} "
+                 f"(Debian), or run with an interpreter that has it{skip}", 2)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    # The figures (collnoise.figures, whose output helper holds the formats --out and --format
+    # take) need numpy, h5py, pandas and matplotlib: without one of them, one line says which,
+    # before the arguments are read.
+    missing = _missing_module()
+    if missing:
+        return _missing(missing)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import collnoise
+
+    from . import figures
+    from .figures.output import FORMATS
+
+    args = _parser(FORMATS).parse_args(argv)
     if len(args.results) > 1 and os.path.splitext(args.out)[1].lower().lstrip(".") in FORMATS:
         return _fail(f"--out {args.out} names one file, for {len(args.results)} results: give "
                      f"a folder", 2)
-    import collnoise
-
-    missing = collnoise.MISSING_DEPENDENCY
-    if missing is None:
-        try:
-            import matplotlib
-        except ModuleNotFoundError:
-            missing = "matplotlib"
-    if missing is None and not args.no_verify:
+    if not args.no_verify:
         try:
             import xxhash  # noqa: F401  (checks the results' checksums)
         except ModuleNotFoundError:
-            missing = "xxhash"
-    if missing:
-        skip = " (or draw without checking checksums: --no-verify)" if missing == "xxhash" else ""
-        return _fail(f"{sys.executable} has no Python module {missing}: install python3-"
-                     f"{missing} (Debian), or run with an interpreter that has it{skip}", 2)
-    matplotlib.use("Agg")
-    from . import figures
+            return _missing("xxhash")
 
     # Every result is tried; the exit code is the worst one.
     return max(plot_one(collnoise, figures, path, args) for path in args.results)
@@ -129,6 +134,8 @@ def plot_one(collnoise, figures, path: str, args) -> int:
         drawn = figures.draw(result)
     except figures.NoFigure as e:
         return _fail(e, 2)
+    from .figures.output import save
+
     paths, fmt = output_paths(result.name, [s for s, _ in drawn], args.out, args.format)
     folder = os.path.dirname(paths[0]) if paths else "."
     try:

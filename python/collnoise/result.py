@@ -276,6 +276,10 @@ class Result:
 
     The file's checksum is checked before h5py parses any of it (collnoise.seal), unless
     `verify` is False: DamagedFileError for a damaged file.
+
+    `attribution()` and `bounds()` are the analyses of a result, one layer above this module:
+    collnoise.critical_path and collnoise.bounds attach them to this class when they are
+    imported, which `import collnoise` does (the layers: collnoise/__init__.py).
     """
 
     def __init__(self, path: str, verify: bool = True):
@@ -410,20 +414,6 @@ class Result:
         refs = hints.get("references", "")
         hints["references"] = [r for r in refs.split(",") if r] if isinstance(refs, str) else refs
         return hints
-
-    def attribution(self):
-        """Where the critical path's time went, per point and category, and the noise absorbed
-        off it, per point: collnoise.attribution(self) (collnoise.critical_path)."""
-        from .critical_path import attribution
-
-        return attribution(self)
-
-    def bounds(self):
-        """The run file's [[bound]]s held against each point's estimate, a row per point and
-        bound: collnoise.bounds(self) (collnoise.bounds, docs/bounds.md)."""
-        from .bounds import bounds
-
-        return bounds(self)
 
     def histograms(self, index: int) -> dict[str, Histogram]:
         return self.point(index).histograms

@@ -30,9 +30,11 @@ points hold bounds. No `draw` either.
 
 A new model either names an existing figure or adds one module, python/collnoise/figures/
 NAME.py, defining `draw(result, rows)`; nothing else is edited. common.py holds what figures
-share (its names are also importable from here). A figure drawn outside the package (a model of
-your own, built against the installed library) is registered with `@figure("NAME")` instead;
-a registered function comes before a module of the same name.
+share (its names are also importable from here); output.py writes a figure to its file (the
+formats, a temporary name renamed), for `collnoise plot` and for the figures drawn alone, and
+defines no `draw`. A figure drawn outside the package (a model of your own, built against the
+installed library) is registered with `@figure("NAME")` instead; a registered function comes
+before a module of the same name.
 
 `draw(result, rows)` takes the result and the rows (points) it draws, and returns a list of
 `(suffix, matplotlib Figure)`. It draws with the points table's values (`result.points`) and the

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 import textwrap
 from collections.abc import Sequence
 
@@ -17,6 +16,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ..result import Result, load
+# Writing the files: collnoise.figures.output; its names stay importable from here.
+from .output import FigureNotWritten, extra_figure_main, format_of, save_figure  # noqa: F401
 
 __all__ = ["FigureList", "Data", "tag", "tagged_lines", "display_unit", "format_value", "short",
            "with_unit", "wrap", "varying", "label_of", "sorted_values", "group_rows",
@@ -276,53 +277,12 @@ def suffix_of(label: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in base).split()) or "figure"
 
 
-class FigureNotWritten(Exception):
-    """A figure that could not be written (a missing or read-only folder, a full disk): the
-    message names the figure's own path, not the temporary it was written to."""
-
-
-def _file_identity(path: str):
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def save_figure(fig, out_path: str, fmt: str, dpi: int) -> None:
-    """Saves `fig` as collnoise.plot.save does (a temporary name beside `out_path`, renamed);
-    FigureNotWritten naming `out_path` when that fails. A stop that arrives once the temporary
-    was renamed over `out_path` leaves the figure written: it is then not passed on."""
-    from ..plot import save
-
-    global _figure_written
-    before = _file_identity(out_path)
-    try:
-        save(fig, out_path, fmt, dpi)
-    except _Stopped:
-        if _file_identity(out_path) in (None, before):
-            raise
-    except IsADirectoryError as error:
-        raise FigureNotWritten(f"cannot write the figure '{out_path}': it is a directory") \
-            from error
-    except OSError as error:
-        raise FigureNotWritten(f"cannot write the figure '{out_path}': "
-                               f"{error.strerror or error}") from error
-    _figure_written = True
-
-
 def draw_extra_figure(result, out_path: str, dpi: int, make, missing: str) -> str:
     """Draws the figure `make(result)` (None when the result has nothing for it: ValueError
     `missing`) to `out_path` (PNG, PDF or SVG by its extension), written to a temporary name
-    beside it and renamed; returns `out_path`. The figures drawn beside a model's own
-    (attribution, bounds) share it."""
-    import os
-
-    from ..plot import FORMATS
-
-    fmt = os.path.splitext(out_path)[1].lower().lstrip(".") or "png"
-    if fmt not in FORMATS:
-        raise ValueError(f"{out_path}: the figure is written as {', '.join(FORMATS)}")
+    beside it and renamed (collnoise.figures.output); returns `out_path`. The figures drawn
+    beside a model's own (attribution, bounds) share it."""
+    fmt = format_of(out_path)
     if not isinstance(result, Result):
         result = load(result)
     fig = make(result)
@@ -330,60 +290,3 @@ def draw_extra_figure(result, out_path: str, dpi: int, make, missing: str) -> st
         raise ValueError(f"{result.path}: {missing}")
     save_figure(fig, out_path, fmt, dpi)
     return out_path
-
-
-class _Stopped(BaseException):
-    """SIGINT, SIGTERM or SIGUSR1 while a figure is drawn: unwinds like KeyboardInterrupt, so
-    that the figure's temporary is removed (collnoise.plot.save)."""
-
-
-# Set once save_figure has renamed a figure into place: a stop after it changes nothing.
-_figure_written = False
-
-
-def _stop_on_signals() -> None:
-    """SIGINT, SIGTERM and SIGUSR1 (what collnoise passes on when it is asked to stop) raise
-    _Stopped once, unless the figure is written by then; later ones are ignored (the temporary
-    is being removed)."""
-    import signal
-
-    numbers = (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1)
-
-    def stop(number, frame):
-        for other in numbers:
-            signal.signal(other, signal.SIG_IGN)
-        if not _figure_written:
-            raise _Stopped(number)
-
-    for number in numbers:
-        signal.signal(number, stop)
-
-
-def extra_figure_main(argv, module: str, draw, source: str = "RESULT.h5") -> int:
-    """`python3 -m collnoise.figures.<module> SOURCE OUT.png|pdf|svg` (SOURCE: a result, or the
-    JSON a command wrote): exit 0; 1 with one line naming OUT when it cannot be written; 2 with
-    one line on bad input; 128 + the signal, silently and with no temporary left, on SIGINT,
-    SIGTERM or SIGUSR1 (collnoise, which passes the signal on, says what was kept)."""
-    import signal
-    import sys
-
-    if len(argv) != 2:
-        print(f"usage: python3 -m collnoise.figures.{module} {source} OUT.png|pdf|svg",
-              file=sys.stderr)
-        return 2
-    _stop_on_signals()
-    try:
-        print(draw(argv[0], argv[1]))
-    except _Stopped as stopped:
-        return 128 + stopped.args[0]
-    except KeyboardInterrupt:
-        return 128 + signal.SIGINT
-    except FigureNotWritten as error:
-        print(f"collnoise.figures.{module}: failure: {' '.join(str(error).split())}",
-              file=sys.stderr)
-        return 1
-    except (OSError, ValueError, KeyError) as error:
-        print(f"collnoise.figures.{module}: error: {' '.join(str(error).split())}",
-              file=sys.stderr)
-        return 2
-    return 0

@@ -25,7 +25,8 @@ import sys
 import numpy as np
 from matplotlib.figure import Figure
 
-from .common import display_unit, extra_figure_main, save_figure, wrap
+from .common import display_unit, wrap
+from .output import extra_figure_main, format_of, save_figure
 
 __all__ = ["read_comparison", "qq_figure", "draw_qq"]
 
@@ -87,12 +88,8 @@ def qq_figure(comparison: dict) -> Figure:
 def draw_qq(json_path: str, out_path: str, dpi: int = 130) -> str:
     """Draws the comparison in `json_path` to `out_path` (PNG, PDF or SVG by its extension),
     written to a temporary name beside it and renamed; returns `out_path`. FigureNotWritten
-    (collnoise.figures.common) naming `out_path` when it cannot be written."""
-    from ..plot import FORMATS
-
-    fmt = os.path.splitext(out_path)[1].lower().lstrip(".") or "png"
-    if fmt not in FORMATS:
-        raise ValueError(f"{out_path}: the figure is written as {', '.join(FORMATS)}")
+    (collnoise.figures.output) naming `out_path` when it cannot be written."""
+    fmt = format_of(out_path)
     save_figure(qq_figure(read_comparison(json_path)), out_path, fmt, dpi)
     return out_path
 

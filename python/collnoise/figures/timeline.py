@@ -31,7 +31,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from .common import display_unit, extra_figure_main, save_figure, wrap
+from .common import display_unit, wrap
+from .output import extra_figure_main, format_of, save_figure
 
 __all__ = ["read_timeline", "timeline_figure", "draw_timeline", "KIND_STYLE", "NOT_SHOWN_NOTE"]
 
@@ -194,11 +195,7 @@ def timeline_figure(json_path: str) -> Figure:
 def draw_timeline(json_path: str, out_path: str, dpi: int = 130) -> str:
     """Draws a timeline's Chrome trace JSON file to `out_path` (PNG, PDF or SVG by its
     extension), written to a temporary name beside it and renamed; returns `out_path`."""
-    from ..plot import FORMATS
-
-    fmt = os.path.splitext(out_path)[1].lower().lstrip(".") or "png"
-    if fmt not in FORMATS:
-        raise ValueError(f"{out_path}: the figure is written as {', '.join(FORMATS)}")
+    fmt = format_of(out_path)
     save_figure(timeline_figure(json_path), out_path, fmt, dpi)
     return out_path
 
