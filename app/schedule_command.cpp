@@ -70,7 +70,7 @@ void write_goal_file(const Sched& schedule, const std::string& path) {
 std::optional<GeneratedSchedule> plan_schedule(const AlgorithmKind& algorithm,
                                                const AlgorithmParams& p) {
   const std::string what = fmt::format("writing {} on {} ranks as GOAL", algorithm.name, p.ranks);
-  const double operations = algorithm.operations ? algorithm.operations(p) : 0.0;
+  const double operations = algorithm.operations(p);
   if (operations > kMaxOperations)
     throw InputError(fmt::format(
         "{}: about {:.3g} operations, beyond the {:.3g} collnoise writes (terabytes of text): use "

@@ -20,9 +20,12 @@ A TEXT found on no line or on several fails the step: the guide no longer matche
 C++ files the guide writes or edits must also be formatted (clang-format, when installed). Exit 0
 when every step succeeded, 1 otherwise; each step is printed with its time.
 
-The scratch build compiles only the test files the guide writes and those of the tests its
-commands run (COLLNOISE_TEST_FILES, tests/CMakeLists.txt): the others' compile lines name the
-scratch directory, so no cache could spare their compilation. With ccache installed and
+The scratch build compiles only the test files the guide writes and the registry-wide ones
+(COLLNOISE_TEST_FILES, tests/CMakeLists.txt): every tests/test_*.cpp that loops over a registry
+(algorithm_kinds(), law_kinds(), model_kinds(), ...: REGISTRY_CALL), which an addition must pass
+with no edit of its own, found by that call, so that a new registry-wide test is run without an
+edit here. The others' compile lines name the scratch directory, so no cache could spare their
+compilation. With ccache installed and
 CMAKE_CXX_COMPILER_LAUNCHER not set, the build uses ccache as its launcher: put SCRATCH beside the
 main build (build-walkthrough in the source directory) and set CCACHE_BASEDIR to a folder holding
 both, so that the library's unchanged files are found in the cache.
@@ -36,8 +39,10 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The test files of the tests the walk-through's commands run, besides those the guide writes.
-TESTS_RUN = ["test_reference_docs", "test_key_docs", "test_schedules", "test_rank_classes"]
+# A test file that calls one of these loops over a registry (the algorithms, the laws, the kinds
+# of time-based noise, the models and their summary fields, the reference docs built from them).
+REGISTRY_CALL = re.compile(r"\b(algorithm_kinds|law_kinds|law_names|time_noise_kinds|model_kinds|"
+                           r"run_kinds|collective_kinds|for_each_small_schedule)\(")
 MARKER = re.compile(r"^<!-- walkthrough: (.*?) -->\s*$")
 FENCE = re.compile(r"^```")
 
@@ -97,6 +102,18 @@ def copy_tree(source, destination):
         dst = os.path.join(destination, name)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copy2(src, dst)
+
+
+def registry_tests(tree):
+    """The stems of the test files of `tree` that loop over a registry (REGISTRY_CALL)."""
+    tests = os.path.join(tree, "tests")
+    stems = []
+    for name in sorted(os.listdir(tests)):
+        if re.fullmatch(r"test_\w+\.cpp", name):
+            with open(os.path.join(tests, name), encoding="utf-8") as f:
+                if REGISTRY_CALL.search(f.read()):
+                    stems.append(name[:-len(".cpp")])
+    return stems
 
 
 def one_line(path, anchor):
@@ -159,7 +176,9 @@ def apply(marker, body, tree, edited):
             env["CMAKE_CXX_COMPILER_LAUNCHER"] = "ccache"  # CMake's default for a new build tree
         written = [os.path.splitext(os.path.basename(f))[0] for f in edited
                    if re.fullmatch(r"tests/test_\w+\.cpp", f)]
-        env.setdefault("COLLNOISE_TEST_FILES", ";".join(sorted(set(TESTS_RUN + written))))
+        tests = sorted(set(registry_tests(tree) + written))
+        print(f"walkthrough: test files built: {' '.join(tests)}", flush=True)
+        env.setdefault("COLLNOISE_TEST_FILES", ";".join(tests))
         done = subprocess.run(["bash", "-euo", "pipefail", "-xc", body], cwd=tree, env=env)
         if done.returncode != 0:
             raise StepFailed(f"the commands exited with {done.returncode}")

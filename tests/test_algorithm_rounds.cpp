@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -97,12 +98,12 @@ std::uint32_t count_of(const std::string& name, AlgorithmParams p) {
 }  // namespace
 
 TEST_CASE("algorithm rounds: every built-in algorithm's rounds agree with its schedule") {
-  int checked = 0;
+  std::size_t checked = 0, combinations = 0;
   for (const AlgorithmKind& kind : algorithm_kinds()) {
     INFO(kind.name);
-    REQUIRE(kind.rounds);
     for (const std::uint32_t ranks : kRanks)
       for (const AlgorithmParams& p : params_of(kind, ranks)) {
+        ++combinations;
         std::optional<Schedule> schedule;
         try {
           schedule = kind.generate(p);
@@ -119,9 +120,14 @@ TEST_CASE("algorithm rounds: every built-in algorithm's rounds agree with its sc
         ++checked;
       }
   }
-  // At each of the 8 sizes: 4 algorithms with no parameter, k-nomial with 2 radices, 6 with both
-  // receive orders, the ring with both orders and 2 segmentations (none refused).
-  CHECK(checked == 8 * (4 + 2 + 6 * 2 + 4));
+  // Every combination generated (none refused), whatever the algorithms registered; the
+  // combinations themselves by hand: one without parameters, the k-nomial's 2 radices, both
+  // receive orders, the ring's 2 orders and 2 segmentations.
+  CHECK(checked == combinations);
+  CHECK(params_of(*find_algorithm("linear_gather"), 5).size() == 1);
+  CHECK(params_of(*find_algorithm("knomial_broadcast"), 5).size() == 2);
+  CHECK(params_of(*find_algorithm("bruck_allgather"), 5).size() == 2);
+  CHECK(params_of(*find_algorithm("ring_allreduce"), 5).size() == 4);
 }
 
 TEST_CASE("algorithm rounds: the preposted receives keep the rounds' order along dependencies") {
@@ -233,4 +239,42 @@ TEST_CASE("algorithm rounds: a parameter generate refuses is refused by rounds t
   CHECK_THROWS_AS(find_algorithm("knomial_broadcast")->rounds({.ranks = 8, .k = 1}), InputError);
   CHECK_THROWS_AS(find_algorithm("ring_allreduce")->rounds({.ranks = 8, .segments = 0}),
                   InputError);
+}
+
+// An entry that leaves out `rounds` (or `generate`, or `operations`), the way an algorithm added
+// without them would be written: it must not compile.
+template <class Kind>
+concept EntryWithoutRounds = requires {
+  Kind{.name = "x",
+       .generate = [](const AlgorithmParams&) { return Schedule{}; },
+       .operations = [](const AlgorithmParams&) { return 0.0; }};
+};
+template <class Kind>
+concept EntryWithRounds = requires {
+  Kind{.name = "x",
+       .generate = [](const AlgorithmParams&) { return Schedule{}; },
+       .operations = [](const AlgorithmParams&) { return 0.0; },
+       .rounds = [](const AlgorithmParams&) { return AlgorithmRounds{}; }};
+};
+static_assert(!EntryWithoutRounds<AlgorithmKind>, "an algorithm without rounds must not compile");
+static_assert(EntryWithRounds<AlgorithmKind>);
+
+TEST_CASE(
+    "algorithm registry: an algorithm without rounds does not compile, a null one is refused") {
+  AlgorithmRounds (*no_rounds)(const AlgorithmParams&) = nullptr;
+  const AlgorithmKind null_rounds{.name = "null_rounds",
+                                  .generate = [](const AlgorithmParams&) { return Schedule{}; },
+                                  .operations = [](const AlgorithmParams&) { return 0.0; },
+                                  .rounds = no_rounds};
+  CHECK_THROWS_AS(check_algorithm_kind(null_rounds), std::logic_error);
+  CHECK_THROWS_WITH(check_algorithm_kind(null_rounds),
+                    "algorithm \"null_rounds\" is registered without rounds (AlgorithmKind, "
+                    "engine/schedules/algorithms.hpp): every algorithm gives one");
+  const AlgorithmKind with_rounds{
+      .name = "with_rounds",
+      .generate = [](const AlgorithmParams&) { return Schedule{}; },
+      .operations = [](const AlgorithmParams&) { return 0.0; },
+      .rounds = [](const AlgorithmParams&) { return AlgorithmRounds{}; }};
+  CHECK_NOTHROW(check_algorithm_kind(with_rounds));
+  for (const AlgorithmKind& kind : algorithm_kinds()) CHECK_NOTHROW(check_algorithm_kind(kind));
 }

@@ -1,10 +1,14 @@
 #pragma once
 // The collective algorithms MPI libraries run, generated as schedules at any number of ranks
-// (docs/models/schedules.md, "Built-in algorithms"): message sizes in bytes, root 0.
+// (docs/models/schedules.md, "Built-in algorithms"): message sizes in bytes, root 0. Each is one
+// file engine/schedules/algorithms/<name>.cpp, listed in algorithm_kinds() (algorithms.cpp).
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "engine/schedules/generated_schedule.hpp"
@@ -38,6 +42,30 @@ struct AlgorithmRounds {
   std::function<std::uint32_t(std::uint32_t rank, const Operation& op)> of;
 };
 
+/// A function every algorithm must give: an AlgorithmKind that leaves it out does not compile
+/// (no default constructor: "use of deleted function RequiredFunction()"), and a null function
+/// given for it is refused when the algorithms are registered (check_algorithm_kind).
+template <class Signature>
+class RequiredFunction;
+
+template <class R, class... Args>
+class RequiredFunction<R(Args...)> {
+ public:
+  RequiredFunction() = delete;
+  /// Implicit, so that an entry reads `.rounds = ring_rounds`.
+  template <class F>
+  requires(std::is_invocable_r_v<R, const F&, Args...> &&
+           !std::is_same_v<std::remove_cvref_t<F>, std::nullptr_t>) RequiredFunction(F f)
+      : f_(std::move(f)) {}  // NOLINT(google-explicit-constructor)
+
+  R operator()(Args... args) const { return f_(std::forward<Args>(args)...); }
+  /// True only when built from a null function pointer or an empty std::function.
+  bool empty() const { return !f_; }
+
+ private:
+  std::function<R(Args...)> f_;
+};
+
 struct AlgorithmKind {
   std::string name;     ///< "recursive_doubling_allreduce"
   std::string meaning;  ///< one line, with the libraries that use it
@@ -45,13 +73,13 @@ struct AlgorithmKind {
   bool uses_segments = false;
   bool uses_receive_order = false;
   /// Builds the schedule. InputError naming the parameter when it cannot (k < 2, ...).
-  std::function<Schedule(const AlgorithmParams&)> generate;
+  RequiredFunction<Schedule(const AlgorithmParams&)> generate;
   /// The same schedule generated on the fly (memory independent of N), where the algorithm's
   /// pattern allows (empty function: never; nullopt: not with these parameters).
   std::function<std::optional<GeneratedSchedule>(const AlgorithmParams&)> generate_on_the_fly = {};
   /// How many operations the schedule holds (exact but for rounding; a double, as N^2 ones
   /// overflow): for estimates of work and memory before anything is built.
-  std::function<double(const AlgorithmParams&)> operations = {};
+  RequiredFunction<double(const AlgorithmParams&)> operations;
   /// How many entries of its match lists a noisy sample searches through, where that grows faster
   /// than the operations (empty: it does not): the root of a linear gather posts its N - 1
   /// receives in rank order and noise makes the messages arrive in any order, so each searches
@@ -61,17 +89,22 @@ struct AlgorithmKind {
   /// the sum over ranks of cycle_join_dependencies, schedule.hpp), for the estimate of repeated
   /// cycles' memory before they are built (empty: computed from generate_on_the_fly).
   std::function<double(const AlgorithmParams&, bool with_compute)> cycle_joins = {};
-  /// Its rounds with these parameters (every built-in algorithm has them; InputError where
-  /// generate throws for a bad parameter, k < 2 or segments < 1). Cheap: computed from the
-  /// parameters, not from a schedule; `of` costs at most O(log N).
-  std::function<AlgorithmRounds(const AlgorithmParams&)> rounds = {};
+  /// Its rounds with these parameters (every algorithm has them: the critical path spreads its
+  /// noise over them; InputError where generate throws for a bad parameter, k < 2 or
+  /// segments < 1). Cheap: computed from the parameters, not from a schedule; `of` costs at most
+  /// O(log N).
+  RequiredFunction<AlgorithmRounds(const AlgorithmParams&)> rounds;
 };
 
 /// The dependencies between two cycles of `algorithm` repeated (see AlgorithmKind::cycle_joins).
 double cycle_joins_of(const AlgorithmKind& algorithm, const AlgorithmParams& p, bool with_compute);
 
-/// Every built-in algorithm, in documentation order.
+/// Every built-in algorithm, in documentation order, each checked by check_algorithm_kind.
 const std::vector<AlgorithmKind>& algorithm_kinds();
+/// Refuses (std::logic_error naming the algorithm and the member) a kind without a name or with
+/// a null generate, operations or rounds: a fault of the code, found when the algorithms are
+/// registered.
+void check_algorithm_kind(const AlgorithmKind& kind);
 /// The algorithm named `name`, or null.
 const AlgorithmKind* find_algorithm(const std::string& name);
 

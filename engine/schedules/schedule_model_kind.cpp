@@ -295,7 +295,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     source.operations = algorithm.operations(p) * cycles + (work_ns > 0 ? p.ranks * cycles : 0);
     if (algorithm.searches) source.searches = algorithm.searches(p) * cycles;
     // The critical path's noise by round; repeated cycles, whose rounds recur, by operation index.
-    if (algorithm.rounds && cycles == 1) {
+    if (cycles == 1) {
       AlgorithmRounds rounds = algorithm.rounds(p);
       source.rounds = rounds.count;
       source.round_of = std::move(rounds.of);
