@@ -24,8 +24,8 @@ The scratch build compiles only the test files the guide writes and the registry
 (COLLNOISE_TEST_FILES, tests/CMakeLists.txt): every tests/test_*.cpp that loops over a registry
 (algorithm_kinds(), law_kinds(), model_kinds(), ...: REGISTRY_CALL), which an addition must pass
 with no edit of its own, found by that call, so that a new registry-wide test is run without an
-edit here. The others' compile lines name the scratch directory, so no cache could spare their
-compilation. With ccache installed and
+edit here. The test files that use COLLNOISE_SOURCE_DIR or COLLNOISE_BINARY (their compile lines
+name the scratch directory) are compiled again; ccache finds the others. With ccache installed and
 CMAKE_CXX_COMPILER_LAUNCHER not set, the build uses ccache as its launcher: put SCRATCH beside the
 main build (build-walkthrough in the source directory) and set CCACHE_BASEDIR to a folder holding
 both, so that the library's unchanged files are found in the cache.
