@@ -59,20 +59,33 @@ def save_figure(fig, out_path: str, fmt: str, dpi: int) -> None:
     """Saves `fig` as `save` does (a temporary name beside `out_path`, renamed);
     FigureNotWritten naming `out_path` when that fails. A stop that arrives once the temporary
     was renamed over `out_path` leaves the figure written: it is then not passed on."""
-    global _figure_written
     before = _file_identity(out_path)
     try:
         save(fig, out_path, fmt, dpi)
+        # Inside the try: a stop that lands between the rename and this line is caught below,
+        # where the renamed figure is seen and kept (exit 0), not half reported as a stop.
+        _keep_written_figure()
     except _Stopped:
         if _file_identity(out_path) in (None, before):
             raise
+        _keep_written_figure()
     except IsADirectoryError as error:
         raise FigureNotWritten(f"cannot write the figure '{out_path}': it is a directory") \
             from error
     except OSError as error:
         raise FigureNotWritten(f"cannot write the figure '{out_path}': "
                                f"{error.strerror or error}") from error
+
+
+def _keep_written_figure() -> None:
+    """Once the figure is renamed into place, a stop changes nothing: the stop signals are
+    ignored from here on. (Ignored, not handled: Python's finalization puts handled signals back
+    to their default action, and a SIGTERM during it would end the process by the signal with
+    the figure written.)"""
+    global _figure_written
     _figure_written = True
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1):
+        signal.signal(number, signal.SIG_IGN)
 
 
 class _Stopped(BaseException):
