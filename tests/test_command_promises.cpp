@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/command_line.hpp"
+#include "tests/small_runs.hpp"
 
 using namespace collnoise::testing;
 
@@ -16,26 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kSmallRun = R"(name = "promises"
-seed = 3
-samples = 8
-[collective]
-kind = "schedule"
-algorithm = "recursive_doubling_allreduce"
-log2_N = 3
-message_bytes = 8
-[loggops]
-L = 1.0e-6
-o = 1.0e-7
-g = 0.0
-G = 1.0e-9
-[output]
-raw_samples = true
-[noise]
-law = "periodic"
-P = 1.0e-5
-D = 1.0e-6
-)";
+const std::string kSmallRun = small_schedule_run({.name = "promises", .raw_samples = true});
 
 // A failure as promised: exit 1 and exactly one line saying what failed.
 void expect_failure(const CommandResult& r, const std::string& needle) {

@@ -19,6 +19,7 @@
 #include "estimators/two_sample.hpp"
 #include "outputs/result_file.hpp"
 #include "tests/command_line.hpp"
+#include "tests/small_runs.hpp"
 
 using namespace collnoise;
 using namespace collnoise::testing;
@@ -226,26 +227,8 @@ TEST_CASE("measured times: the per-rank table and the list, read as documented",
 
 namespace {
 
-const char* const kRun = R"(name = "compare"
-seed = 11
-samples = 400
-[collective]
-kind = "schedule"
-algorithm = "recursive_doubling_allreduce"
-log2_N = 3
-message_bytes = 8
-[loggops]
-L = 1.0e-6
-o = 1.0e-7
-g = 0.0
-G = 1.0e-9
-[noise]
-law = "periodic"
-P = 1.0e-5
-D = 1.0e-6
-[output]
-raw_samples = true
-)";
+const std::string kRun =
+    small_schedule_run({.name = "compare", .seed = 11, .samples = 400, .raw_samples = true});
 
 // The raw samples of a result's point 0 as a list of times in ns, each scaled by `scale`.
 void write_as_list(const std::string& result, const std::string& path, double scale) {

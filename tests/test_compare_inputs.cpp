@@ -24,6 +24,7 @@
 #include "distributions/latency_samples.hpp"
 #include "distributions/measured_times.hpp"
 #include "tests/command_line.hpp"
+#include "tests/small_runs.hpp"
 
 using namespace collnoise;
 using namespace collnoise::testing;
@@ -39,26 +40,8 @@ std::string refusal(const std::string& path, const MeasuredOptions& options) {
   return "(read without error)";
 }
 
-const char* const kRun = R"(name = "compare-inputs"
-seed = 3
-samples = 100
-[collective]
-kind = "schedule"
-algorithm = "recursive_doubling_allreduce"
-log2_N = 2
-message_bytes = 8
-[loggops]
-L = 1.0e-6
-o = 1.0e-7
-g = 0.0
-G = 1.0e-9
-[noise]
-law = "periodic"
-P = 1.0e-5
-D = 1.0e-6
-[output]
-raw_samples = true
-)";
+const std::string kRun = small_schedule_run(
+    {.name = "compare-inputs", .samples = 100, .log2_N = 2, .raw_samples = true});
 
 // A small result with raw samples and a list of times in us, made once.
 void make_result() {

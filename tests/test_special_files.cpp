@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tests/command_line.hpp"
+#include "tests/small_runs.hpp"
 
 namespace fs = std::filesystem;
 
@@ -20,6 +21,7 @@ using collnoise::testing::CommandResult;
 using collnoise::testing::count_lines_starting;
 using collnoise::testing::run_shell;
 using collnoise::testing::slurp;
+using collnoise::testing::small_schedule_run;
 using collnoise::testing::write_text;
 
 const std::string kDir = "special-files";
@@ -27,24 +29,7 @@ const std::string kDir = "special-files";
 const std::string kTimeout = "timeout -k 2 10";
 
 // A schedule run of 8 samples, replayable by `timeline`; well under a second.
-const char* const kRun = R"(name = "special"
-seed = 3
-samples = 8
-[collective]
-kind = "schedule"
-algorithm = "recursive_doubling_allreduce"
-log2_N = 3
-message_bytes = 8
-[loggops]
-L = 1.0e-6
-o = 1.0e-7
-g = 0.0
-G = 1.0e-9
-[noise]
-law = "periodic"
-P = 1.0e-5
-D = 1.0e-6
-)";
+const std::string kRun = small_schedule_run({.name = "special"});
 
 struct Timed {
   CommandResult result;

@@ -12,30 +12,14 @@
 
 #include "outputs/atomic_file.hpp"
 #include "tests/command_line.hpp"
+#include "tests/small_runs.hpp"
 
 using namespace collnoise::testing;
 
 namespace {
 
-const char* const kRun = R"(name = "timeline"
-seed = 3
-samples = 8
-[collective]
-kind = "schedule"
-algorithm = "recursive_doubling_allreduce"
-log2_N = 3
-message_bytes = 8
-finish_sample = 5
-[loggops]
-L = 1.0e-6
-o = 1.0e-7
-g = 0.0
-G = 1.0e-9
-[noise]
-law = "periodic"
-P = 1.0e-5
-D = 1.0e-6
-)";
+const std::string kRun =
+    small_schedule_run({.name = "timeline", .collective_extra = "finish_sample = 5\n"});
 
 nlohmann::json first_point(const std::string& result) {
   const auto r = run_command_line("summary " + result + " --json");

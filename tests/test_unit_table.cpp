@@ -20,9 +20,11 @@
 #include "distributions/measured_times.hpp"
 #include "engine/cycles/netgauge_loggp.hpp"
 #include "tests/command_line.hpp"
+#include "tests/small_runs.hpp"
 
 using namespace collnoise;
 using collnoise::testing::run_command_line;
+using collnoise::testing::small_schedule_run;
 using collnoise::testing::write_text;
 
 namespace {
@@ -96,26 +98,8 @@ double measured_table(const std::string& text, const std::string& unit) {
   return read_measured_times(path, {}).seconds.front();
 }
 
-const char* const kRun = R"(name = "unit-table"
-seed = 5
-samples = 20
-[collective]
-kind = "schedule"
-algorithm = "recursive_doubling_allreduce"
-log2_N = 1
-message_bytes = 8
-[loggops]
-L = 1.0e-6
-o = 1.0e-7
-g = 0.0
-G = 1.0e-9
-[noise]
-law = "periodic"
-P = 1.0e-5
-D = 1.0e-6
-[output]
-raw_samples = true
-)";
+const std::string kRun = small_schedule_run(
+    {.name = "unit-table", .seed = 5, .samples = 20, .log2_N = 1, .raw_samples = true});
 
 // compare's measured mean of a list of four copies of "<text>" read with --unit <unit>: the
 // mean of equal values is each of them, exactly (a sum of four, then a division by four).
