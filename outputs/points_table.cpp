@@ -230,10 +230,19 @@ PointsTable points_table(std::span<const PointRecords> points) {
   return table;
 }
 
-void write_points_table(const h5::Group& group, const PointsTable& table) {
-  const h5::Dataset ds = group.write_table(kPointsTableName, table.columns);
+namespace {
+
+// A table as a compound dataset, with its columns' units and sources as attributes.
+void write_table_with_units(const h5::Group& group, const char* name, const PointsTable& table) {
+  const h5::Dataset ds = group.write_table(name, table.columns);
   ds.set_texts("units", table.units);
   ds.set_texts("sources", table.sources);
+}
+
+}  // namespace
+
+void write_points_table(const h5::Group& group, const PointsTable& table) {
+  write_table_with_units(group, kPointsTableName, table);
 }
 
 namespace {
@@ -353,9 +362,7 @@ PointsTable bounds_table(std::span<const PointRecords> points) {
 }
 
 void write_bounds_table(const h5::Group& group, const PointsTable& table) {
-  const h5::Dataset ds = group.write_table(kPointsBoundsName, table.columns);
-  ds.set_texts("units", table.units);
-  ds.set_texts("sources", table.sources);
+  write_table_with_units(group, kPointsBoundsName, table);
 }
 
 namespace {

@@ -603,21 +603,9 @@ def fuzz_batch_edges(binary, work):
 
 
 
-NEW_RUN = """name = "cmd"
-seed = 7
-samples = 24
-chunk_size = 8
-[collective]
-kind = "schedule"
-algorithm = "dissemination_barrier"
-N = 8
-[noise]
-law = "trace"
-file = "trace.txt"
-unit = "ns"
-[output]
-raw_samples = true
-"""
+# The edges' run, smaller: a result the newer commands read.
+NEW_RUN = (EDGE_RUN.replace('name = "edge"', 'name = "cmd"').replace("samples = 256", "samples = 24")
+           .replace("chunk_size = 16", "chunk_size = 8").replace("N = 64", "N = 8"))
 MEASURED_LIST = "12.5\n13\n# a comment\n14.25 # a note\n\n11.0\n"
 MEASURED_TABLE = ("#MessageSize " + " ".join(f"Rank{r}Time(us)" for r in range(8)) + " \n" +
                   "".join("8 " + " ".join(f"{1.0 + 0.1 * (r + i):.2f}" for r in range(8)) + " \n"
