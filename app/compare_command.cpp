@@ -20,6 +20,7 @@
 #include "app/plot_command.hpp"
 #include "app/replayable_point.hpp"
 #include "core/errors.hpp"
+#include "core/memory_limit.hpp"
 #include "core/shown_text.hpp"
 #include "core/stop_request.hpp"
 #include "core/units.hpp"
@@ -82,19 +83,27 @@ std::vector<double> simulated_completions(const CompareOptions& o, std::size_t p
 // times pooled.
 std::vector<double> simulated_rank_finishes(const CompareOptions& o, const ResultFile& result,
                                             std::string& what) {
-  const ReplayablePoint replayable = replayable_point(
-      result, o.result, o.point, "--mode ranks replays the samples of schedule points");
   const auto held = whole_field(result.summaries[o.point], "completion_samples").value_or(0);
   const std::uint64_t samples = std::min(o.rank_samples, held);
+  // The pooled finishing times, then their sorted copy, checked before the point is prepared
+  // (whose engine's memory is checked there).
+  const auto ranks =
+      static_cast<std::size_t>(whole_field(result.summaries[o.point], "ranks").value_or(0));
+  check_memory_limit(
+      static_cast<double>(samples) * static_cast<double>(ranks) * sizeof(double) * 2.0,
+      fmt::format("--mode ranks: the finishing times of {} ranks in {} samples "
+                  "(fewer with --rank-samples)",
+                  ranks, samples));
+  const ReplayablePoint replayable = replayable_point(
+      result, o.result, o.point, "--mode ranks replays the samples of schedule points");
   if (samples == 0)
     throw InputError(fmt::format("--mode ranks: point {} of '{}' holds no samples to replay",
                                  o.point, o.result));
   std::vector<double> values;
-  std::size_t ranks = 0;
+  values.reserve(samples * ranks);
   for (std::uint64_t i = 0; i < samples; ++i) {
     throw_if_stop_requested();  // a replay of many ranks takes a while
     const std::vector<double> finish = replayable.study->rank_finishes(i);
-    ranks = finish.size();
     values.insert(values.end(), finish.begin(), finish.end());
   }
   what = fmt::format(
@@ -162,7 +171,18 @@ void sort_polling(std::vector<double>& x) {
     }
 }
 
+// What reading the measured file may hold at once: a time of at least two bytes of text (a digit
+// and its separator) read into a double, copied for the iteration maxima and the sorted sides.
+void check_measured_memory(const std::string& path) {
+  std::error_code error;
+  const auto bytes = std::filesystem::file_size(path, error);
+  if (error) return;  // the reader names the fault
+  check_memory_limit(static_cast<double>(bytes) / 2.0 * sizeof(double) * 3.0,
+                     fmt::format("reading the measured file '{}' ({} bytes)", path, bytes));
+}
+
 Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_t point) {
+  check_measured_memory(o.measured);
   const MeasuredTimes m =
       read_measured_times(o.measured, {.unit = o.unit, .size = chosen_size(o.size)});
   Samples s;
@@ -448,6 +468,10 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
   cmd->add_flag("--json", o.json, "JSON instead of a table");
   cmd->add_option("--figure", o.figure, "also draw a QQ figure (.png, .pdf or .svg; Python)")
       ->check(non_empty());
+  cmd->add_option("--max-memory-gib", o.max_memory_gib,
+                  "refuse a comparison estimated to need more (default: 80% of the machine's "
+                  "memory)")
+      ->check(number_in(1e-6, 1e12));
   cmd->add_flag("--force", o.force, "replace an existing figure");
   cmd->add_flag("--no-verify", o.no_verify, "read the result without checking its checksum");
   return cmd;
@@ -457,6 +481,7 @@ int compare_command(const CompareOptions& options) {
   // A stop request (its handlers are main's) ends every phase within a second (exit 3, nothing
   // left behind): the long ones (reading the measured file, sorting, the replays, Python's
   // drawing) poll it.
+  set_memory_limit(options.max_memory_gib * 1024.0 * 1024.0 * 1024.0);  // 0: the default
   if (!options.figure.empty()) check_figure_extension(options);
   const ResultFile result = read_result_file(options.result, read_options(!options.no_verify));
   const std::optional<OutputGuard> guard = guard_figure(options, result);

@@ -26,6 +26,7 @@ struct CompareOptions {
   std::string figure;  ///< a .png, .pdf or .svg QQ figure to draw (Python)
   bool force = false;  ///< replace an existing figure
   bool no_verify = false;
+  double max_memory_gib = 0.0;  ///< refused above this estimate; 0: 80% of the machine's memory
 };
 
 /// Adds the `compare` subcommand; `options` receives its values.
@@ -33,8 +34,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& options);
 
 /// Exit 0 when compared, 2 on bad input (a damaged result, a point without raw samples, a
 /// malformed measured file, a figure path that cannot be written, refused before anything is
-/// computed), 1 when the figure could not be drawn. StopRequested (exit 3) on SIGINT, SIGTERM or
-/// SIGUSR1 in any phase, nothing left behind.
+/// computed, a comparison estimated beyond --max-memory-gib), 1 when the figure could not be drawn.
+/// StopRequested (exit 3) on SIGINT, SIGTERM or SIGUSR1 in any phase, nothing left behind.
 int compare_command(const CompareOptions& options);
 
 }  // namespace collnoise

@@ -325,3 +325,31 @@ TEST_CASE("compare ends with exit 3 within a second of SIGTERM while it reads", 
   const auto ms = std::stol(r.output.substr(r.output.find("ms=") + 3));
   CHECK(ms < 1000);
 }
+
+TEST_CASE("compare refuses a comparison estimated beyond --max-memory-gib", "[compare]") {
+  make_result();
+  // 1e-6 GiB is 1073 bytes: the pooled finishing times of 4 ranks in 100 samples need 6400.
+  const auto ranks =
+      run_command_line("compare ci.h5 ci_times.txt --unit us --mode ranks --max-memory-gib 1e-6");
+  INFO(ranks.output);
+  CHECK(ranks.code == 2);
+  CHECK(count_lines_starting(ranks.output, "collnoise: error:") == 1);
+  CHECK_THAT(ranks.output,
+             Catch::Contains("--mode ranks: the finishing times of 4 ranks in 100 samples (fewer "
+                             "with --rank-samples) would need about") &&
+                 Catch::Contains("--max-memory-gib"));
+  // Five samples replayed: 320 bytes, within the limit.
+  CHECK(run_command_line("compare ci.h5 ci_times.txt --unit us --mode ranks --rank-samples 5 "
+                         "--max-memory-gib 1e-6")
+            .code == 0);
+  // A measured file of 1000 bytes may hold 500 times: 12000 bytes with its copies.
+  std::string many;
+  for (int i = 0; i < 500; ++i) many += "1\n";
+  write_text("ci_many.txt", many);
+  const auto measured =
+      run_command_line("compare ci.h5 ci_many.txt --unit us --max-memory-gib 1e-6");
+  INFO(measured.output);
+  CHECK(measured.code == 2);
+  CHECK_THAT(measured.output,
+             Catch::Contains("reading the measured file 'ci_many.txt' (1000 bytes) would need"));
+}
