@@ -278,7 +278,10 @@ TEST_CASE("timeline on a part replays the part's own samples, by their index in 
   REQUIRE(run_command_line("timeline tl_part.h5 --sample 10 --out tl_part.json --force").code == 0);
   const auto events = [](const std::string& path) {
     nlohmann::json kept = nlohmann::json::array();
-    for (const auto& e : nlohmann::json::parse(slurp(path))["traceEvents"])
+    // Parsed into a local first: a range-for over a member of a temporary would read freed memory
+    // (the temporary dies before the loop's body runs).
+    const nlohmann::json trace = nlohmann::json::parse(slurp(path));
+    for (const auto& e : trace["traceEvents"])
       if (e["name"] != "completion") kept.push_back(e);  // (its title names the file)
     return kept;
   };
