@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/errors.hpp"
+#include "core/memory_limit.hpp"
 
 namespace collnoise {
 namespace {
@@ -53,6 +54,18 @@ CLI::Validator non_empty() {
         return text.empty() ? "an empty value is not allowed (an unset shell variable?)" : "";
       },
       "NON-EMPTY");
+}
+
+void add_max_memory_option(CLI::App& cmd, double& gib, const std::string& what) {
+  cmd.add_option("--max-memory-gib", gib,
+                 fmt::format("refuse {} estimated to need more (default: 80% of the machine's "
+                             "memory)",
+                             what))
+      ->check(number_in(1e-6, 1e12));
+}
+
+void set_memory_limit_gib(double gib) {
+  set_memory_limit(gib * 1024.0 * 1024.0 * 1024.0);
 }
 
 std::uint64_t parse_u64(const std::string& text, const char* option) {

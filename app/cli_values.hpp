@@ -20,6 +20,14 @@ CLI::Validator number_in(double lo, double hi);
 /// taken as "not given".
 CLI::Validator non_empty();
 
+/// Adds `--max-memory-gib` to `cmd` (a number of GiB in [1e-6, 1e12]; 0, the default, leaves 80%
+/// of the machine's memory): "refuse <what> estimated to need more".
+void add_max_memory_option(CLI::App& cmd, double& gib, const std::string& what);
+
+/// Sets the command's memory limit (core/memory_limit.hpp) from `--max-memory-gib`; 0: the
+/// default.
+void set_memory_limit_gib(double gib);
+
 /// An unsigned 64-bit integer written in decimal, nothing else; InputError naming `option`.
 std::uint64_t parse_u64(const std::string& text, const char* option);
 

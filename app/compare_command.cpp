@@ -468,10 +468,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
   cmd->add_flag("--json", o.json, "JSON instead of a table");
   cmd->add_option("--figure", o.figure, "also draw a QQ figure (.png, .pdf or .svg; Python)")
       ->check(non_empty());
-  cmd->add_option("--max-memory-gib", o.max_memory_gib,
-                  "refuse a comparison estimated to need more (default: 80% of the machine's "
-                  "memory)")
-      ->check(number_in(1e-6, 1e12));
+  add_max_memory_option(*cmd, o.max_memory_gib, "a comparison");
   cmd->add_flag("--force", o.force, "replace an existing figure");
   cmd->add_flag("--no-verify", o.no_verify, "read the result without checking its checksum");
   return cmd;
@@ -481,7 +478,7 @@ int compare_command(const CompareOptions& options) {
   // A stop request (its handlers are main's) ends every phase within a second (exit 3, nothing
   // left behind): the long ones (reading the measured file, sorting, the replays, Python's
   // drawing) poll it.
-  set_memory_limit(options.max_memory_gib * 1024.0 * 1024.0 * 1024.0);  // 0: the default
+  set_memory_limit_gib(options.max_memory_gib);
   if (!options.figure.empty()) check_figure_extension(options);
   const ResultFile result = read_result_file(options.result, read_options(!options.no_verify));
   const std::optional<OutputGuard> guard = guard_figure(options, result);

@@ -59,9 +59,7 @@ void add_run_options(CLI::App& cmd, RunOptions& run, std::string& seed_text) {
   cmd.add_option("--max-core-hours", run.max_core_hours,
                  "refuse a run estimated to take more (default: 30 days of the cores in use)")
       ->check(number_in(1e-6, 1e12));
-  cmd.add_option("--max-memory-gib", run.max_memory_gib,
-                 "refuse a run estimated to need more (default: 80% of the machine's memory)")
-      ->check(number_in(1e-6, 1e12));
+  add_max_memory_option(cmd, run.max_memory_gib, "a run");
   cmd.add_flag("--quiet", run.quiet, "no progress (unless --progress) and no table");
   cmd.add_option("--progress", run.progress,
                  "auto (default: a bar on a terminal, timestamped lines otherwise), none, bar or "
@@ -148,11 +146,7 @@ CLI::App* add_schedule_command(CLI::App& app, ScheduleOptions& schedule) {
       ->check(CLI::IsMember({"in_order", "preposted"}));
   schedule_cmd->add_option("--goal", schedule.goal, "the GOAL file to write");
   schedule_cmd->add_flag("--force", schedule.force, "overwrite an existing GOAL file");
-  schedule_cmd
-      ->add_option("--max-memory-gib", schedule.max_memory_gib,
-                   "refuse a schedule estimated to need more (default: 80% of the machine's "
-                   "memory)")
-      ->check(CLI::Range(1e-6, 1e12));
+  add_max_memory_option(*schedule_cmd, schedule.max_memory_gib, "a schedule");
   return schedule_cmd;
 }
 

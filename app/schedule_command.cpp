@@ -6,6 +6,7 @@
 #include <fstream>
 #include <optional>
 
+#include "app/cli_values.hpp"
 #include "app/commands.hpp"
 #include "app/exit_codes.hpp"
 #include "core/errors.hpp"
@@ -119,7 +120,7 @@ int schedule_command(const ScheduleOptions& options) {
   // SIGINT, SIGTERM and SIGUSR1 (main's handlers) stop the generation and the writing within a
   // second or so: the temporary is removed, the lock released, the previous file (if any) left
   // as it was.
-  set_memory_limit(options.max_memory_gib * 1024.0 * 1024.0 * 1024.0);  // 0: the default
+  set_memory_limit_gib(options.max_memory_gib);
   const auto note = [](const std::string& text) {
     fmt::print(stderr, "collnoise: note: {}\n", text);
   };

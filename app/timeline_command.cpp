@@ -297,10 +297,7 @@ CLI::App* add_timeline_command(CLI::App& app, TimelineOptions& o) {
   cmd->add_option("--otf2", o.otf2, "also write an OTF2 archive (a directory)")->check(non_empty());
   cmd->add_option("--figure", o.figure, "also draw a figure (.png, .pdf or .svg; Python)")
       ->check(non_empty());
-  cmd->add_option("--max-memory-gib", o.max_memory_gib,
-                  "refuse a timeline estimated to need more (default: 80% of the machine's "
-                  "memory)")
-      ->check(number_in(1e-6, 1e12));
+  add_max_memory_option(*cmd, o.max_memory_gib, "a timeline");
   cmd->add_flag("--force", o.force,
                 "replace existing outputs (an OTF2 folder only if it is an archive collnoise "
                 "wrote)");
@@ -309,7 +306,7 @@ CLI::App* add_timeline_command(CLI::App& app, TimelineOptions& o) {
 }
 
 int timeline_command(const TimelineOptions& options) {
-  set_memory_limit(options.max_memory_gib * 1024.0 * 1024.0 * 1024.0);  // 0: the default
+  set_memory_limit_gib(options.max_memory_gib);
   const std::string out = options.out.empty() ? default_out(options) : options.out;
   // The outputs against the result first (nothing is read that an output would replace), then
   // against the run file and data files the result records.
