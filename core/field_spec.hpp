@@ -1,8 +1,15 @@
 #pragma once
-// The declaration of one summary field a model writes for its points (ModelKind::summary_fields,
-// engine/study.hpp), or one every point carries (runs/point_fields.hpp): its name, unit and
-// meaning, and when it is written. docs/reference/summary-fields.md is generated from these
-// declarations, and tests/test_summary_schema.cpp checks them against what the models write.
+// The declaration of a summary field: the one place its name, unit and meaning are spelled. A
+// model declares the fields it writes for its points (ModelKind::summary_fields, engine/study.hpp)
+// and writes each through its declaration (Record::put), its table columns and plot hints name
+// declarations too, and docs/reference/summary-fields.md and the Python package's list of names
+// (python/collnoise/fields.py) are generated from them. tests/test_summary_schema.cpp checks
+// every model's points against its declarations; scripts/check_field_literals.py checks that no
+// field name is spelled twice in the sources.
+//
+// Fields that come in families are declared as patterns (estimators/summary_fields.hpp: an
+// estimated mean, the reported quantiles; runs/bound_check.hpp: a user bound's fields), whose
+// members are declarations made from the pattern.
 #include <string>
 #include <vector>
 
@@ -10,18 +17,35 @@ namespace collnoise {
 
 struct FieldSpec {
   std::string name;  ///< as in the summary record: "mean", "theorem2_lower"
-  /// The unit its record declares (Record::set_unit: "seconds", "work units", "1"); empty for a
-  /// field that has none (counts, text, verdicts, and pure numbers the model leaves unitless).
+  /// The unit the record stores beside it ("seconds", "work units", "1"); empty for a field that
+  /// has none (counts, text, verdicts, and pure numbers the model leaves unitless).
   std::string unit;
   std::string meaning;  ///< one line
   /// When the field is written: empty for every point of the model, otherwise the condition
   /// ("time-based noise only").
   std::string when;
+
+  /// The same field, written under `condition` (a model's fields that share one condition).
+  FieldSpec written(std::string condition) const {
+    FieldSpec copy = *this;
+    copy.when = std::move(condition);
+    return copy;
+  }
 };
 
+/// The list of declared fields a model (or the fields every point shares) writes, in order:
+/// single declarations and the expansions of patterns.
+using FieldList = std::vector<FieldSpec>;
+
 /// Appends `more` to `fields`.
-inline void append_fields(std::vector<FieldSpec>& fields, const std::vector<FieldSpec>& more) {
+inline void append_fields(FieldList& fields, const FieldList& more) {
   fields.insert(fields.end(), more.begin(), more.end());
+}
+
+/// `fields`, each written under `condition`.
+inline FieldList written_under(FieldList fields, const std::string& condition) {
+  for (FieldSpec& field : fields) field.when = condition;
+  return fields;
 }
 
 }  // namespace collnoise

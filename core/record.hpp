@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/field_spec.hpp"
 #include "core/nullable.hpp"
 
 namespace collnoise {
@@ -35,6 +36,10 @@ class Record {
  public:
   void set(std::string key, Field value);
   void set(std::string key, const Nullable& value);
+  /// Writes a declared summary field (core/field_spec.hpp): its value and, when it declares one,
+  /// its unit. A model writes its summary through its declarations only.
+  void put(const FieldSpec& field, Field value);
+  void put(const FieldSpec& field, const Nullable& value);
   const std::vector<std::pair<std::string, Field>>& fields() const { return fields_; }
   const Field* find(const std::string& key) const;
 
@@ -100,6 +105,16 @@ inline void Record::set(std::string key, const Nullable& value) {
     set(std::move(key), Field(*value.value));
   else
     set(std::move(key), Field(Null{value.reason}));
+}
+
+inline void Record::put(const FieldSpec& field, Field value) {
+  set(field.name, std::move(value));
+  if (!field.unit.empty()) set_unit(field.name, field.unit);
+}
+
+inline void Record::put(const FieldSpec& field, const Nullable& value) {
+  set(field.name, value);
+  if (!field.unit.empty()) set_unit(field.name, field.unit);
 }
 
 inline const Field* Record::find(const std::string& key) const {

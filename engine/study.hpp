@@ -21,6 +21,7 @@
 #include "core/param_reader.hpp"
 #include "core/record.hpp"
 #include "estimators/mean_interval.hpp"
+#include "estimators/summary_fields.hpp"
 #include "estimators/tally.hpp"
 
 namespace collnoise {
@@ -41,7 +42,8 @@ struct PointSummary {
 };
 
 /// A column of the table `collnoise run` and `summary` print: a header and the summary field it
-/// shows (`format` "z" prints two decimals; empty: six significant digits).
+/// shows (`format` "z" prints two decimals; empty: six significant digits). A model names the field
+/// through its declaration (`kField.name`, `fields.mean().name`).
 struct TableColumn {
   std::string header;
   std::string field;
@@ -57,11 +59,28 @@ struct PlotHints {
   std::string figure = "curve";
   std::string x = "collective.N";
   std::string x_scale = "log";
-  std::string y = "mean";
-  std::string y_low = "ci_low";
+  // The fields are named through their declarations (core/field_spec.hpp): show() and
+  // add_reference(), never a name of the hints' own.
+  std::string y = "mean";        ///< the field drawn (show())
+  std::string y_low = "ci_low";  ///< its interval's ends; empty: none
   std::string y_high = "ci_high";
   std::string y_label = "mean [s]";
-  std::vector<std::string> references;  ///< fields drawn as reference curves ("exact_mean")
+  std::vector<std::string> references;  ///< fields drawn as reference curves (exact_mean)
+
+  /// Draws a declared mean with its interval.
+  void show(const MeanFields& fields) {
+    show(fields.mean());
+    y_low = fields.ci_low().name;
+    y_high = fields.ci_high().name;
+  }
+  /// Draws a declared field, without an interval.
+  void show(const FieldSpec& field) {
+    y = field.name;
+    y_low.clear();
+    y_high.clear();
+  }
+  /// Adds a declared field drawn as a reference curve.
+  void add_reference(const FieldSpec& field) { references.push_back(field.name); }
   /// Parameters the summary table shows even when every point has the same value (a point's
   /// size and noise law at a glance); the others only where points differ.
   std::vector<std::string> table_params = {"collective.N", "noise.law"};

@@ -90,6 +90,40 @@ std::vector<FieldSpec> quantile_field_specs(const std::string& prefix, const std
   return fields;
 }
 
+MeanFields::MeanFields(const std::string& prefix, const std::string& unit, const std::string& what,
+                       const std::string& when)
+    : fields_(mean_field_specs(prefix, unit, what, when)) {}
+
+void put_mean(Record& record, const MeanFields& fields, const Accumulator& acc,
+              const MeanInterval& interval) {
+  record.put(fields.samples(), Field(acc.count));
+  record.put(fields.mean(), Field(acc.mean));
+  record.put(fields.ci_low(), interval.ci_low);
+  record.put(fields.ci_high(), interval.ci_high);
+  record.put(fields.ci_method(), Field(interval.method));
+  record.put(fields.standard_error(), interval.standard_error);
+}
+
+void put_null_mean(Record& record, const MeanFields& fields, const std::string& reason) {
+  for (const FieldSpec& field : fields.specs()) record.put(field, Field(Null{reason}));
+}
+
+QuantileFields::QuantileFields(const std::string& prefix, const std::string& unit,
+                               const std::string& what, const std::string& when)
+    : fields_(quantile_field_specs(prefix, unit, what, when)) {}
+
+void put_quantiles(Record& record, const QuantileFields& fields, const Histogram& histogram,
+                   double level) {
+  const std::vector<double>& probabilities = reported_probabilities();
+  for (std::size_t i = 0; i < probabilities.size(); ++i) {
+    const QuantileEstimate q = quantile_from_histogram(histogram, probabilities[i], level);
+    record.put(fields.estimate(i), q.estimate);
+    record.put(fields.ci_low(i), q.ci_low);
+    record.put(fields.ci_high(i), q.ci_high);
+    record.put(fields.resolution(i), q.resolution);
+  }
+}
+
 std::string join_warnings(const std::vector<std::string>& warnings) {
   std::string out;
   for (const auto& w : warnings) out += (out.empty() ? "" : "; ") + w;

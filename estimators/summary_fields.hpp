@@ -2,6 +2,7 @@
 // The fields every sampled summary writes for an estimated mean and its quantiles, under a name
 // prefix ("" for the primary metric of a tree barrier, "conventional_" for a butterfly case),
 // so that all models report intervals the same way: value, interval, level and method.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,58 @@
 #include "estimators/mean_interval.hpp"
 
 namespace collnoise {
+
+/// The fields of an estimated mean, a pattern declared under a prefix ("" for a tree barrier's
+/// primary metric, "completion_" for a schedule's): <prefix>samples, <prefix>mean,
+/// <prefix>ci_low, <prefix>ci_high, <prefix>ci_method and <prefix>standard_error, the estimates in
+/// the metric's unit. A model declares one per estimated quantity and writes it with put_mean.
+class MeanFields {
+ public:
+  /// `what` names the estimated quantity ("the phase time"); `when` is the fields' condition
+  /// (empty: always).
+  MeanFields(const std::string& prefix, const std::string& unit, const std::string& what,
+             const std::string& when = "");
+  const FieldSpec& samples() const { return fields_[0]; }
+  const FieldSpec& mean() const { return fields_[1]; }
+  const FieldSpec& ci_low() const { return fields_[2]; }
+  const FieldSpec& ci_high() const { return fields_[3]; }
+  const FieldSpec& ci_method() const { return fields_[4]; }
+  const FieldSpec& standard_error() const { return fields_[5]; }
+  /// Every member, in the order put_mean writes them.
+  const FieldList& specs() const { return fields_; }
+
+ private:
+  FieldList fields_;
+};
+
+/// Writes an estimated mean and its interval (MeanFields' members).
+void put_mean(Record& record, const MeanFields& fields, const Accumulator& acc,
+              const MeanInterval& interval);
+/// Writes every member of `fields` null, with `reason` (a metric the point lacks).
+void put_null_mean(Record& record, const MeanFields& fields, const std::string& reason);
+
+/// The fields of the reported quantiles (median, p90, p99, p99.9: reported_probabilities()), a
+/// pattern declared under a prefix: <prefix><q>, <prefix><q>_ci_low, _ci_high and _resolution for
+/// each quantile q, from a histogram with distribution-free intervals.
+class QuantileFields {
+ public:
+  QuantileFields(const std::string& prefix, const std::string& unit, const std::string& what,
+                 const std::string& when = "");
+  /// The members of the i-th reported quantile (reported_probabilities()[i]).
+  const FieldSpec& estimate(std::size_t i) const { return fields_[4 * i]; }
+  const FieldSpec& ci_low(std::size_t i) const { return fields_[4 * i + 1]; }
+  const FieldSpec& ci_high(std::size_t i) const { return fields_[4 * i + 2]; }
+  const FieldSpec& resolution(std::size_t i) const { return fields_[4 * i + 3]; }
+  /// Every member, in the order put_quantiles writes them.
+  const FieldList& specs() const { return fields_; }
+
+ private:
+  FieldList fields_;
+};
+
+/// Writes the reported quantiles of `histogram` and their intervals at `level`.
+void put_quantiles(Record& record, const QuantileFields& fields, const Histogram& histogram,
+                   double level);
 
 /// <prefix>mean, <prefix>ci_low, <prefix>ci_high, <prefix>ci_method, <prefix>standard_error,
 /// <prefix>samples; confidence and warnings are the fields every point shares
