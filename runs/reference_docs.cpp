@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -384,6 +385,84 @@ std::vector<ReferencePage> reference_pages() {
   };
 }
 
+namespace {
+
+// Every declared field, each name once, in the order of the reference page; patterned names
+// (bound_<i>_name) apart.
+std::vector<FieldSpec> every_declared_field(std::vector<FieldSpec>& patterned) {
+  std::vector<FieldSpec> fields;
+  std::set<std::string> seen;
+  const auto add = [&](const std::vector<FieldSpec>& list) {
+    for (const FieldSpec& field : list) {
+      if (!seen.insert(field.name).second) continue;
+      (field.name.find('<') == std::string::npos ? fields : patterned).push_back(field);
+    }
+  };
+  add(shared_point_fields());
+  for (const ModelKind& model : model_kinds()) add(model.summary_fields);
+  return fields;
+}
+
+// A Python string literal of `text` (the names and units are plain ASCII words).
+std::string python_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out)
+    throw RuntimeFailure(
+        fmt::format("{}: the file cannot be written: {}", path, std::strerror(errno)));
+}
+
+}  // namespace
+
+std::string python_fields_module() {
+  std::vector<FieldSpec> patterned;
+  const std::vector<FieldSpec> fields = every_declared_field(patterned);
+  std::string out = fmt::format(
+      "\"\"\"The summary fields' names and units, as the models declare them.\n\n"
+      "Generated from model_kinds() (engine/models.cpp) and shared_point_fields()\n"
+      "(runs/point_fields.cpp) by `{}`; do not edit by hand.\n"
+      "tests/test_reference_docs.cpp fails when this file differs from the declarations.\n"
+      "docs/reference/summary-fields.md says what each field means. A module of the package\n"
+      "names a field as `fields.<name>`, never as a string of its own.\n"
+      "\"\"\"\n\n",
+      kRegenerateReferenceCommand);
+  for (const FieldSpec& field : fields)
+    out += fmt::format("{} = {}\n", field.name, python_string(field.name));
+  out += "\n# The unit each field is stored with (\"\" for none).\nUNITS = {\n";
+  for (const FieldSpec& field : fields)
+    out += fmt::format("    {}: {},\n", field.name, python_string(field.unit));
+  out += "}\n";
+  out +=
+      "\n# Fields declared as patterns: bound(i, member) is the i-th user bound's (from 1).\n"
+      "BOUND_MEMBERS = (\n";
+  const std::string bound_head = "bound_<i>_";
+  for (const FieldSpec& field : patterned)
+    if (field.name.starts_with(bound_head))
+      out += fmt::format("    {},\n", python_string(field.name.substr(bound_head.size())));
+  out +=
+      ")\n\n\n"
+      "def bound(i, member):\n"
+      "    \"\"\"The name of user bound i's field `member` (one of BOUND_MEMBERS).\"\"\"\n"
+      "    if member not in BOUND_MEMBERS:\n"
+      "        raise KeyError(member)\n"
+      "    return f\"bound_{i}_{member}\"\n";
+  return out;
+}
+
+void write_python_fields_module(const std::string& path) {
+  write_text_file(path, python_fields_module());
+}
+
 void write_reference_pages(const std::string& directory) {
   std::error_code error;
   std::filesystem::create_directories(directory, error);
@@ -391,13 +470,7 @@ void write_reference_pages(const std::string& directory) {
     throw RuntimeFailure(
         fmt::format("{}: the directory cannot be created: {}", directory, error.message()));
   for (const ReferencePage& page : reference_pages()) {
-    const std::string path = (std::filesystem::path(directory) / page.file).string();
-    std::ofstream out(path, std::ios::binary);
-    out << page.text;
-    out.close();
-    if (!out)
-      throw RuntimeFailure(
-          fmt::format("{}: the file cannot be written: {}", path, std::strerror(errno)));
+    write_text_file((std::filesystem::path(directory) / page.file).string(), page.text);
   }
 }
 
