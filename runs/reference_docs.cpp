@@ -18,6 +18,8 @@
 #include "distributions/time_noise_kind.hpp"
 #include "engine/schedules/algorithms.hpp"
 #include "engine/study.hpp"
+#include "estimators/bound_fields.hpp"
+#include "estimators/summary_fields.hpp"
 #include "runs/bound_expression.hpp"
 #include "runs/point_fields.hpp"
 #include "runs/run_settings.hpp"
@@ -422,6 +424,47 @@ void write_text_file(const std::string& path, const std::string& text) {
         fmt::format("{}: the file cannot be written: {}", path, std::strerror(errno)));
 }
 
+// A tuple of Python strings, one per line.
+std::string python_tuple(const std::vector<std::string>& items) {
+  std::string out = "(\n";
+  for (const std::string& item : items) out += fmt::format("    {},\n", python_string(item));
+  return out + ")\n";
+}
+
+// The members of the patterns (estimators/summary_fields.hpp, estimators/bound_fields.hpp).
+std::string python_patterns() {
+  std::string out =
+      "\n# An estimated mean's fields are <prefix><member> (MeanFields): MEAN.ci_low is "
+      "\"ci_low\".\n"
+      "MEAN = SimpleNamespace(\n";
+  for (const FieldSpec& member : MeanFields("", "", "").specs())
+    out += fmt::format("    {}={},\n", member.name, python_string(member.name));
+  out +=
+      ")\n\n# The reported quantiles' names (QuantileFields), each with _ci_low, _ci_high and\n"
+      "# _resolution.\nQUANTILES = ";
+  std::vector<std::string> quantiles;
+  for (const double p : reported_probabilities()) quantiles.push_back(quantile_name(p));
+  out += python_tuple(quantiles);
+  std::vector<std::string> members, text, quantities;
+  for (const BoundMemberSpec& member : bound_members()) {
+    members.emplace_back(member.suffix);
+    if (member.text) text.emplace_back(member.suffix);
+    if (member.in_metric_unit) quantities.emplace_back(member.suffix);
+  }
+  out +=
+      "\n# A user bound's fields are bound(i, member), i from 1 (estimators/bound_fields.hpp):\n"
+      "# bound(2, BOUND.ci_low) is \"bound_2_ci_low\".\nBOUND = SimpleNamespace(\n";
+  for (const std::string& member : members)
+    out += fmt::format("    {}={},\n", member, python_string(member));
+  out += ")\n#: The members, in the order the bounds table holds them.\nBOUND_MEMBERS = ";
+  out += python_tuple(members);
+  out += "#: The members holding text; the others are numbers.\nBOUND_TEXT_MEMBERS = ";
+  out += python_tuple(text);
+  out += "#: The members in the primary metric's unit.\nBOUND_QUANTITY_MEMBERS = ";
+  out += python_tuple(quantities);
+  return out;
+}
+
 }  // namespace
 
 std::string python_fields_module() {
@@ -434,7 +477,7 @@ std::string python_fields_module() {
       "tests/test_reference_docs.cpp fails when this file differs from the declarations.\n"
       "docs/reference/summary-fields.md says what each field means. A module of the package\n"
       "names a field as `fields.<name>`, never as a string of its own.\n"
-      "\"\"\"\n\n",
+      "\"\"\"\n\nfrom types import SimpleNamespace\n\n",
       kRegenerateReferenceCommand);
   for (const FieldSpec& field : fields)
     out += fmt::format("{} = {}\n", field.name, python_string(field.name));
@@ -442,13 +485,7 @@ std::string python_fields_module() {
   for (const FieldSpec& field : fields)
     out += fmt::format("    {}: {},\n", field.name, python_string(field.unit));
   out += "}\n";
-  out +=
-      "\n# Fields declared as patterns: bound(i, member) is the i-th user bound's (from 1).\n"
-      "BOUND_MEMBERS = (\n";
-  const std::string bound_head = "bound_<i>_";
-  for (const FieldSpec& field : patterned)
-    if (field.name.starts_with(bound_head))
-      out += fmt::format("    {},\n", python_string(field.name.substr(bound_head.size())));
+  out += python_patterns();
   out +=
       ")\n\n\n"
       "def bound(i, member):\n"

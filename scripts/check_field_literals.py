@@ -17,10 +17,12 @@ use of the name elsewhere still counts.
 Usage: check_field_literals.py [SOURCE_DIR]   (exit 1 and one line per name spelled twice)
 """
 import ast
+import io
 import pathlib
 import re
 import subprocess
 import sys
+import tokenize
 
 GENERATED = "python/collnoise/fields.py"
 
@@ -28,7 +30,30 @@ GENERATED = "python/collnoise/fields.py"
 OTHER_MEANINGS = {
 }
 
-LITERAL = re.compile(r'"([A-Za-z_][A-Za-z0-9_]*)"' + "|'([A-Za-z_][A-Za-z0-9_]*)'")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# C++ tokens that matter here: raw strings, strings, characters and comments (skipped).
+CPP_TOKEN = re.compile(r'R"([^(\s]*)\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|'
+                       r"'(?:\\.|[^'\\\n])*'|//[^\n]*|/\*(?:.|\n)*?\*/")
+
+
+def cpp_strings(text):
+    """(line, value) of every ordinary string literal of a C++ source, comments skipped."""
+    for match in CPP_TOKEN.finditer(text):
+        token = match.group(0)
+        if token.startswith('"'):
+            yield text.count("\n", 0, match.start()) + 1, token[1:-1]
+
+
+def python_strings(text):
+    """(line, value) of every string literal of a Python source, comments skipped."""
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.STRING:
+            try:
+                value = ast.literal_eval(token.string)
+            except (ValueError, SyntaxError):  # an f-string
+                continue
+            if isinstance(value, str):
+                yield token.start[0], value
 
 
 def declared_names(root):
@@ -54,11 +79,10 @@ def spellings(root, names):
     found = {}
     for path in source_files(root):
         text = (root / path).read_text(encoding="utf-8", errors="replace")
-        for number, line in enumerate(text.splitlines(), 1):
-            for match in LITERAL.finditer(line):
-                name = match.group(1) or match.group(2)
-                if name in names and (name, path) not in OTHER_MEANINGS:
-                    found.setdefault(name, []).append((path, number))
+        strings = python_strings(text) if path.endswith(".py") else cpp_strings(text)
+        for number, value in strings:
+            if value in names and (value, path) not in OTHER_MEANINGS:
+                found.setdefault(value, []).append((path, number))
     return found
 
 

@@ -7,6 +7,8 @@ docs/reference/summary-fields.md says what each field means. A module of the pac
 names a field as `fields.<name>`, never as a string of its own.
 """
 
+from types import SimpleNamespace
+
 confidence = "confidence"
 warnings = "warnings"
 precision_met = "precision_met"
@@ -670,7 +672,43 @@ UNITS = {
     last_rank_range: "",
 }
 
-# Fields declared as patterns: bound(i, member) is the i-th user bound's (from 1).
+# An estimated mean's fields are <prefix><member> (MeanFields): MEAN.ci_low is "ci_low".
+MEAN = SimpleNamespace(
+    samples="samples",
+    mean="mean",
+    ci_low="ci_low",
+    ci_high="ci_high",
+    ci_method="ci_method",
+    standard_error="standard_error",
+)
+
+# The reported quantiles' names (QuantileFields), each with _ci_low, _ci_high and
+# _resolution.
+QUANTILES = (
+    "median",
+    "p90",
+    "p99",
+    "p999",
+)
+
+# A user bound's fields are bound(i, member), i from 1 (estimators/bound_fields.hpp):
+# bound(2, BOUND.ci_low) is "bound_2_ci_low".
+BOUND = SimpleNamespace(
+    name="name",
+    statistic="statistic",
+    relation="relation",
+    value="value",
+    estimate="estimate",
+    ci_low="ci_low",
+    ci_high="ci_high",
+    ci_method="ci_method",
+    level="level",
+    level_method="level_method",
+    verdict="verdict",
+    verdict_adjusted="verdict_adjusted",
+    distance="distance",
+)
+#: The members, in the order the bounds table holds them.
 BOUND_MEMBERS = (
     "name",
     "statistic",
@@ -685,6 +723,23 @@ BOUND_MEMBERS = (
     "verdict",
     "verdict_adjusted",
     "distance",
+)
+#: The members holding text; the others are numbers.
+BOUND_TEXT_MEMBERS = (
+    "name",
+    "statistic",
+    "relation",
+    "ci_method",
+    "level_method",
+    "verdict",
+    "verdict_adjusted",
+)
+#: The members in the primary metric's unit.
+BOUND_QUANTITY_MEMBERS = (
+    "value",
+    "estimate",
+    "ci_low",
+    "ci_high",
 )
 
 
