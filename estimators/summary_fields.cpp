@@ -86,8 +86,8 @@ void put_mean(Record& record, const std::string& prefix, const Accumulator& acc,
 }
 
 void put_null_mean(Record& record, const std::string& prefix, const std::string& reason) {
-  for (const FieldSpec& field : MeanFields(prefix, "", "").specs())
-    record.set(field.name, Field(Null{reason}));
+  const MeanFields fields(prefix, "", "");
+  for (const FieldSpec& field : fields.specs()) record.set(field.name, Field(Null{reason}));
 }
 
 void put_quantiles(Record& record, const std::string& prefix, const Histogram& histogram,

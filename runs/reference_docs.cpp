@@ -437,7 +437,8 @@ std::string python_patterns() {
       "\n# An estimated mean's fields are <prefix><member> (MeanFields): MEAN.ci_low is "
       "\"ci_low\".\n"
       "MEAN = SimpleNamespace(\n";
-  for (const FieldSpec& member : MeanFields("", "", "").specs())
+  const MeanFields mean("", "", "");
+  for (const FieldSpec& member : mean.specs())
     out += fmt::format("    {}={},\n", member.name, python_string(member.name));
   out +=
       ")\n\n# The reported quantiles' names (QuantileFields), each with _ci_low, _ci_high and\n"
