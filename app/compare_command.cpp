@@ -26,6 +26,7 @@
 #include "core/units.hpp"
 #include "distributions/measured_times.hpp"
 #include "estimators/quantile_interval.hpp"
+#include "estimators/summary_fields.hpp"
 #include "estimators/two_sample.hpp"
 #include "outputs/path_conflicts.hpp"
 #include "outputs/record_json.hpp"
@@ -34,8 +35,6 @@
 namespace collnoise {
 namespace {
 
-constexpr std::array<double, 4> kProbabilities{0.5, 0.9, 0.99, 0.999};
-constexpr std::array<const char*, 4> kQuantileNames{"median", "p90", "p99", "p999"};
 // Points of the QQ figure: enough for a smooth curve, few enough for a small JSON.
 constexpr std::size_t kQqPoints = 200;
 // Below this many values above a quantile, its bootstrap interval cannot reach past the maximum.
@@ -193,12 +192,12 @@ Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_
   check_match(result, point, m, s);
   sort_polling(s.simulated);
   sort_polling(s.measured);
-  for (std::size_t q = 0; q < kProbabilities.size(); ++q)
-    if (static_cast<double>(s.measured.size()) * (1.0 - kProbabilities[q]) < kTailValues)
+  for (const double p : reported_probabilities())
+    if (static_cast<double>(s.measured.size()) * (1.0 - p) < kTailValues)
       s.warnings.push_back(fmt::format(
           "the measured {} rests on fewer than {:g} values above it: its bootstrap interval cannot "
           "reach past the largest value and covers less than it claims",
-          kQuantileNames[q], kTailValues));
+          quantile_name(p), kTailValues));
   return s;
 }
 
@@ -219,17 +218,17 @@ Json distance_json(const Distance& d, const std::string& method) {
 
 Json quantiles_json(const Samples& s, double level) {
   Json all = Json::array();
-  for (std::size_t q = 0; q < kProbabilities.size(); ++q) {
-    const QuantileEstimate sim = quantile_from_sorted(s.simulated, kProbabilities[q], level);
-    const SampleQuantile meas = bootstrap_quantile(s.measured, kProbabilities[q], level);
+  for (const double p : reported_probabilities()) {
+    const QuantileEstimate sim = quantile_from_sorted(s.simulated, p, level);
+    const SampleQuantile meas = bootstrap_quantile(s.measured, p, level);
     Json simulated{{"value", nullable_json(sim.estimate)}};
     put_interval(simulated, sim.ci_low, sim.ci_high);
     simulated["method"] = "distribution-free (binomial order statistics)";
     Json measured{{"value", meas.estimate}};
     put_interval(measured, meas.ci_low, meas.ci_high);
     measured["method"] = "bootstrap percentile (exact)";
-    all.push_back(Json{{"name", kQuantileNames[q]},
-                       {"probability", kProbabilities[q]},
+    all.push_back(Json{{"name", quantile_name(p)},
+                       {"probability", p},
                        {"simulated", simulated},
                        {"measured", measured}});
   }

@@ -206,9 +206,12 @@ int main(int argc, char** argv) {
 
   // Hidden: for maintainers, writes docs/reference/ from the registries (runs/reference_docs.hpp).
   std::string reference_dir;
+  std::string python_fields;
   auto* reference_cmd =
       app.add_subcommand("reference", "write the reference tables of docs/reference/")->group("");
   reference_cmd->add_option("DIR", reference_dir, "the directory to write")->required();
+  reference_cmd->add_option("--python", python_fields,
+                            "also write the Python package's list of summary fields here");
 
   try {
     app.parse(argc, argv);
@@ -242,6 +245,7 @@ int main(int argc, char** argv) {
     if (*compare_cmd) return compare_command(compare);
     if (*reference_cmd) {
       write_reference_pages(reference_dir);
+      if (!python_fields.empty()) write_python_fields_module(python_fields);
       return exit_code::kSuccess;
     }
     return summary_command(summary);

@@ -20,10 +20,6 @@ std::string quantile_name(double p) {
 
 namespace {
 
-// The fields of put_mean, in the order it writes them.
-constexpr const char* kMeanFields[] = {"samples", "mean",      "ci_low",
-                                       "ci_high", "ci_method", "standard_error"};
-
 // A Nullable as Record::set stores it: the value, or null with its reason.
 Field nullable_field(const Nullable& v) {
   return v.has_value() ? Field(*v.value) : Field(Null{v.reason});
@@ -31,77 +27,26 @@ Field nullable_field(const Nullable& v) {
 
 }  // namespace
 
-void put_mean(Record& record, const std::string& prefix, const Accumulator& acc,
-              const MeanInterval& interval, const std::string& unit) {
-  const Field values[] = {Field(acc.count),
-                          Field(acc.mean),
-                          nullable_field(interval.ci_low),
-                          nullable_field(interval.ci_high),
-                          Field(interval.method),
-                          nullable_field(interval.standard_error)};
-  for (std::size_t i = 0; i < std::size(kMeanFields); ++i)
-    record.set(prefix + kMeanFields[i], values[i]);
-  record.set_unit(
-      {prefix + "mean", prefix + "ci_low", prefix + "ci_high", prefix + "standard_error"}, unit);
-}
-
-void put_null_mean(Record& record, const std::string& prefix, const std::string& reason) {
-  for (const char* field : kMeanFields) record.set(prefix + field, Field(Null{reason}));
-}
-
-void put_quantiles(Record& record, const std::string& prefix, const Histogram& histogram,
-                   double level, const std::string& unit) {
-  for (double p : reported_probabilities()) {
-    const std::string name = prefix + quantile_name(p);
-    const QuantileEstimate q = quantile_from_histogram(histogram, p, level);
-    record.set(name, q.estimate);
-    record.set(name + "_ci_low", q.ci_low);
-    record.set(name + "_ci_high", q.ci_high);
-    record.set(name + "_resolution", q.resolution);
-    record.set_unit({name, name + "_ci_low", name + "_ci_high", name + "_resolution"}, unit);
-  }
-}
-
-std::vector<FieldSpec> mean_field_specs(const std::string& prefix, const std::string& unit,
-                                        const std::string& what, const std::string& when) {
-  return {
-      {prefix + "samples", "", "samples of " + what, when},
-      {prefix + "mean", unit, "mean of " + what, when},
-      {prefix + "ci_low", unit, "lower end of the mean's confidence interval", when},
-      {prefix + "ci_high", unit, "upper end of the mean's confidence interval", when},
-      {prefix + "ci_method", "", "how the mean's interval was computed (docs/models/estimators.md)",
-       when},
-      {prefix + "standard_error", unit, "standard error of the mean", when},
-  };
-}
-
-std::vector<FieldSpec> quantile_field_specs(const std::string& prefix, const std::string& unit,
-                                            const std::string& what, const std::string& when) {
-  std::vector<FieldSpec> fields;
-  for (double p : reported_probabilities()) {
-    const std::string name = prefix + quantile_name(p);
-    const std::string quantile = fmt::format("the {} quantile of {}", p, what);
-    fields.push_back({name, unit, quantile + " (from the histogram)", when});
-    fields.push_back({name + "_ci_low", unit, "lower end of its distribution-free interval", when});
-    fields.push_back(
-        {name + "_ci_high", unit, "upper end of its distribution-free interval", when});
-    fields.push_back({name + "_resolution", unit, "width of the histogram bin holding it", when});
-  }
-  return fields;
-}
-
 MeanFields::MeanFields(const std::string& prefix, const std::string& unit, const std::string& what,
                        const std::string& when)
-    : fields_(mean_field_specs(prefix, unit, what, when)) {}
+    : fields_{
+          {prefix + "samples", "", "samples of " + what, when},
+          {prefix + "mean", unit, "mean of " + what, when},
+          {prefix + "ci_low", unit, "lower end of the mean's confidence interval", when},
+          {prefix + "ci_high", unit, "upper end of the mean's confidence interval", when},
+          {prefix + "ci_method", "",
+           "how the mean's interval was computed (docs/models/estimators.md)", when},
+          {prefix + "standard_error", unit, "standard error of the mean", when},
+      } {}
 
 void put_mean(Record& record, const MeanFields& fields, const Accumulator& acc,
               const MeanInterval& interval) {
   record.put(fields.samples(), Field(acc.count));
   record.put(fields.mean(), Field(acc.mean));
-  record.put(fields.ci_low(), interval.ci_low);
-  record.put(fields.ci_high(), interval.ci_high);
+  record.put(fields.ci_low(), nullable_field(interval.ci_low));
+  record.put(fields.ci_high(), nullable_field(interval.ci_high));
   record.put(fields.ci_method(), Field(interval.method));
-  record.put(fields.standard_error(), interval.standard_error);
+  record.put(fields.standard_error(), nullable_field(interval.standard_error));
 }
 
 void put_null_mean(Record& record, const MeanFields& fields, const std::string& reason) {
@@ -109,8 +54,18 @@ void put_null_mean(Record& record, const MeanFields& fields, const std::string& 
 }
 
 QuantileFields::QuantileFields(const std::string& prefix, const std::string& unit,
-                               const std::string& what, const std::string& when)
-    : fields_(quantile_field_specs(prefix, unit, what, when)) {}
+                               const std::string& what, const std::string& when) {
+  for (double p : reported_probabilities()) {
+    const std::string name = prefix + quantile_name(p);
+    const std::string quantile = fmt::format("the {} quantile of {}", p, what);
+    fields_.push_back({name, unit, quantile + " (from the histogram)", when});
+    fields_.push_back(
+        {name + "_ci_low", unit, "lower end of its distribution-free interval", when});
+    fields_.push_back(
+        {name + "_ci_high", unit, "upper end of its distribution-free interval", when});
+    fields_.push_back({name + "_resolution", unit, "width of the histogram bin holding it", when});
+  }
+}
 
 void put_quantiles(Record& record, const QuantileFields& fields, const Histogram& histogram,
                    double level) {
@@ -122,6 +77,32 @@ void put_quantiles(Record& record, const QuantileFields& fields, const Histogram
     record.put(fields.ci_high(i), q.ci_high);
     record.put(fields.resolution(i), q.resolution);
   }
+}
+
+// The string-prefix forms, kept while models move to the declarations above.
+void put_mean(Record& record, const std::string& prefix, const Accumulator& acc,
+              const MeanInterval& interval, const std::string& unit) {
+  put_mean(record, MeanFields(prefix, unit, ""), acc, interval);
+}
+
+void put_null_mean(Record& record, const std::string& prefix, const std::string& reason) {
+  const MeanFields fields(prefix, "", "");
+  for (const FieldSpec& field : fields.specs()) record.set(field.name, Field(Null{reason}));
+}
+
+void put_quantiles(Record& record, const std::string& prefix, const Histogram& histogram,
+                   double level, const std::string& unit) {
+  put_quantiles(record, QuantileFields(prefix, unit, ""), histogram, level);
+}
+
+std::vector<FieldSpec> mean_field_specs(const std::string& prefix, const std::string& unit,
+                                        const std::string& what, const std::string& when) {
+  return MeanFields(prefix, unit, what, when).specs();
+}
+
+std::vector<FieldSpec> quantile_field_specs(const std::string& prefix, const std::string& unit,
+                                            const std::string& what, const std::string& when) {
+  return QuantileFields(prefix, unit, what, when).specs();
 }
 
 std::string join_warnings(const std::vector<std::string>& warnings) {

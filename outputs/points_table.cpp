@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "core/errors.hpp"
+#include "estimators/bound_fields.hpp"
 
 namespace collnoise {
 namespace {
@@ -247,44 +248,26 @@ void write_points_table(const h5::Group& group, const PointsTable& table) {
 
 namespace {
 
-// A user bound's fields, in the order runs/bound_check.cpp writes them (bound_field_specs).
-struct BoundColumn {
-  std::string_view field;
-  bool text;      // else a number
-  bool nullable;  // may be null: its reason has a column
-};
-constexpr BoundColumn kBoundColumns[] = {
-    {"name", true, false},         {"statistic", true, false}, {"relation", true, false},
-    {"value", false, true},        {"estimate", false, true},  {"ci_low", false, true},
-    {"ci_high", false, true},      {"ci_method", true, false}, {"level", false, false},
-    {"level_method", true, false}, {"verdict", true, true},    {"verdict_adjusted", true, true},
-    {"distance", false, true}};
-constexpr std::size_t kBoundFields = std::size(kBoundColumns);
-// The fields in the primary metric's unit (the `unit` column).
-constexpr std::string_view kQuantities[] = {"value", "estimate", "ci_low", "ci_high"};
+// A user bound's fields: the members of the pattern (estimators/bound_fields.hpp), one column
+// each, in their order.
+const std::size_t kBoundFields = bound_members().size();
 
+// A key of the pattern: its bound (from 1) and member index.
 struct BoundKey {
   std::int64_t bound = 0;
-  std::size_t field = 0;  // index into kBoundColumns
+  std::size_t field = 0;  // index into bound_members()
 };
 
 std::optional<BoundKey> parse_bound_key(std::string_view key) {
-  constexpr std::string_view head = "bound_";
-  if (!key.starts_with(head)) return std::nullopt;
-  key.remove_prefix(head.size());
-  std::int64_t bound = 0;
-  const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), bound);
-  if (error != std::errc() || end == key.data() || bound < 1 || end == key.data() + key.size() ||
-      *end != '_')
-    return std::nullopt;
-  const std::string_view field = key.substr(static_cast<std::size_t>(end - key.data()) + 1);
-  for (std::size_t c = 0; c < kBoundFields; ++c)
-    if (kBoundColumns[c].field == field) return BoundKey{bound, c};
-  return std::nullopt;
+  const auto parsed = parse_bound_field(key);
+  if (!parsed) return std::nullopt;
+  return BoundKey{static_cast<std::int64_t>(parsed->bound),
+                  static_cast<std::size_t>(parsed->member)};
 }
 
-std::string bound_key(std::int64_t bound, std::string_view field) {
-  return fmt::format("bound_{}_{}", bound, field);
+// The declaration of bound `bound`'s member `c`, in `unit` when it is a quantity.
+FieldSpec bound_member_field(std::int64_t bound, std::size_t c, const std::string& unit = "") {
+  return bound_field(static_cast<std::size_t>(bound), bound_members()[c].member, unit);
 }
 
 }  // namespace
@@ -323,12 +306,13 @@ PointsTable bounds_table(std::span<const PointRecords> points) {
           reasons[c].emplace_back();
           numbers[c].push_back(std::numeric_limits<double>::quiet_NaN());
         }
-        units.push_back(summary.unit_of(bound_key(parsed->bound, "value")));
+        units.push_back(summary.unit_of(
+            bound_field(static_cast<std::size_t>(parsed->bound), BoundMember::kValue, "").name));
       }
       const std::size_t c = parsed->field;
       if (const auto* null = std::get_if<Null>(&value))
         reasons[c][at->second] = null->reason;
-      else if (kBoundColumns[c].text)
+      else if (bound_members()[c].text)
         texts[c][at->second] = text_of(value);
       else
         numbers[c][at->second] = number_of(value);
@@ -346,18 +330,18 @@ PointsTable bounds_table(std::span<const PointRecords> points) {
   add({"point", std::move(point)}, "", "point");
   add({"bound", std::move(bound)}, "", "bounds");
   for (std::size_t c = 0; c < kBoundFields; ++c) {
-    const std::string field(kBoundColumns[c].field);
-    const bool quantity =
-        std::find(std::begin(kQuantities), std::end(kQuantities), field) != std::end(kQuantities);
-    if (kBoundColumns[c].text)
+    const BoundMemberSpec& member = bound_members()[c];
+    const std::string field(member.suffix);
+    if (member.text)
       add({field, std::move(texts[c])}, "", "bounds");
     else
-      add({field, std::move(numbers[c])}, quantity ? quantity_unit : "", "bounds");
+      add({field, std::move(numbers[c])}, member.in_metric_unit ? quantity_unit : "", "bounds");
   }
   add({"unit", std::move(units)}, "", "bounds");
   for (std::size_t c = 0; c < kBoundFields; ++c)
-    if (kBoundColumns[c].nullable)
-      add({std::string(kBoundColumns[c].field) + "_reason", std::move(reasons[c])}, "", "bounds");
+    if (bound_members()[c].nullable)
+      add({std::string(bound_members()[c].suffix) + "_reason", std::move(reasons[c])}, "",
+          "bounds");
   return table;
 }
 
@@ -383,25 +367,23 @@ const std::vector<T>& bound_column(std::span<const h5::Column> columns, const st
 // The fields of row `row` of the table into `record`.
 void put_bound_row(Record& record, std::span<const h5::Column> columns, std::size_t row,
                    std::int64_t bound, const std::string& path) {
+  const std::string& unit = bound_column<std::string>(columns, "unit", path)[row];
   for (std::size_t c = 0; c < kBoundFields; ++c) {
-    const BoundColumn& column = kBoundColumns[c];
-    const std::string field(column.field);
-    const std::string key = bound_key(bound, field);
-    if (column.nullable) {
+    const BoundMemberSpec& member = bound_members()[c];
+    const std::string field(member.suffix);
+    const FieldSpec declared = bound_member_field(bound, c, unit);
+    if (member.nullable) {
       const auto& reason = bound_column<std::string>(columns, field + "_reason", path)[row];
       if (!reason.empty()) {
-        record.set(key, Field(Null{reason}));
+        record.put(declared, Field(Null{reason}));
         continue;
       }
     }
-    if (column.text)
-      record.set(key, Field(bound_column<std::string>(columns, field, path)[row]));
+    if (member.text)
+      record.put(declared, Field(bound_column<std::string>(columns, field, path)[row]));
     else
-      record.set(key, Field(bound_column<double>(columns, field, path)[row]));
+      record.put(declared, Field(bound_column<double>(columns, field, path)[row]));
   }
-  if (const auto& unit = bound_column<std::string>(columns, "unit", path)[row]; !unit.empty())
-    for (const std::string_view quantity : kQuantities)
-      record.set_unit(bound_key(bound, quantity), unit);
 }
 
 }  // namespace
@@ -431,7 +413,7 @@ void read_bound_fields(const h5::Group& group, std::vector<Record>& summaries,
     };
     bool put = false;
     for (const auto& [key, value] : summaries[p].fields()) {
-      if (key == "bounds_decided" && !put) {
+      if (key == bounds_decided_field().name && !put) {
         put_bounds();
         put = true;
       }

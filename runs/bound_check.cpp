@@ -10,6 +10,7 @@
 
 #include "core/errors.hpp"
 #include "core/stop_poll.hpp"
+#include "estimators/bound_fields.hpp"
 #include "estimators/quantile_interval.hpp"
 #include "runs/bound_expression.hpp"
 #include "runs/point_fields.hpp"
@@ -67,10 +68,6 @@ Field nullable_field(const Nullable& value) {
   return value.has_value() ? Field(*value.value) : Field(Null{value.reason});
 }
 
-std::string prefix_of(std::size_t i) {
-  return fmt::format("bound_{}_", i + 1);
-}
-
 // A value that is not finite, as a message says it ("NaN" whatever its sign bit, "inf", "-inf").
 std::string non_finite_text(double value) {
   return std::isnan(value) ? "NaN" : fmt::format("{}", value);
@@ -113,25 +110,28 @@ class IntervalCache {
   std::map<std::pair<std::string, double>, StatisticInterval> cache_;
 };
 
-// The verdict fields of one bound at one point, in the order of bound_field_specs.
-// Returns whether its verdict at the level is decided (holds or violated).
+// The verdict fields of one bound at one point, in the order of the pattern's members
+// (estimators/bound_fields.hpp). Returns whether its verdict at the level is decided (holds or
+// violated).
 bool put_one_bound(Record& summary, std::size_t i, const UserBound& bound, double value,
                    const StatisticInterval& at_level, const StatisticInterval& adjusted,
                    const BoundLevels& levels, const std::string& unit) {
-  const std::string p = prefix_of(i);
-  summary.set(p + "name", Field(bound.name));
-  summary.set(p + "statistic", Field(bound.statistic));
-  summary.set(p + "relation", Field(relation_text(bound.relation)));
+  const auto put = [&](BoundMember member, Field field) {
+    summary.put(bound_field(i + 1, member, unit), std::move(field));
+  };
+  put(BoundMember::kName, Field(bound.name));
+  put(BoundMember::kStatistic, Field(bound.statistic));
+  put(BoundMember::kRelation, Field(relation_text(bound.relation)));
   if (!std::isfinite(value))
-    summary.set(p + "value", Field(Null{"the expression is not a finite number at this point"}));
+    put(BoundMember::kValue, Field(Null{"the expression is not a finite number at this point"}));
   else
-    summary.set(p + "value", Field(value));
-  summary.set(p + "estimate", nullable_field(at_level.estimate));
-  summary.set(p + "ci_low", nullable_field(at_level.low));
-  summary.set(p + "ci_high", nullable_field(at_level.high));
-  summary.set(p + "ci_method", Field(at_level.method));
-  summary.set(p + "level", Field(levels.level));
-  summary.set(p + "level_method", Field(levels.method));
+    put(BoundMember::kValue, Field(value));
+  put(BoundMember::kEstimate, nullable_field(at_level.estimate));
+  put(BoundMember::kCiLow, nullable_field(at_level.low));
+  put(BoundMember::kCiHigh, nullable_field(at_level.high));
+  put(BoundMember::kCiMethod, Field(at_level.method));
+  put(BoundMember::kLevel, Field(levels.level));
+  put(BoundMember::kLevelMethod, Field(levels.method));
   const auto verdict = [&](const StatisticInterval& s) -> Field {
     if (!std::isfinite(value)) return Null{"the bound has no value at this point"};
     if (!s.low.has_value()) return Null{s.low.reason};
@@ -141,13 +141,12 @@ bool put_one_bound(Record& summary, std::size_t i, const UserBound& bound, doubl
   Field decision = verdict(at_level);
   const bool decided = std::holds_alternative<std::string>(decision) &&
                        std::get<std::string>(decision) != verdict_text(BoundVerdict::kUndecided);
-  summary.set(p + "verdict", std::move(decision));
-  summary.set(p + "verdict_adjusted", verdict(adjusted));
+  put(BoundMember::kVerdict, std::move(decision));
+  put(BoundMember::kVerdictAdjusted, verdict(adjusted));
   if (std::isfinite(value) && value != 0.0 && at_level.estimate.has_value())
-    summary.set(p + "distance", Field((*at_level.estimate.value - value) / std::abs(value)));
+    put(BoundMember::kDistance, Field((*at_level.estimate.value - value) / std::abs(value)));
   else
-    summary.set(p + "distance", Field(Null{"no estimate, or a bound of value 0"}));
-  summary.set_unit({p + "value", p + "estimate", p + "ci_low", p + "ci_high"}, unit);
+    put(BoundMember::kDistance, Field(Null{"no estimate, or a bound of value 0"}));
   return decided;
 }
 
@@ -325,7 +324,7 @@ void put_bound_fields(Record& summary, const std::vector<UserBound>& bounds,
                       intervals.at(bound.statistic, levels.adjusted), levels, unit);
     all_decided = all_decided && decided;
   }
-  summary.set("bounds_decided", Field(all_decided));
+  summary.put(bounds_decided_field(), Field(all_decided));
 }
 
 std::string bounds_undecided(const std::vector<UserBound>& bounds, const PreparedPoint& point,
@@ -352,31 +351,6 @@ std::string bounds_undecided(const std::vector<UserBound>& bounds, const Prepare
       return fmt::format("{} is undecided at level {:.6g}", which, level);
   }
   return {};
-}
-
-std::vector<FieldSpec> bound_field_specs() {
-  const std::string when = "with [[bound]] tables";
-  // Values in the primary metric's unit (seconds, or 1 for a slowdown), declared on each record.
-  const std::string unit;
-  return {
-      {"bound_<i>_name", "", "the i-th bound's name (i from 1, in the run file's order)", when},
-      {"bound_<i>_statistic", "", "the statistic it bounds: mean, median, p90, p99 or p999", when},
-      {"bound_<i>_relation", "", "\">=\", \"<=\" or \"==\"", when},
-      {"bound_<i>_value", unit, "the bound's value at the point, in the primary metric's unit",
-       when},
-      {"bound_<i>_estimate", unit, "the statistic's estimate", when},
-      {"bound_<i>_ci_low", unit, "lower end of the statistic's interval at bound_<i>_level", when},
-      {"bound_<i>_ci_high", unit, "upper end of that interval", when},
-      {"bound_<i>_ci_method", "", "how the interval was computed", when},
-      {"bound_<i>_level", "", "the interval's confidence level", when},
-      {"bound_<i>_level_method", "",
-       "\"fixed\" (the run's confidence) or \"spent over looks\" (precision.until)", when},
-      {"bound_<i>_verdict", "", "holds, violated or undecided (docs/bounds.md)", when},
-      {"bound_<i>_verdict_adjusted", "",
-       "the verdict at the level adjusted for every bound at every point (Bonferroni)", when},
-      {"bound_<i>_distance", "", "(estimate - value) / |value|", when},
-      {"bounds_decided", "", "whether every bound's verdict is holds or violated", when},
-  };
 }
 
 }  // namespace collnoise

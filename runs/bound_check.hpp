@@ -71,8 +71,8 @@ struct BoundLevels {
 BoundLevels bound_levels(double confidence, std::size_t points, std::size_t bounds,
                          std::optional<std::uint64_t> look);
 
-/// Writes the bound fields (bound_<i>_name, _statistic, _relation, _value, _estimate, _ci_low,
-/// _ci_high, _level, _distance, _verdict, _verdict_adjusted, i from 1) and bounds_decided into
+/// Writes the bound fields (the pattern of estimators/bound_fields.hpp: bound_<i>_<member>, i from
+/// 1) and bounds_decided into
 /// `summary` (the model's fields, which the expressions read). Linear in the number of bounds
 /// (the intervals are computed once per statistic); StopRequested on a stop request.
 void put_bound_fields(Record& summary, const std::vector<UserBound>& bounds,
@@ -83,8 +83,5 @@ void put_bound_fields(Record& summary, const std::vector<UserBound>& bounds,
 /// value at this point (...), so it can never be decided". StopRequested on a stop request.
 std::string bounds_undecided(const std::vector<UserBound>& bounds, const PreparedPoint& point,
                              const Record& summary, const Tally& tally, double level);
-
-/// The schema of the bound fields (docs/reference/summary-fields.md), with <i> for the index.
-std::vector<FieldSpec> bound_field_specs();
 
 }  // namespace collnoise

@@ -2,11 +2,8 @@
 // The fields every point carries, whatever its model, written after the model's own fields by
 // this one writer. `collnoise run` (runs/run_executor.cpp) and `collnoise merge` both call it, so
 // a merged result holds the same fields as an unsplit run. A field every point shares is added
-// here (and documented in docs/hdf5-layout.md), never in a model.
-//   confidence   the level of the point's intervals, the run's `confidence`; absent for an
-//                analysis with a level of its own (N_1/2's check: nhalf.check_confidence)
-//   warnings     the model's warnings joined with "; " (empty when none)
-//   precision_*  where the point stands against the run's precision targets, when it has some
+// here, declared in runs/shared_fields.hpp (documented in docs/reference/summary-fields.md),
+// never in a model.
 #include <cstdint>
 #include <vector>
 
@@ -27,7 +24,7 @@ struct PrecisionOutcome {
 
 /// The schema of the fields every point shares, in the order point_record writes them
 /// (docs/reference/summary-fields.md).
-const std::vector<FieldSpec>& shared_point_fields();
+const FieldList& shared_point_fields();
 
 /// The run's user bounds at a sampled point, and the levels of their intervals.
 struct BoundInput {

@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/quantile_interval.hpp"
+#include "runs/shared_fields.hpp"
 
 namespace collnoise {
 namespace {
@@ -131,27 +132,28 @@ std::optional<std::uint64_t> next_batch_end(const PrecisionStatus& status,
 
 void put_precision(Record& summary, const PrecisionStatus& status,
                    const PrecisionSettings& settings, std::uint64_t batches) {
+  using namespace shared_fields;
   const auto optional_field = [](const std::optional<double>& v, const char* why) {
     return v ? Field(*v) : Field(Null{why});
   };
-  summary.set("precision_met", Field(status.met));
-  summary.set("precision_samples", Field(status.samples));
-  summary.set("precision_batches", Field(batches));
-  summary.set("precision_predicted_samples", Field(status.predicted_samples));
-  summary.set("precision_max_samples", Field(settings.max_samples));
-  summary.set("precision_min_samples", Field(settings.min_samples));
+  summary.put(kPrecisionMet, Field(status.met));
+  summary.put(kPrecisionSamples, Field(status.samples));
+  summary.put(kPrecisionBatches, Field(batches));
+  summary.put(kPrecisionPredictedSamples, Field(status.predicted_samples));
+  summary.put(kPrecisionMaxSamples, Field(settings.max_samples));
+  summary.put(kPrecisionMinSamples, Field(settings.min_samples));
   if (settings.mean_relative_half_width) {
-    summary.set("precision_mean_target", Field(*settings.mean_relative_half_width));
-    summary.set("precision_mean_achieved",
+    summary.put(kPrecisionMeanTarget, Field(*settings.mean_relative_half_width));
+    summary.put(kPrecisionMeanAchieved,
                 optional_field(status.mean_relative_half_width, "the interval is undefined"));
   }
   if (settings.quantile) {
-    summary.set("precision_quantile", Field(*settings.quantile));
-    summary.set("precision_quantile_target", Field(*settings.quantile_relative_half_width));
-    summary.set("precision_quantile_achieved",
+    summary.put(kPrecisionQuantile, Field(*settings.quantile));
+    summary.put(kPrecisionQuantileTarget, Field(*settings.quantile_relative_half_width));
+    summary.put(kPrecisionQuantileAchieved,
                 optional_field(status.quantile_relative_half_width, "the interval is undefined"));
   }
-  if (!status.met) summary.set("precision_note", Field(status.note));
+  if (!status.met) summary.put(kPrecisionNote, Field(status.note));
 }
 
 }  // namespace collnoise

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -17,6 +18,8 @@
 #include "distributions/time_noise_kind.hpp"
 #include "engine/schedules/algorithms.hpp"
 #include "engine/study.hpp"
+#include "estimators/bound_fields.hpp"
+#include "estimators/summary_fields.hpp"
 #include "runs/bound_expression.hpp"
 #include "runs/point_fields.hpp"
 #include "runs/run_settings.hpp"
@@ -384,6 +387,120 @@ std::vector<ReferencePage> reference_pages() {
   };
 }
 
+namespace {
+
+// Every declared field, each name once, in the order of the reference page; patterned names
+// (bound_<i>_name) apart.
+std::vector<FieldSpec> every_declared_field(std::vector<FieldSpec>& patterned) {
+  std::vector<FieldSpec> fields;
+  std::set<std::string> seen;
+  const auto add = [&](const std::vector<FieldSpec>& list) {
+    for (const FieldSpec& field : list) {
+      if (!seen.insert(field.name).second) continue;
+      (field.name.find('<') == std::string::npos ? fields : patterned).push_back(field);
+    }
+  };
+  add(shared_point_fields());
+  for (const ModelKind& model : model_kinds()) add(model.summary_fields);
+  return fields;
+}
+
+// A Python string literal of `text` (the names and units are plain ASCII words).
+std::string python_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out)
+    throw RuntimeFailure(
+        fmt::format("{}: the file cannot be written: {}", path, std::strerror(errno)));
+}
+
+// A tuple of Python strings, one per line.
+std::string python_tuple(const std::vector<std::string>& items) {
+  std::string out = "(\n";
+  for (const std::string& item : items) out += fmt::format("    {},\n", python_string(item));
+  return out + ")\n";
+}
+
+// The members of the patterns (estimators/summary_fields.hpp, estimators/bound_fields.hpp).
+std::string python_patterns() {
+  std::string out =
+      "\n# An estimated mean's fields are <prefix><member> (MeanFields): MEAN.ci_low is "
+      "\"ci_low\".\n"
+      "MEAN = SimpleNamespace(\n";
+  const MeanFields mean("", "", "");
+  for (const FieldSpec& member : mean.specs())
+    out += fmt::format("    {}={},\n", member.name, python_string(member.name));
+  out +=
+      ")\n\n# The reported quantiles' names (QuantileFields), each with _ci_low, _ci_high and\n"
+      "# _resolution.\nQUANTILES = ";
+  std::vector<std::string> quantiles;
+  for (const double p : reported_probabilities()) quantiles.push_back(quantile_name(p));
+  out += python_tuple(quantiles);
+  std::vector<std::string> members, text, quantities;
+  for (const BoundMemberSpec& member : bound_members()) {
+    members.emplace_back(member.suffix);
+    if (member.text) text.emplace_back(member.suffix);
+    if (member.in_metric_unit) quantities.emplace_back(member.suffix);
+  }
+  out +=
+      "\n# A user bound's fields are bound(i, member), i from 1 (estimators/bound_fields.hpp):\n"
+      "# bound(2, BOUND.ci_low) is \"bound_2_ci_low\".\nBOUND = SimpleNamespace(\n";
+  for (const std::string& member : members)
+    out += fmt::format("    {}={},\n", member, python_string(member));
+  out += ")\n#: The members, in the order the bounds table holds them.\nBOUND_MEMBERS = ";
+  out += python_tuple(members);
+  out += "#: The members holding text; the others are numbers.\nBOUND_TEXT_MEMBERS = ";
+  out += python_tuple(text);
+  out += "#: The members in the primary metric's unit.\nBOUND_QUANTITY_MEMBERS = ";
+  out += python_tuple(quantities);
+  return out;
+}
+
+}  // namespace
+
+std::string python_fields_module() {
+  std::vector<FieldSpec> patterned;
+  const std::vector<FieldSpec> fields = every_declared_field(patterned);
+  std::string out = fmt::format(
+      "\"\"\"The summary fields' names and units, as the models declare them.\n\n"
+      "Generated from model_kinds() (engine/models.cpp) and shared_point_fields()\n"
+      "(runs/point_fields.cpp) by `{}`; do not edit by hand.\n"
+      "tests/test_reference_docs.cpp fails when this file differs from the declarations.\n"
+      "docs/reference/summary-fields.md says what each field means. A module of the package\n"
+      "names a field as `fields.<name>`, never as a string of its own.\n"
+      "\"\"\"\n\nfrom types import SimpleNamespace\n\n",
+      kRegenerateReferenceCommand);
+  for (const FieldSpec& field : fields)
+    out += fmt::format("{} = {}\n", field.name, python_string(field.name));
+  out += "\n# The unit each field is stored with (\"\" for none).\nUNITS = {\n";
+  for (const FieldSpec& field : fields)
+    out += fmt::format("    {}: {},\n", field.name, python_string(field.unit));
+  out += "}\n";
+  out += python_patterns();
+  out +=
+      ")\n\n\n"
+      "def bound(i, member):\n"
+      "    \"\"\"The name of user bound i's field `member` (one of BOUND_MEMBERS).\"\"\"\n"
+      "    if member not in BOUND_MEMBERS:\n"
+      "        raise KeyError(member)\n"
+      "    return f\"bound_{i}_{member}\"\n";
+  return out;
+}
+
+void write_python_fields_module(const std::string& path) {
+  write_text_file(path, python_fields_module());
+}
+
 void write_reference_pages(const std::string& directory) {
   std::error_code error;
   std::filesystem::create_directories(directory, error);
@@ -391,13 +508,7 @@ void write_reference_pages(const std::string& directory) {
     throw RuntimeFailure(
         fmt::format("{}: the directory cannot be created: {}", directory, error.message()));
   for (const ReferencePage& page : reference_pages()) {
-    const std::string path = (std::filesystem::path(directory) / page.file).string();
-    std::ofstream out(path, std::ios::binary);
-    out << page.text;
-    out.close();
-    if (!out)
-      throw RuntimeFailure(
-          fmt::format("{}: the file cannot be written: {}", path, std::strerror(errno)));
+    write_text_file((std::filesystem::path(directory) / page.file).string(), page.text);
   }
 }
 

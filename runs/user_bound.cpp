@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "estimators/summary_fields.hpp"
 
 namespace collnoise {
 namespace {
@@ -55,10 +56,13 @@ UserBound read_one(const ParamMap& table, const std::string& which) {
   if (b.statistic.empty()) b.statistic = "mean";
   bool known = false;
   for (const auto& [name, p] : bound_statistics()) known = known || name == b.statistic;
-  if (!known)
-    throw InputError(fmt::format(
-        "{}: statistic = \"{}\" is not one of \"mean\", \"median\", \"p90\", \"p99\", \"p999\"",
-        named, b.statistic));
+  if (!known) {
+    std::string names;
+    for (const auto& [name, p] : bound_statistics())
+      names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", name);
+    throw InputError(
+        fmt::format("{}: statistic = \"{}\" is not one of {}", named, b.statistic, names));
+  }
   b.relation = relation_of(text_key(table, "relation", named, true), named);
   b.expression = text_key(table, "expression", named, true);
   b.tolerance = number_key(table, "tolerance", named);
@@ -74,8 +78,12 @@ UserBound read_one(const ParamMap& table, const std::string& which) {
 }  // namespace
 
 const std::vector<std::pair<std::string, double>>& bound_statistics() {
-  static const std::vector<std::pair<std::string, double>> statistics = {
-      {"mean", 0.0}, {"median", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"p999", 0.999}};
+  // The mean (0), then the reported quantiles, named as their summary fields are.
+  static const std::vector<std::pair<std::string, double>> statistics = [] {
+    std::vector<std::pair<std::string, double>> list = {{"mean", 0.0}};
+    for (const double p : reported_probabilities()) list.emplace_back(quantile_name(p), p);
+    return list;
+  }();
   return statistics;
 }
 

@@ -3,8 +3,10 @@
 // (ModelKind::summary_fields) and the fields every point shares declare (shared_point_fields),
 // each with the declared unit. Every field declared "always" appears in every point of its model,
 // and every field declared with a condition appears in at least one of the points below, which
-// are chosen to meet each condition. Field names are matched exactly: no declared name is a
-// pattern (families such as the quantiles are declared field by field).
+// are chosen to meet each condition. A pattern (the mean's, the quantiles') is declared once and
+// expanded field by field in the schema, so names are matched exactly; the user bounds' pattern is
+// matched as bound_<i>_<member>. The table columns and plot hints of every model name declared
+// fields.
 #include <catch2/catch.hpp>
 #include <map>
 #include <regex>
@@ -253,6 +255,33 @@ TEST_CASE("summary schema: every model's points write exactly the fields it decl
   for (const FieldSpec& field : shared_point_fields()) {
     INFO("shared field " << field.name);
     CHECK(shared_seen[field.name] > 0);
+  }
+}
+
+TEST_CASE("summary schema: every model's table columns and plot hints name declared fields") {
+  // A column or a plot hint that names a field no declaration holds would print or draw nothing.
+  for (const SchemaCase& c : schema_cases()) {
+    INFO("model " << c.model);
+    const ModelKind* model = model_named(c.model);
+    REQUIRE(model);
+    std::set<std::string> declared;
+    for (const FieldSpec& field : model->summary_fields) declared.insert(field.name);
+    for (const FieldSpec& field : shared_point_fields()) declared.insert(field.name);
+    const RunSpec run = parse_run_text(c.text, "schema.toml");
+    for (const PreparedPoint& point : prepare_points(run)) {
+      for (const TableColumn& column : point.columns()) {
+        INFO("column " << column.header);
+        CHECK(declared.count(column.field) == 1);
+      }
+      const PlotHints hints = point.plot_hints();
+      CHECK(declared.count(hints.y) == 1);
+      for (const std::string& end : {hints.y_low, hints.y_high})
+        if (!end.empty()) CHECK(declared.count(end) == 1);
+      for (const std::string& reference : hints.references) {
+        INFO("reference " << reference);
+        CHECK(declared.count(reference) == 1);
+      }
+    }
   }
 }
 

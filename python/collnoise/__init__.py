@@ -30,7 +30,7 @@ __version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
 #: the package collnoise.figures with every module in it; "__init__" is this file, whose names
 #: gather the layers below the figures. A new module is added here.
 LAYERS = (
-    ("errors", "seal"),                        # typed errors; the checksum of a file
+    ("errors", "seal", "fields"),              # typed errors; the checksum; the field names
     ("histogram", "result"),                   # reading a result file
     ("bounds", "critical_path", "__init__"),   # analyses of a result (critical_path: attribution)
     ("figures",),                              # drawing, and writing figures (figures.output)

@@ -15,6 +15,7 @@ import re
 
 import pandas as pd
 
+from . import fields
 from .result import BOUND_FIELDS, BOUND_TEXT_FIELDS, Result, load
 
 #: The verdicts, in the order figures list them (docs/bounds.md, "Verdicts").
@@ -35,7 +36,7 @@ def bound_indices(result: Result) -> list[int]:
 
 def bounded_rows(result: Result) -> list[int]:
     """The rows (points) that hold at least one bound: those with a `bound_<i>_name`."""
-    names = [f"bound_{i}_name" for i in bound_indices(result)]
+    names = [fields.bound(i, fields.BOUND.name) for i in bound_indices(result)]
     if not names:
         return []
     held = result.points[names].notna().any(axis=1)
@@ -70,10 +71,10 @@ def bounds(result: Result | str) -> pd.DataFrame:
         ident = {"point": int(table.at[row, "point"]) if "point" in table else row,
                  **{k: table.at[row, k] for k in params}}
         for i in bound_indices(result):
-            if not _present(table, row, f"bound_{i}_name"):
+            if not _present(table, row, fields.bound(i, fields.BOUND.name)):
                 continue
             out.append({**ident, "bound": i,
-                        **{f: _value(table, row, f"bound_{i}_{f}", f in TEXT_FIELDS)
+                        **{f: _value(table, row, fields.bound(i, f), f in TEXT_FIELDS)
                            for f in FIELDS}})
     return pd.DataFrame(out, columns=["point", *params, "bound", *FIELDS])
 

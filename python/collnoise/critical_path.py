@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
+from . import fields
 from .result import Result, load
 
 #: The categories of a critical path's time, in the order they are stacked; their means add up to
@@ -27,16 +28,16 @@ CATEGORY_NAMES = {"calc": "computation (calc)", "overhead": "CPU overhead (o, O)
                   "gap": "NIC gap (g, G)", "wire": "wire latency (L)", "noise": "noise",
                   "rendezvous": "rendezvous wait"}
 # The per-category columns, as `path_<category>_<statistic>` in the points table.
-STATISTICS = ("mean", "ci_low", "ci_high", "noiseless", "excess")
+STATISTICS = (fields.MEAN.mean, fields.MEAN.ci_low, fields.MEAN.ci_high, "noiseless", "excess")
 # The per-point scalars, as in the points table.
-POINT_COLUMNS = ("completion_mean", "noiseless_completion", "noise_charged_mean",
-                 "noise_charged_ci_low", "noise_charged_ci_high", "absorption_ratio",
-                 "absorption_ratio_ci_low", "absorption_ratio_ci_high", "path_steps_per_bucket",
-                 "last_rank_range")
+POINT_COLUMNS = (fields.completion_mean, fields.noiseless_completion, fields.noise_charged_mean,
+                 fields.noise_charged_ci_low, fields.noise_charged_ci_high, fields.absorption_ratio,
+                 fields.absorption_ratio_ci_low, fields.absorption_ratio_ci_high,
+                 fields.path_steps_per_bucket, fields.last_rank_range)
 # The per-point lists, from the point groups.
-POINT_LISTS = ("path_noise_by_step", "last_rank_top", "last_rank_share")
+POINT_LISTS = (fields.path_noise_by_step, fields.last_rank_top, fields.last_rank_share)
 # Counts and ranks, held as integers.
-INTEGERS = {"path_steps_per_bucket", "last_rank_range", "last_rank_top"}
+INTEGERS = {fields.path_steps_per_bucket, fields.last_rank_range, fields.last_rank_top}
 
 
 class Attribution(NamedTuple):
@@ -53,7 +54,7 @@ class Attribution(NamedTuple):
 def attribution_rows(result: Result) -> list[int]:
     """The rows (points) of a result that carry the critical path's attribution: those whose
     `path_<category>_mean` are all numbers."""
-    columns = [f"path_{c}_mean" for c in CATEGORIES]
+    columns = [f"path_{c}_{fields.MEAN.mean}" for c in CATEGORIES]
     if not set(columns) <= set(result.points.columns):
         return []
     values = result.points[columns].apply(pd.to_numeric, errors="coerce")

@@ -18,6 +18,7 @@ import h5py
 import numpy as np
 import pandas as pd
 
+from . import fields
 from .errors import DamagedFileError, FormatError, NotARegularFileError  # noqa: F401
 from .errors import UnsealedFileWarning  # noqa: F401
 from .histogram import Histogram
@@ -29,11 +30,9 @@ FORMAT_VERSION = 2
 
 #: A user bound's fields (docs/bounds.md), in the order the bounds table holds them: per bound i
 #: (from 1) the summary field `bound_<i>_<field>`.
-BOUND_FIELDS = ("name", "statistic", "relation", "value", "estimate", "ci_low", "ci_high",
-                "ci_method", "level", "level_method", "verdict", "verdict_adjusted", "distance")
+BOUND_FIELDS = fields.BOUND_MEMBERS
 #: Those holding text; the others are numbers (NaN where null).
-BOUND_TEXT_FIELDS = frozenset({"name", "statistic", "relation", "ci_method", "level_method",
-                               "verdict", "verdict_adjusted"})
+BOUND_TEXT_FIELDS = frozenset(fields.BOUND_TEXT_MEMBERS)
 
 
 def plain(value: Any) -> Any:
@@ -160,7 +159,7 @@ def _put_bound_fields(point: Point, rows: pd.DataFrame) -> None:
     for row in rows.itertuples(index=False):
         row = row._asdict()
         for field in BOUND_FIELDS:
-            key = f"bound_{row['bound']}_{field}"
+            key = fields.bound(row["bound"], field)
             reason = row.get(f"{field}_reason", "")
             if isinstance(reason, str) and reason:
                 point.summary[key] = None
@@ -169,8 +168,8 @@ def _put_bound_fields(point: Point, rows: pd.DataFrame) -> None:
                 value = row[field]
                 point.summary[key] = value if isinstance(value, str) else float(value)
         if row.get("unit"):
-            for field in ("value", "estimate", "ci_low", "ci_high"):
-                point.units[f"bound_{row['bound']}_{field}"] = row["unit"]
+            for field in fields.BOUND_QUANTITY_MEMBERS:
+                point.units[fields.bound(row["bound"], field)] = row["unit"]
 
 
 def check_format(path: str, root: dict[str, Any]) -> None:
@@ -230,7 +229,7 @@ def _read_bound_table(f) -> tuple[pd.DataFrame | None, dict]:
 def _bound_column_names(table: pd.DataFrame) -> list[str]:
     """The columns `bound_<i>_<field>` the bounds table widens to, bound-major."""
     count = int(table["bound"].max()) if len(table) else 0
-    return [f"bound_{i}_{field}" for i in range(1, count + 1) for field in BOUND_FIELDS]
+    return [fields.bound(i, field) for i in range(1, count + 1) for field in BOUND_FIELDS]
 
 
 def _with_bound_columns(points: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
@@ -246,9 +245,10 @@ def _with_bound_columns(points: pd.DataFrame, table: pd.DataFrame) -> pd.DataFra
         grid = np.full((len(points), count), np.nan, dtype=object if text else np.float64)
         grid[rows, bound] = table[field].to_numpy()
         blocks.append(pd.DataFrame(grid, index=points.index,
-                                   columns=[f"bound_{i}_{field}" for i in range(1, count + 1)]))
+                                   columns=[fields.bound(i, field) for i in range(1, count + 1)]))
     wide = pd.concat(blocks, axis=1)[_bound_column_names(table)]
-    at = list(points.columns).index("bounds_decided") if "bounds_decided" in points else \
+    decided = fields.bounds_decided
+    at = list(points.columns).index(decided) if decided in points else \
         len(points.columns)
     return pd.concat([points.iloc[:, :at], wide, points.iloc[:, at:]], axis=1)
 

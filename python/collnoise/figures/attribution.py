@@ -30,6 +30,7 @@ import sys
 import numpy as np
 from matplotlib.figure import Figure
 
+from .. import fields
 from ..critical_path import CATEGORIES, CATEGORY_NAMES, attribution_rows
 from ..result import Result, load
 from .common import (axis_label, band, column, Data, display_unit, draw_extra_figure,
@@ -83,7 +84,7 @@ def _ordered_groups(result: Result, rows: list[int], x: str | None):
 def _draw_bars(ax, result: Result, groups, x: str | None) -> None:
     order = [r for _, g in groups for r in g]
     positions = np.arange(len(order), dtype=float)
-    factor, unit = display_unit("seconds", column(result, order, "completion_ci_high"))
+    factor, unit = display_unit("seconds", column(result, order, fields.completion_ci_high))
     bottom = np.zeros(len(order))
     handles = []
     for c in CATEGORIES:
@@ -96,13 +97,13 @@ def _draw_bars(ax, result: Result, groups, x: str | None) -> None:
         if np.any(heights > 0):  # a category the paths never spent time in stays out
             handles.append(bars)
         bottom += heights
-    low = column(result, order, "completion_ci_low") * factor
-    high = column(result, order, "completion_ci_high") * factor
+    low = column(result, order, fields.completion_ci_low) * factor
+    high = column(result, order, fields.completion_ci_high) * factor
     ax.vlines(positions, low, high, color="k", lw=1.0, zorder=4)
-    completion = tag(ax.plot(positions, column(result, order, "completion_mean") * factor, "_",
+    completion = tag(ax.plot(positions, column(result, order, fields.completion_mean) * factor, "_",
                              ms=14, mew=1.6, color="k", zorder=5,
                              label="completion: mean and interval")[0],
-                     order, Data("", "position"), Data("completion_mean", scale=factor))
+                     order, Data("", "position"), Data(fields.completion_mean, scale=factor))
     # The legend lists the categories as they are stacked, the top one first.
     handles = [completion, *reversed(handles)]
     ax.legend(handles, [h.get_label() for h in handles], fontsize=7, loc="upper left")
@@ -132,9 +133,9 @@ def _draw_bars(ax, result: Result, groups, x: str | None) -> None:
 
 def _ratio_label(result: Result, rows: list[int], label: str) -> str:
     """A line's label; when it has no ratio at all, why (in the panel's width)."""
-    if np.isfinite(column(result, rows, "absorption_ratio")).any():
+    if np.isfinite(column(result, rows, fields.absorption_ratio)).any():
         return label
-    reasons = dict.fromkeys(result.reason(r, "absorption_ratio") or "null" for r in rows)
+    reasons = dict.fromkeys(result.reason(r, fields.absorption_ratio) or "null" for r in rows)
     return wrap(f"{label} (none: {'; '.join(reasons)})", 3.0, 7)
 
 
@@ -142,11 +143,11 @@ def _draw_ratio(ax, result: Result, rows: list[int], xs, xdata: Data, label: str
                 joined: bool = True) -> None:
     """The ratios with their intervals: a line and a band, or (cases side by side, nothing
     between them) markers and bars."""
-    low = column(result, rows, "absorption_ratio_ci_low")
-    high = column(result, rows, "absorption_ratio_ci_high")
-    tag(ax.plot(xs, column(result, rows, "absorption_ratio"), "o-" if joined else "o", ms=3.5,
+    low = column(result, rows, fields.absorption_ratio_ci_low)
+    high = column(result, rows, fields.absorption_ratio_ci_high)
+    tag(ax.plot(xs, column(result, rows, fields.absorption_ratio), "o-" if joined else "o", ms=3.5,
                 lw=1.3, color=color, label=_ratio_label(result, rows, label))[0], rows, xdata,
-        Data("absorption_ratio"))
+        Data(fields.absorption_ratio))
     if joined:
         band(ax, xs, low, high, color)
     else:
@@ -171,7 +172,7 @@ def _draw_absorption(ax, result: Result, groups, x: str | None) -> None:
         ax.set_xticks(positions, [label or str(r) for label, g in groups for r in g],
                       fontsize=8, rotation=20, ha="right")
     # From 0, or from the tenth below the lowest interval when the ratios are all high.
-    low = column(result, order, "absorption_ratio_ci_low")
+    low = column(result, order, fields.absorption_ratio_ci_low)
     low = low[np.isfinite(low)]
     bottom = max(0.0, math.floor(10 * float(low.min())) / 10) if low.size else 0.0
     ax.set_ylim(bottom - 0.02, 1.02)

@@ -29,6 +29,7 @@ import sys
 import numpy as np
 from matplotlib.figure import Figure
 
+from .. import fields
 from ..bounds import VERDICTS, bound_indices, bounded_rows, claim, expressions
 from ..result import Result, load
 from .common import (auto_log_y, axis_label, band, column, Data, display_unit, draw_extra_figure,
@@ -70,14 +71,14 @@ def _series_keys(result: Result, rows: list[int], x: str | None) -> list[str]:
 
 
 def _verdicts(result: Result, rows: list[int], i: int) -> list[str | None]:
-    key = f"bound_{i}_verdict"
+    key = fields.bound(i, fields.BOUND.verdict)
     values = result.points.loc[rows, key] if key in result.points else [None] * len(rows)
     return [v if isinstance(v, str) and v in VERDICTS else None for v in values]
 
 
 def _interval_text(result: Result, rows: list[int], i: int) -> str:
     """"95% interval", or the levels' range when the looks spent the error differently."""
-    levels = column(result, rows, f"bound_{i}_level")
+    levels = column(result, rows, fields.bound(i, fields.BOUND.level))
     levels = levels[np.isfinite(levels)]
     if not levels.size:
         return "interval"
@@ -93,9 +94,9 @@ def _metric_label(result: Result, row: int, statistic: str, unit: str) -> str:
 
 def _panel_title(result: Result, rows: list[int], i: int, width: float) -> str:
     table = result.points
-    name = str(table.at[rows[0], f"bound_{i}_name"])
-    statistic = str(table.at[rows[0], f"bound_{i}_statistic"])
-    relation = str(table.at[rows[0], f"bound_{i}_relation"])
+    name = str(table.at[rows[0], fields.bound(i, fields.BOUND.name)])
+    statistic = str(table.at[rows[0], fields.bound(i, fields.BOUND.statistic)])
+    relation = str(table.at[rows[0], fields.bound(i, fields.BOUND.relation)])
     written = expressions(result).get(name, {})
     right = " ".join(str(written.get("expression", "the bound's value")).split())
     text = claim(statistic, relation, right, written.get("tolerance"))
@@ -126,21 +127,21 @@ def _draw_series(ax, result: Result, rows: list[int], i: int, x: str | None, lab
         xs, xdata = column(result, rows, x), Data(x)
     else:
         xs, xdata = np.arange(len(rows), dtype=float), Data("", "position")
-    estimate = column(result, rows, f"bound_{i}_estimate") * factor
-    low = column(result, rows, f"bound_{i}_ci_low") * factor
-    high = column(result, rows, f"bound_{i}_ci_high") * factor
-    value = column(result, rows, f"bound_{i}_value") * factor
+    estimate = column(result, rows, fields.bound(i, fields.BOUND.estimate)) * factor
+    low = column(result, rows, fields.bound(i, fields.BOUND.ci_low)) * factor
+    high = column(result, rows, fields.bound(i, fields.BOUND.ci_high)) * factor
+    value = column(result, rows, fields.bound(i, fields.BOUND.value)) * factor
     joined = x is not None and len(rows) > 1
     tag(ax.plot(xs, estimate, "-" if joined else "none", lw=1.3, color=color,
                 label=label or "_estimate")[0], rows, xdata,
-        Data(f"bound_{i}_estimate", scale=factor))
+        Data(fields.bound(i, fields.BOUND.estimate), scale=factor))
     if joined:
         band(ax, xs, low, high, color)
     else:  # no band to draw: an error bar per point, the bound a short tick
         ax.vlines(xs, low, high, color=color, lw=1.4)
     tag(ax.plot(xs, value, "--" if joined else "none", marker=None if joined else "_", ms=16,
                 mew=1.6, lw=1.4, color=color, label="_bound")[0], rows, xdata,
-        Data(f"bound_{i}_value", scale=factor))
+        Data(fields.bound(i, fields.BOUND.value), scale=factor))
     _draw_verdicts(ax, result, rows, xs, estimate, i, counts)
     return [estimate, low, high, value]
 
@@ -148,7 +149,7 @@ def _draw_series(ax, result: Result, rows: list[int], i: int, x: str | None, lab
 def _legend(ax, result: Result, rows: list[int], i: int, counts: dict, joined: bool) -> None:
     """What the line styles (or, for points side by side, the bars and ticks) and the markers
     mean, then the curves (by colour)."""
-    statistic = str(result.points.at[rows[0], f"bound_{i}_statistic"])
+    statistic = str(result.points.at[rows[0], fields.bound(i, fields.BOUND.statistic)])
     grey = "#555555"
     interval = _interval_text(result, rows, i)
     if joined:
@@ -173,9 +174,10 @@ def _legend(ax, result: Result, rows: list[int], i: int, counts: dict, joined: b
 
 def _draw_panel(ax, result: Result, rows: list[int], i: int, x: str | None,
                 width: float) -> None:
-    values = np.concatenate([column(result, rows, f"bound_{i}_{f}")
-                             for f in ("estimate", "ci_low", "ci_high", "value")])
-    factor, unit = display_unit(result.units.get(f"bound_{i}_value", ""), values)
+    values = np.concatenate([column(result, rows, fields.bound(i, f))
+                             for f in fields.BOUND_QUANTITY_MEMBERS])
+    factor, unit = display_unit(result.units.get(fields.bound(i, fields.BOUND.value), ""),
+                                values)
     counts: dict = {}
     drawn: list[np.ndarray] = []
     if x:
@@ -197,7 +199,7 @@ def _draw_panel(ax, result: Result, rows: list[int], i: int, x: str | None,
                       fontsize=8, rotation=20, ha="right")
         ax.set_xlim(-0.6, len(rows) - 0.4)
     auto_log_y(ax, np.concatenate(drawn))
-    statistic = str(result.points.at[rows[0], f"bound_{i}_statistic"])
+    statistic = str(result.points.at[rows[0], fields.bound(i, fields.BOUND.statistic)])
     ax.set_ylabel(_metric_label(result, rows[0], statistic, unit))
     ax.set_title(_panel_title(result, rows, i, width), fontsize=8.5)
     ax.grid(True, which="both", alpha=0.3)
@@ -217,7 +219,7 @@ def bounds_figure(result: Result | str, rows: list[int] | None = None) -> Figure
         return None
     panels = []
     for i in bound_indices(result):
-        held = result.points.loc[rows, f"bound_{i}_name"].notna()
+        held = result.points.loc[rows, fields.bound(i, fields.BOUND.name)].notna()
         if held.any():
             panels.append((i, [int(r) for r in held.index[held]]))
     x = _x_key(result, rows)
