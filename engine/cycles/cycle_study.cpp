@@ -26,9 +26,9 @@ const std::uint64_t kParallelReplicationsBelow = 4 * CycleTuning{}.parallel_from
 const std::string kSeconds = "seconds";  // every time the model reports
 
 // The cases (CycleStudy::available_cases), each name spelled once.
-const std::string kConventional = "conventional";
-const std::string kRedundant = "redundant";
-const std::string kQuiet = "quiet";
+const std::string kConventionalCase = "conventional";
+const std::string kRedundantCase = "redundant";
+const std::string kQuietCase = "quiet";
 
 // The paired differences tallied beside the cases' totals (CycleStudy::difference_metrics).
 const std::string kConventionalMinusRedundant = "conventional_minus_redundant";
@@ -55,8 +55,8 @@ CaseFields case_fields(const std::string& c) {
 }
 
 // Every case's fields, in the schema's order (that of available_cases for the butterfly).
-const CaseFields kCases[] = {case_fields(kConventional), case_fields(kRedundant),
-                             case_fields(kQuiet)};
+const CaseFields kCases[] = {case_fields(kConventionalCase), case_fields(kRedundantCase),
+                             case_fields(kQuietCase)};
 
 const CaseFields& fields_of(const std::string& c) {
   for (const CaseFields& f : kCases)
@@ -126,8 +126,9 @@ CycleStudy::CycleStudy(CycleSetup setup, CpuNoiseSpec noise, bool use_reference,
 }
 
 std::vector<std::string> CycleStudy::available_cases(CycleAlgorithm algorithm) {
-  if (algorithm == CycleAlgorithm::kButterfly) return {kConventional, kRedundant, kQuiet};
-  return {kConventional, kQuiet};
+  if (algorithm == CycleAlgorithm::kButterfly)
+    return {kConventionalCase, kRedundantCase, kQuietCase};
+  return {kConventionalCase, kQuietCase};
 }
 
 bool CycleStudy::runs(const std::string& name) const {
@@ -138,9 +139,10 @@ std::vector<std::string> CycleStudy::difference_metrics() const {
   // With every case this is the layout of collnoise before collective.cases: the same metrics
   // in the same order, so the default changes no tally.
   std::vector<std::string> metrics;
-  if (runs(kConventional) && runs(kRedundant)) metrics.push_back(kConventionalMinusRedundant);
-  if (runs(kConventional) && runs(kQuiet)) metrics.push_back(kConventionalMinusQuiet);
-  if (runs(kRedundant)) metrics.push_back(kAdoptions.name);
+  if (runs(kConventionalCase) && runs(kRedundantCase))
+    metrics.push_back(kConventionalMinusRedundant);
+  if (runs(kConventionalCase) && runs(kQuietCase)) metrics.push_back(kConventionalMinusQuiet);
+  if (runs(kRedundantCase)) metrics.push_back(kAdoptions.name);
   return metrics;
 }
 
@@ -204,9 +206,9 @@ CycleStudy::Replication CycleStudy::replicate(std::uint64_t index, int threads,
   Replication rep;
   const auto& cases = case_names();
   for (std::size_t c = 0; c < cases.size(); ++c) {
-    const bool redundant = cases[c] == kRedundant;
+    const bool redundant = cases[c] == kRedundantCase;
     rep.cases.push_back(run_case(redundant ? CycleAlgorithm::kRedundantButterfly : setup_.algorithm,
-                                 cases[c] == kQuiet, key, threads, finish[c]));
+                                 cases[c] == kQuietCase, key, threads, finish[c]));
   }
   return rep;
 }
@@ -257,7 +259,8 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
   const auto slot = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
   };
-  const std::size_t conv = slot(kConventional), red = slot(kRedundant), quiet = slot(kQuiet);
+  const std::size_t conv = slot(kConventionalCase), red = slot(kRedundantCase),
+                    quiet = slot(kQuietCase);
   const double rank_cycles = static_cast<double>(setup_.ranks * setup_.cycles);
   for (std::size_t k = 0; k < count; ++k) {
     const auto& rep = reps[k];
@@ -305,7 +308,7 @@ PointSummary CycleStudy::summarize(const Tally& tally, const SummaryContext& con
   for (const CaseFields& c : kCases) {
     if (runs(c.name)) continue;
     const std::string why =
-        c.name == kRedundant && !has_redundant() ? no_variant : left_out(c.name);
+        c.name == kRedundantCase && !has_redundant() ? no_variant : left_out(c.name);
     put_null_mean(s, c.run_time, why);
   }
 
@@ -342,10 +345,10 @@ PointSummary CycleStudy::summarize(const Tally& tally, const SummaryContext& con
     }
     s.put(kRecoveryMethod, Field(std::string("delta method, Student t")));
   }
-  if (runs(kRedundant))
+  if (runs(kRedundantCase))
     s.put(kAdoptions, Field(tally.total(kAdoptions.name).mean));
   else if (has_redundant())
-    s.put(kAdoptions, Field(Null{left_out(kRedundant)}));
+    s.put(kAdoptions, Field(Null{left_out(kRedundantCase)}));
   const auto closed = noiseless_closed_form(setup_);
   const std::string nic_bound =
       "the NIC gap exceeds a round trip or the redundant messages do "
@@ -402,9 +405,9 @@ double CycleStudy::cost_per_sample() const {
   const NoiseKind kind = noise_kind(noise_);
   const double poisson_op = kind == NoiseKind::kPoisson ? 1.2e-8 : 0.0;
   double per_round = 0.0;
-  if (runs(kConventional)) per_round += use_reference_ ? 6.0e-7 : 6.0e-9 + poisson_op;
-  if (runs(kRedundant)) per_round += use_reference_ ? 1.2e-6 : 2.2e-8 + 2.0 * poisson_op;
-  if (runs(kQuiet)) per_round += use_reference_ ? 6.0e-7 : 4.0e-9;
+  if (runs(kConventionalCase)) per_round += use_reference_ ? 6.0e-7 : 6.0e-9 + poisson_op;
+  if (runs(kRedundantCase)) per_round += use_reference_ ? 1.2e-6 : 2.2e-8 + 2.0 * poisson_op;
+  if (runs(kQuietCase)) per_round += use_reference_ ? 6.0e-7 : 4.0e-9;
   double compute = 1.0e-9;
   if (kind == NoiseKind::kStage) compute = 3.0e-8 + noise_.stage->eta->isf_seconds();
   if (kind == NoiseKind::kPattern) compute = 5.0e-9;
@@ -421,7 +424,7 @@ double CycleStudy::working_bytes(int threads) const {
   // MiB at 2^23 ranks, bench/RESULTS.md), and the noise's per-rank state; the reference
   // simulator keeps an event queue and message buffers per rank.
   const NoiseKind kind = noise_kind(noise_);
-  double per_rank = runs(kRedundant) ? 64.0 : 24.0;
+  double per_rank = runs(kRedundantCase) ? 64.0 : 24.0;
   if (kind == NoiseKind::kPattern) per_rank += 4.0;
   if (kind == NoiseKind::kPoisson) per_rank += 33.0;
   if (use_reference_) per_rank = 400.0;
@@ -435,9 +438,9 @@ std::vector<TableColumn> CycleStudy::columns() const {
   std::vector<TableColumn> columns = {
       {"reps", fields_of(case_names().front()).run_time.samples().name, ""}};
   for (const auto& [header, name] :
-       {std::pair<const char*, const std::string*>{"quiet[s]", &kQuiet},
-        {"conv[s]", &kConventional},
-        {"red[s]", &kRedundant}})
+       {std::pair<const char*, const std::string*>{"quiet[s]", &kQuietCase},
+        {"conv[s]", &kConventionalCase},
+        {"red[s]", &kRedundantCase}})
     if (runs(*name) || runs_all())
       columns.push_back({header, fields_of(*name).run_time.mean().name, ""});
   if (runs_all())
@@ -458,7 +461,7 @@ PlotHints CycleStudy::plot_hints() const {
   hints.figure = "cycles";
   hints.show(fields_of(primary).run_time);
   hints.y_label = "run time T_M [s]";
-  for (const std::string* name : {&kQuiet, &kRedundant})
+  for (const std::string* name : {&kQuietCase, &kRedundantCase})
     if (*name != primary && (runs(*name) || runs_all()))
       hints.add_reference(fields_of(*name).run_time.mean());
   hints.add_reference(kNoiseless);
