@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "core/parallel_for.hpp"
@@ -21,6 +22,67 @@ constexpr std::size_t kTopCapacity = 2048;
 // above it the engine's own loops share the threads. Where the engine would run some case on
 // one thread anyway (CycleTuning::parallel_from_ranks, four times it for the cheaper cases).
 const std::uint64_t kParallelReplicationsBelow = 4 * CycleTuning{}.parallel_from_ranks;
+
+const std::string kSeconds = "seconds";  // every time the model reports
+
+// The cases (CycleStudy::available_cases), each name spelled once.
+const std::string kConventionalCase = "conventional";
+const std::string kRedundantCase = "redundant";
+const std::string kQuietCase = "quiet";
+
+// The paired differences tallied beside the cases' totals (CycleStudy::difference_metrics).
+const std::string kConventionalMinusRedundant = "conventional_minus_redundant";
+const std::string kConventionalMinusQuiet = "conventional_minus_quiet";
+
+// The summary fields of one case, a pattern named after the case: T_M's mean
+// (<case>_samples, <case>_mean, ...) and T_c at each cycle (<case>_T, <case>_T_ci_low, _ci_high).
+struct CaseFields {
+  std::string name;  // the case
+  MeanFields run_time;
+  FieldSpec cycle_means, cycle_low, cycle_high;
+};
+
+CaseFields case_fields(const std::string& c) {
+  const std::string when = "when the " + c + " case runs";
+  return {c,
+          MeanFields(c + "_", kSeconds,
+                     "T_M, the " + c +
+                         " case's run time (null when the algorithm lacks the case or the run "
+                         "leaves it out)"),
+          {c + "_T", kSeconds, "mean T_c, the end of cycle c, at each c (a series)", when},
+          {c + "_T_ci_low", kSeconds, "lower ends of their Student t intervals", when},
+          {c + "_T_ci_high", kSeconds, "upper ends of their Student t intervals", when}};
+}
+
+// Every case's fields, in the schema's order (that of available_cases for the butterfly).
+const CaseFields kCases[] = {case_fields(kConventionalCase), case_fields(kRedundantCase),
+                             case_fields(kQuietCase)};
+
+const CaseFields& fields_of(const std::string& c) {
+  for (const CaseFields& f : kCases)
+    if (f.name == c) return f;
+  throw std::logic_error("unknown cycle case " + c);
+}
+
+const std::string kButterflyOnly = "the butterfly (which has a redundant variant)";
+const FieldSpec kRecoveryRatio{"recovery_ratio", "",
+                               "(T_conv - T_red) / (T_conv - T_quiet), a ratio of means"};
+const FieldSpec kRecoveryLow{"recovery_ratio_ci_low", "", "lower end of its delta-method interval"};
+const FieldSpec kRecoveryHigh{"recovery_ratio_ci_high", "",
+                              "upper end of its delta-method interval"};
+const FieldSpec kRecoveryMethod{"recovery_ratio_method", "", "how its interval was computed",
+                                "for " + kButterflyOnly + " running every case"};
+// Also the name of its metric in the tally (a pure number there, "1").
+const FieldSpec kAdoptions{"adoptions_per_rank_cycle", "",
+                           "adoptions of a redundant message per rank and cycle",
+                           "for " + kButterflyOnly};
+const FieldSpec kNoiseless{"noiseless_closed_form", kSeconds, "T_M without noise, in closed form"};
+const FieldSpec kNoiselessRedundant{"noiseless_closed_form_redundant", kSeconds,
+                                    "the same for the redundant variant"};
+const FieldSpec kBusyFraction{"noise_busy_fraction", "",
+                              "the fraction of time the noise keeps a rank busy",
+                              "under time-based noise"};
+const FieldSpec kCycle{"cycle", "", "the cycle numbers 1 .. collective.cycles (a series)"};
 
 std::string total_name(const std::string& c) {
   return c + "_total";
@@ -64,8 +126,9 @@ CycleStudy::CycleStudy(CycleSetup setup, CpuNoiseSpec noise, bool use_reference,
 }
 
 std::vector<std::string> CycleStudy::available_cases(CycleAlgorithm algorithm) {
-  if (algorithm == CycleAlgorithm::kButterfly) return {"conventional", "redundant", "quiet"};
-  return {"conventional", "quiet"};
+  if (algorithm == CycleAlgorithm::kButterfly)
+    return {kConventionalCase, kRedundantCase, kQuietCase};
+  return {kConventionalCase, kQuietCase};
 }
 
 bool CycleStudy::runs(const std::string& name) const {
@@ -76,10 +139,10 @@ std::vector<std::string> CycleStudy::difference_metrics() const {
   // With every case this is the layout of collnoise before collective.cases: the same metrics
   // in the same order, so the default changes no tally.
   std::vector<std::string> metrics;
-  if (runs("conventional") && runs("redundant"))
-    metrics.emplace_back("conventional_minus_redundant");
-  if (runs("conventional") && runs("quiet")) metrics.emplace_back("conventional_minus_quiet");
-  if (runs("redundant")) metrics.emplace_back("adoptions_per_rank_cycle");
+  if (runs(kConventionalCase) && runs(kRedundantCase))
+    metrics.push_back(kConventionalMinusRedundant);
+  if (runs(kConventionalCase) && runs(kQuietCase)) metrics.push_back(kConventionalMinusQuiet);
+  if (runs(kRedundantCase)) metrics.push_back(kAdoptions.name);
   return metrics;
 }
 
@@ -100,17 +163,16 @@ TallyLayout CycleStudy::layout(std::size_t histogram_bins, const std::string&) c
   for (const auto& d : difference_metrics()) layout.metrics.push_back(d);
   // The recovery ratio's numerator and denominator, paired (metrics 3 and 4 with every case).
   if (runs_all() && has_redundant()) {
-    const auto index = [&](const char* name) {
+    const auto index = [&](const std::string& name) {
       return static_cast<std::size_t>(
           std::find(layout.metrics.begin(), layout.metrics.end(), name) - layout.metrics.begin());
     };
-    layout.pairs.push_back(
-        {index("conventional_minus_redundant"), index("conventional_minus_quiet")});
+    layout.pairs.push_back({index(kConventionalMinusRedundant), index(kConventionalMinusQuiet)});
   }
   for (const auto& c : cases)
     for (std::uint64_t k = 0; k < setup_.cycles; ++k) layout.metrics.push_back(cycle_name(c, k));
   for (const auto& metric : layout.metrics)
-    layout.metric_units.emplace_back(metric == "adoptions_per_rank_cycle" ? "1" : "seconds");
+    layout.metric_units.emplace_back(metric == kAdoptions.name ? "1" : kSeconds);
   layout.top_capacity.assign(layout.metrics.size(), 0);
   for (std::size_t k = 0; k < cases.size(); ++k) layout.top_capacity[k] = kTopCapacity;
   // Finishing times of the last cycle: no rank finishes before the noiseless time.
@@ -144,9 +206,9 @@ CycleStudy::Replication CycleStudy::replicate(std::uint64_t index, int threads,
   Replication rep;
   const auto& cases = case_names();
   for (std::size_t c = 0; c < cases.size(); ++c) {
-    const bool redundant = cases[c] == "redundant";
+    const bool redundant = cases[c] == kRedundantCase;
     rep.cases.push_back(run_case(redundant ? CycleAlgorithm::kRedundantButterfly : setup_.algorithm,
-                                 cases[c] == "quiet", key, threads, finish[c]));
+                                 cases[c] == kQuietCase, key, threads, finish[c]));
   }
   return rep;
 }
@@ -193,10 +255,12 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
   }
   const auto& names = case_names();
   const std::size_t cases = names.size();
-  const auto slot = [&](const char* name) {  // index of a case in a replication; cases if not run
+  // The index of a case in a replication; `cases` if it is not run.
+  const auto slot = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
   };
-  const std::size_t conv = slot("conventional"), red = slot("redundant"), quiet = slot("quiet");
+  const std::size_t conv = slot(kConventionalCase), red = slot(kRedundantCase),
+                    quiet = slot(kQuietCase);
   const double rank_cycles = static_cast<double>(setup_.ranks * setup_.cycles);
   for (std::size_t k = 0; k < count; ++k) {
     const auto& rep = reps[k];
@@ -215,36 +279,12 @@ void CycleStudy::simulate(std::uint64_t first, std::span<double> rows,
 }
 
 std::vector<FieldSpec> cycle_summary_fields() {
-  const std::string s = "seconds";
-  const std::string cases[] = {"conventional", "redundant", "quiet"};
-  std::vector<FieldSpec> fields;
-  for (const std::string& c : cases)
-    append_fields(fields, mean_field_specs(c + "_", s,
-                                           "T_M, the " + c +
-                                               " case's run time (null when the algorithm lacks "
-                                               "the case or the run leaves it out)"));
-  const std::string butterfly = "the butterfly (which has a redundant variant)";
-  append_fields(
-      fields, {
-                  {"recovery_ratio", "", "(T_conv - T_red) / (T_conv - T_quiet), a ratio of means"},
-                  {"recovery_ratio_ci_low", "", "lower end of its delta-method interval"},
-                  {"recovery_ratio_ci_high", "", "upper end of its delta-method interval"},
-                  {"recovery_ratio_method", "", "how its interval was computed",
-                   "for " + butterfly + " running every case"},
-                  {"adoptions_per_rank_cycle", "",
-                   "adoptions of a redundant message per rank and cycle", "for " + butterfly},
-                  {"noiseless_closed_form", s, "T_M without noise, in closed form"},
-                  {"noiseless_closed_form_redundant", s, "the same for the redundant variant"},
-                  {"noise_busy_fraction", "", "the fraction of time the noise keeps a rank busy",
-                   "under time-based noise"},
-                  {"cycle", "", "the cycle numbers 1 .. collective.cycles (a series)"},
-              });
-  for (const std::string& c : cases) {
-    const std::string when = "when the " + c + " case runs";
-    fields.push_back({c + "_T", s, "mean T_c, the end of cycle c, at each c (a series)", when});
-    fields.push_back({c + "_T_ci_low", s, "lower ends of their Student t intervals", when});
-    fields.push_back({c + "_T_ci_high", s, "upper ends of their Student t intervals", when});
-  }
+  FieldList fields;
+  for (const CaseFields& c : kCases) append_fields(fields, c.run_time.specs());
+  append_fields(fields, {kRecoveryRatio, kRecoveryLow, kRecoveryHigh, kRecoveryMethod, kAdoptions,
+                         kNoiseless, kNoiselessRedundant, kBusyFraction, kCycle});
+  for (const CaseFields& c : kCases)
+    append_fields(fields, {c.cycle_means, c.cycle_low, c.cycle_high});
   return fields;
 }
 
@@ -261,38 +301,38 @@ PointSummary CycleStudy::summarize(const Tally& tally, const SummaryContext& con
   for (std::size_t c = 0; c < cases.size(); ++c) {
     const Accumulator acc = tally.total(c);
     const MeanInterval ci = mean_interval(acc, tally.tops()[c], noiseless_, tail_index_, level);
-    put_mean(s, cases[c] + "_", acc, ci, "seconds");
+    put_mean(s, fields_of(cases[c]).run_time, acc, ci);
     if (c == 0) warnings = ci.warnings;  // the primary metric's
   }
   // A case the algorithm lacks, or one the run left out: its fields are null with the reason.
-  for (const std::string name : {"conventional", "redundant", "quiet"}) {
-    if (runs(name)) continue;
-    const std::string why = name == "redundant" && !has_redundant() ? no_variant : left_out(name);
-    put_null_mean(s, name + "_", why);
+  for (const CaseFields& c : kCases) {
+    if (runs(c.name)) continue;
+    const std::string why =
+        c.name == kRedundantCase && !has_redundant() ? no_variant : left_out(c.name);
+    put_null_mean(s, c.run_time, why);
   }
 
   // Recovery ratio: a ratio of means over paired replications, with a delta-method interval.
-  const char* ratio_fields[] = {"recovery_ratio", "recovery_ratio_ci_low",
-                                "recovery_ratio_ci_high"};
+  const FieldSpec* const ratio_fields[] = {&kRecoveryRatio, &kRecoveryLow, &kRecoveryHigh};
   if (!has_redundant()) {
-    for (const char* k : ratio_fields) s.set(k, Field(Null{no_variant}));
+    for (const FieldSpec* k : ratio_fields) s.put(*k, Field(Null{no_variant}));
   } else if (!runs_all()) {
     std::vector<std::string> missing;
-    for (const std::string name : {"conventional", "redundant", "quiet"})
-      if (!runs(name)) missing.push_back(name);
+    for (const CaseFields& c : kCases)
+      if (!runs(c.name)) missing.push_back(c.name);
     const std::string why = fmt::format(
         "not computed: (T_conv - T_red) / (T_conv - T_quiet) needs the conventional, redundant "
         "and quiet cases, and collective.cases = [\"{}\"] leaves out {}",
         fmt::join(cases, "\", \""), fmt::join(missing, " and "));
-    for (const char* k : ratio_fields) s.set(k, Field(Null{why}));
+    for (const FieldSpec* k : ratio_fields) s.put(*k, Field(Null{why}));
   } else {
-    const Accumulator y = tally.total("conventional_minus_quiet");
+    const Accumulator y = tally.total(kConventionalMinusQuiet);
     const RatioInterval ratio =
-        ratio_of_means(tally.total("conventional_minus_redundant"), y, tally.pair_total(0), level);
+        ratio_of_means(tally.total(kConventionalMinusRedundant), y, tally.pair_total(0), level);
     if (ratio.ratio) {
-      s.set("recovery_ratio", Field(*ratio.ratio));
-      s.set("recovery_ratio_ci_low", Field(*ratio.ci_low));
-      s.set("recovery_ratio_ci_high", Field(*ratio.ci_high));
+      s.put(kRecoveryRatio, Field(*ratio.ratio));
+      s.put(kRecoveryLow, Field(*ratio.ci_low));
+      s.put(kRecoveryHigh, Field(*ratio.ci_high));
     } else {
       const std::string why =
           ratio.denominator_may_be_zero
@@ -301,34 +341,33 @@ PointSummary CycleStudy::summarize(const Tally& tally, const SummaryContext& con
                     "noise in the collective's own overheads makes no detectable difference{}",
                     y.mean, noise_.stage ? " (per-stage noise acts on compute stages only)" : "")
               : ratio.reason;
-      for (const char* k : ratio_fields) s.set(k, Field(Null{why}));
+      for (const FieldSpec* k : ratio_fields) s.put(*k, Field(Null{why}));
     }
-    s.set("recovery_ratio_method", Field(std::string("delta method, Student t")));
+    s.put(kRecoveryMethod, Field(std::string("delta method, Student t")));
   }
-  if (runs("redundant"))
-    s.set("adoptions_per_rank_cycle", Field(tally.total("adoptions_per_rank_cycle").mean));
+  if (runs(kRedundantCase))
+    s.put(kAdoptions, Field(tally.total(kAdoptions.name).mean));
   else if (has_redundant())
-    s.set("adoptions_per_rank_cycle", Field(Null{left_out("redundant")}));
+    s.put(kAdoptions, Field(Null{left_out(kRedundantCase)}));
   const auto closed = noiseless_closed_form(setup_);
   const std::string nic_bound =
       "the NIC gap exceeds a round trip or the redundant messages do "
       "not fit in a round's wait: no closed form";
-  s.set("noiseless_closed_form", closed ? Field(*closed) : Field(Null{nic_bound}));
+  s.put(kNoiseless, closed ? Field(*closed) : Field(Null{nic_bound}));
   if (has_redundant()) {
     CycleSetup red = setup_;
     red.algorithm = CycleAlgorithm::kRedundantButterfly;
     const auto closed_red = noiseless_closed_form(red);
-    s.set("noiseless_closed_form_redundant",
-          closed_red ? Field(*closed_red) : Field(Null{nic_bound}));
+    s.put(kNoiselessRedundant, closed_red ? Field(*closed_red) : Field(Null{nic_bound}));
   } else {
-    s.set("noiseless_closed_form_redundant", Field(Null{no_variant}));
+    s.put(kNoiselessRedundant, Field(Null{no_variant}));
   }
-  if (noise_.time) s.set("noise_busy_fraction", Field(busy_fraction(*noise_.time)));
+  if (noise_.time) s.put(kBusyFraction, Field(busy_fraction(*noise_.time)));
 
   // T_c per cycle, each case run: means and Student t intervals over replications.
   std::vector<double> cycles;
   for (std::uint64_t k = 1; k <= setup_.cycles; ++k) cycles.push_back(static_cast<double>(k));
-  s.set("cycle", Field(series_of(cycles)));
+  s.put(kCycle, Field(series_of(cycles)));
   for (const auto& c : cases) {
     Series mean, low, high;
     for (std::uint64_t k = 0; k < setup_.cycles; ++k) {
@@ -338,17 +377,11 @@ PointSummary CycleStudy::summarize(const Tally& tally, const SummaryContext& con
       low.push_back(ci.ci_low.value);
       high.push_back(ci.ci_high.value);
     }
-    s.set(c + "_T", Field(mean));
-    s.set(c + "_T_ci_low", Field(low));
-    s.set(c + "_T_ci_high", Field(high));
+    const CaseFields& fields = fields_of(c);
+    s.put(fields.cycle_means, Field(mean));
+    s.put(fields.cycle_low, Field(low));
+    s.put(fields.cycle_high, Field(high));
   }
-  // Times in seconds, also of the cases left out (null with their reason); ratios and counts
-  // are pure numbers.
-  for (const std::string name : {"conventional", "redundant", "quiet"})
-    s.set_unit({name + "_mean", name + "_ci_low", name + "_ci_high", name + "_standard_error",
-                name + "_T", name + "_T_ci_low", name + "_T_ci_high"},
-               "seconds");
-  s.set_unit({"noiseless_closed_form", "noiseless_closed_form_redundant"}, "seconds");
   return {std::move(s), std::move(warnings)};
 }
 
@@ -372,9 +405,9 @@ double CycleStudy::cost_per_sample() const {
   const NoiseKind kind = noise_kind(noise_);
   const double poisson_op = kind == NoiseKind::kPoisson ? 1.2e-8 : 0.0;
   double per_round = 0.0;
-  if (runs("conventional")) per_round += use_reference_ ? 6.0e-7 : 6.0e-9 + poisson_op;
-  if (runs("redundant")) per_round += use_reference_ ? 1.2e-6 : 2.2e-8 + 2.0 * poisson_op;
-  if (runs("quiet")) per_round += use_reference_ ? 6.0e-7 : 4.0e-9;
+  if (runs(kConventionalCase)) per_round += use_reference_ ? 6.0e-7 : 6.0e-9 + poisson_op;
+  if (runs(kRedundantCase)) per_round += use_reference_ ? 1.2e-6 : 2.2e-8 + 2.0 * poisson_op;
+  if (runs(kQuietCase)) per_round += use_reference_ ? 6.0e-7 : 4.0e-9;
   double compute = 1.0e-9;
   if (kind == NoiseKind::kStage) compute = 3.0e-8 + noise_.stage->eta->isf_seconds();
   if (kind == NoiseKind::kPattern) compute = 5.0e-9;
@@ -391,7 +424,7 @@ double CycleStudy::working_bytes(int threads) const {
   // MiB at 2^23 ranks, bench/RESULTS.md), and the noise's per-rank state; the reference
   // simulator keeps an event queue and message buffers per rank.
   const NoiseKind kind = noise_kind(noise_);
-  double per_rank = runs("redundant") ? 64.0 : 24.0;
+  double per_rank = runs(kRedundantCase) ? 64.0 : 24.0;
   if (kind == NoiseKind::kPattern) per_rank += 4.0;
   if (kind == NoiseKind::kPoisson) per_rank += 33.0;
   if (use_reference_) per_rank = 400.0;
@@ -402,36 +435,36 @@ double CycleStudy::working_bytes(int threads) const {
 std::vector<TableColumn> CycleStudy::columns() const {
   // With every case (the default), the columns of collnoise before collective.cases, the
   // dissemination barrier's null redundant and ratio columns included; with some cases, theirs.
-  const std::string primary = case_names().front();
-  std::vector<TableColumn> columns = {{"reps", primary + "_samples", ""}};
-  for (const auto& [header, name] : {std::pair<const char*, const char*>{"quiet[s]", "quiet"},
-                                     {"conv[s]", "conventional"},
-                                     {"red[s]", "redundant"}})
-    if (runs(name) || runs_all()) columns.push_back({header, std::string(name) + "_mean", ""});
+  std::vector<TableColumn> columns = {
+      {"reps", fields_of(case_names().front()).run_time.samples().name, ""}};
+  for (const auto& [header, name] :
+       {std::pair<const char*, const std::string*>{"quiet[s]", &kQuietCase},
+        {"conv[s]", &kConventionalCase},
+        {"red[s]", &kRedundantCase}})
+    if (runs(*name) || runs_all())
+      columns.push_back({header, fields_of(*name).run_time.mean().name, ""});
   if (runs_all())
     for (const auto& [header, field] :
-         {std::pair<const char*, const char*>{"ratio", "recovery_ratio"},
-          {"ratio_lo", "recovery_ratio_ci_low"},
-          {"ratio_hi", "recovery_ratio_ci_high"}})
-      columns.push_back({header, field, ""});
-  columns.push_back({"noiseless[s]", "noiseless_closed_form", ""});
+         {std::pair<const char*, const FieldSpec*>{"ratio", &kRecoveryRatio},
+          {"ratio_lo", &kRecoveryLow},
+          {"ratio_hi", &kRecoveryHigh}})
+      columns.push_back({header, field->name, ""});
+  columns.push_back({"noiseless[s]", kNoiseless.name, ""});
   return columns;
 }
 
 PlotHints CycleStudy::plot_hints() const {
   // The conventional case's T_M (the primary metric), or the first case run without it; the
   // other cases run as references.
-  const std::string primary = case_names().front();
+  const std::string& primary = case_names().front();
   PlotHints hints;
   hints.figure = "cycles";
-  hints.y = primary + "_mean";
-  hints.y_low = primary + "_ci_low";
-  hints.y_high = primary + "_ci_high";
+  hints.show(fields_of(primary).run_time);
   hints.y_label = "run time T_M [s]";
-  for (const char* name : {"quiet", "redundant"})
-    if (name != primary && (runs(name) || runs_all()))
-      hints.references.push_back(std::string(name) + "_mean");
-  hints.references.push_back("noiseless_closed_form");
+  for (const std::string* name : {&kQuietCase, &kRedundantCase})
+    if (*name != primary && (runs(*name) || runs_all()))
+      hints.add_reference(fields_of(*name).run_time.mean());
+  hints.add_reference(kNoiseless);
   return hints;
 }
 

@@ -19,6 +19,47 @@ namespace {
 
 using Spec = IsoefficiencySpec;
 
+// The summary's fields, each declared once (core/field_spec.hpp): W in work units, overheads in
+// seconds; m counts nodes, E and the exponents are pure numbers.
+const std::string kWorkUnits = "work units";
+const std::string kSeconds = "seconds";
+const std::string kWFree = "when the efficiency does not depend on W";
+const FieldSpec kCurve{"curve", "",
+                       "what the curve is: T_q, T_o and the target efficiency, in words"};
+const FieldSpec kTarget{"efficiency_target", "", "the efficiency E the curve keeps"};
+const FieldSpec kRate{"p", "work units per second", "the processing rate (isoefficiency.p)"};
+const FieldSpec kM{"m", "", "the node counts m (a series, as every field below)"};
+const FieldSpec kW{"W", kWorkUnits,
+                   "the work that keeps the efficiency at each m (null where none does)"};
+const FieldSpec kWLow{"W_ci_low", kWorkUnits, "lower ends of W's intervals"};
+const FieldSpec kWHigh{"W_ci_high", kWorkUnits, "upper ends of W's intervals"};
+const FieldSpec kWExact{"W_exact", kWorkUnits,
+                        "W from the exact overheads, where they have a closed form"};
+const FieldSpec kWMethod{"W_ci_method", "", "how W's intervals were computed"};
+const FieldSpec kTq{"T_q", kSeconds, "the imbalance overhead at W"};
+const FieldSpec kTqLow{"T_q_ci_low", kSeconds, "lower ends of its intervals"};
+const FieldSpec kTqHigh{"T_q_ci_high", kSeconds, "upper ends of its intervals"};
+const FieldSpec kTo{"T_o", kSeconds, "the communication overhead at W"};
+const FieldSpec kToLow{"T_o_ci_low", kSeconds, "lower ends of its intervals"};
+const FieldSpec kToHigh{"T_o_ci_high", kSeconds, "upper ends of its intervals"};
+const FieldSpec kSamplesPerM{"samples_per_m", "",
+                             "samples of the imbalance at each m (0 for a family)"};
+const FieldSpec kGrowth{"growth_exponent", "", "the fitted log-log slope of W(m)"};
+const FieldSpec kGrowthLow{"growth_exponent_ci_low", "", "lower end of the slope's interval"};
+const FieldSpec kGrowthHigh{"growth_exponent_ci_high", "", "upper end of the slope's interval"};
+const FieldSpec kPredicted{"predicted_exponent", "",
+                           "the slope the theory predicts (null where W(m) is no power law)"};
+const FieldSpec kScalable{"scalable", "", "whether a W keeps the efficiency at every m"};
+const FieldSpec kScalableNote{"scalable_note", "", "why not",
+                              "when at some m no W reaches the target efficiency"};
+const FieldSpec kWNote{"W_note", "", "why W is null", kWFree};
+const FieldSpec kEfficiencyAnyW{"efficiency_any_W", "", "the efficiency at each m, whatever W",
+                                kWFree};
+const FieldSpec kSurfaceW{"surface_W", kWorkUnits,
+                          "the W of the efficiency surface E(W, m), m-major"};
+const FieldSpec kSurfaceM{"surface_m", "", "the m of the efficiency surface"};
+const FieldSpec kSurfaceE{"surface_E", "", "the efficiency at (surface_W, surface_m)"};
+
 constexpr double kSmallestW = 1e-12;  // bottom of the root search, work units
 constexpr double kLargestW = 1e300;   // top of the root search, work units
 // Granularity T_q steps with the job count: W resolved to a relative 2^-24 (far below one job
@@ -401,21 +442,21 @@ bool without_overhead(const Spec& s) {
 void set_curve_fields(Record& r, const Spec& s, const CurveColumns& c, const AnalysisNotes& notes) {
   if (without_overhead(s)) {
     const Null why{"no overhead: every W keeps the efficiency at 1"};
-    for (const char* k : {"W", "W_ci_low", "W_ci_high", "W_exact"}) r.set(k, Field(why));
+    for (const FieldSpec* k : {&kW, &kWLow, &kWHigh, &kWExact}) r.put(*k, Field(why));
   } else {
-    r.set("W", Field(c.w));
-    r.set("W_ci_low", Field(c.w_low));
-    r.set("W_ci_high", Field(c.w_high));
-    r.set("W_exact", notes.exact_exists ? Field(c.w_exact) : Field(Null{notes.exact_reason}));
+    r.put(kW, Field(c.w));
+    r.put(kWLow, Field(c.w_low));
+    r.put(kWHigh, Field(c.w_high));
+    r.put(kWExact, notes.exact_exists ? Field(c.w_exact) : Field(Null{notes.exact_reason}));
   }
-  r.set("W_ci_method", Field(notes.ci_method));
-  r.set("T_q", Field(c.tq));
-  r.set("T_q_ci_low", Field(c.tq_low));
-  r.set("T_q_ci_high", Field(c.tq_high));
-  r.set("T_o", Field(c.to));
-  r.set("T_o_ci_low", Field(c.to_low));
-  r.set("T_o_ci_high", Field(c.to_high));
-  r.set("samples_per_m",
+  r.put(kWMethod, Field(notes.ci_method));
+  r.put(kTq, Field(c.tq));
+  r.put(kTqLow, Field(c.tq_low));
+  r.put(kTqHigh, Field(c.tq_high));
+  r.put(kTo, Field(c.to));
+  r.put(kToLow, Field(c.to_low));
+  r.put(kToHigh, Field(c.to_high));
+  r.put(kSamplesPerM,
         Field(s.imbalance == Spec::Imbalance::kFamily ? std::uint64_t{0} : s.samples));
 }
 
@@ -424,14 +465,13 @@ void set_growth_fields(Record& r, const Spec& s, const CurveColumns& c) {
   const bool no_overhead = without_overhead(s);
   if (c.fit_m.size() >= 2 && !no_overhead) {
     const SlopeFit fit = log_log_slope(c.fit_m, c.fit_w, s.confidence);
-    r.set("growth_exponent", Field(fit.slope));
-    r.set("growth_exponent_ci_low", fit.ci_low ? Field(*fit.ci_low) : Field(Null{fit.reason}));
-    r.set("growth_exponent_ci_high", fit.ci_high ? Field(*fit.ci_high) : Field(Null{fit.reason}));
+    r.put(kGrowth, Field(fit.slope));
+    r.put(kGrowthLow, fit.ci_low ? Field(*fit.ci_low) : Field(Null{fit.reason}));
+    r.put(kGrowthHigh, fit.ci_high ? Field(*fit.ci_high) : Field(Null{fit.reason}));
   } else {
     const Null why{no_overhead ? "no overhead: no W to fit"
                                : "fewer than two node counts where the efficiency is reachable"};
-    for (const char* k : {"growth_exponent", "growth_exponent_ci_low", "growth_exponent_ci_high"})
-      r.set(k, Field(why));
+    for (const FieldSpec* k : {&kGrowth, &kGrowthLow, &kGrowthHigh}) r.put(*k, Field(why));
   }
   const PredictedGrowth imbalance_growth = imbalance_growth_of(s);
   const PredictedGrowth comm_growth =
@@ -448,16 +488,16 @@ void set_growth_fields(Record& r, const Spec& s, const CurveColumns& c) {
     predicted_reason = imbalance_growth.exponent ? comm_growth.reason : imbalance_growth.reason;
   if (!imbalance_growth.scalable)
     predicted = std::nullopt, predicted_reason = imbalance_growth.reason;
-  r.set("predicted_exponent", predicted ? Field(*predicted) : Field(Null{predicted_reason}));
-  r.set("scalable", Field(imbalance_growth.scalable && c.every_m_reachable));
+  r.put(kPredicted, predicted ? Field(*predicted) : Field(Null{predicted_reason}));
+  r.put(kScalable, Field(imbalance_growth.scalable && c.every_m_reachable));
   if (!c.every_m_reachable)
-    r.set("scalable_note",
+    r.put(kScalableNote,
           Field(std::string("at some m no W reaches the target efficiency: W is null there")));
   if (!c.w_dependent) {
-    r.set("W_note",
+    r.put(kWNote,
           Field(std::string("the efficiency does not depend on W here: where it reaches the target "
                             "any W keeps it (W is null there), elsewhere none does")));
-    r.set("efficiency_any_W", Field(c.efficiency_any_w));
+    r.put(kEfficiencyAnyW, Field(c.efficiency_any_w));
   }
 }
 
@@ -470,46 +510,21 @@ void set_surface_fields(Record& r, const Spec& s, const CurveColumns& c) {
       surface_w.push_back(x);
       surface_e.push_back(efficiency(x, s.m[i], s.p, c.overheads[i](x)));
     }
-  r.set("surface_W", Field(surface_w));
-  r.set("surface_m", Field(surface_m));
-  r.set("surface_E", Field(surface_e));
+  r.put(kSurfaceW, Field(surface_w));
+  r.put(kSurfaceM, Field(surface_m));
+  r.put(kSurfaceE, Field(surface_e));
 }
 
 }  // namespace
 
 std::vector<FieldSpec> isoefficiency_summary_fields() {
-  const std::string w = "work units";
-  const std::string s = "seconds";
-  const std::string w_free = "when the efficiency does not depend on W";
-  return {
-      {"curve", "", "what the curve is: T_q, T_o and the target efficiency, in words"},
-      {"efficiency_target", "", "the efficiency E the curve keeps"},
-      {"p", "work units per second", "the processing rate (isoefficiency.p)"},
-      {"m", "", "the node counts m (a series, as every field below)"},
-      {"W", w, "the work that keeps the efficiency at each m (null where none does)"},
-      {"W_ci_low", w, "lower ends of W's intervals"},
-      {"W_ci_high", w, "upper ends of W's intervals"},
-      {"W_exact", w, "W from the exact overheads, where they have a closed form"},
-      {"W_ci_method", "", "how W's intervals were computed"},
-      {"T_q", s, "the imbalance overhead at W"},
-      {"T_q_ci_low", s, "lower ends of its intervals"},
-      {"T_q_ci_high", s, "upper ends of its intervals"},
-      {"T_o", s, "the communication overhead at W"},
-      {"T_o_ci_low", s, "lower ends of its intervals"},
-      {"T_o_ci_high", s, "upper ends of its intervals"},
-      {"samples_per_m", "", "samples of the imbalance at each m (0 for a family)"},
-      {"growth_exponent", "", "the fitted log-log slope of W(m)"},
-      {"growth_exponent_ci_low", "", "lower end of the slope's interval"},
-      {"growth_exponent_ci_high", "", "upper end of the slope's interval"},
-      {"predicted_exponent", "", "the slope the theory predicts (null where W(m) is no power law)"},
-      {"scalable", "", "whether a W keeps the efficiency at every m"},
-      {"scalable_note", "", "why not", "when at some m no W reaches the target efficiency"},
-      {"W_note", "", "why W is null", w_free},
-      {"efficiency_any_W", "", "the efficiency at each m, whatever W", w_free},
-      {"surface_W", w, "the W of the efficiency surface E(W, m), m-major"},
-      {"surface_m", "", "the m of the efficiency surface"},
-      {"surface_E", "", "the efficiency at (surface_W, surface_m)"},
-  };
+  return {kCurve,    kTarget,       kRate,       kM,
+          kW,        kWLow,         kWHigh,      kWExact,
+          kWMethod,  kTq,           kTqLow,      kTqHigh,
+          kTo,       kToLow,        kToHigh,     kSamplesPerM,
+          kGrowth,   kGrowthLow,    kGrowthHigh, kPredicted,
+          kScalable, kScalableNote, kWNote,      kEfficiencyAnyW,
+          kSurfaceW, kSurfaceM,     kSurfaceE};
 }
 
 IsoefficiencyStudy::IsoefficiencyStudy(IsoefficiencySpec spec) : spec_(std::move(spec)) {}
@@ -523,19 +538,15 @@ PointSummary IsoefficiencyStudy::analyse(int threads, const SampleProgress& prog
     if (progress) progress(i + 1);
   }
   Record r;
-  r.set("curve",
+  r.put(kCurve,
         Field(fmt::format("T_q: {}; T_o: {}; E = {}", imbalance_name(s), s.comm_name, s.target)));
-  r.set("efficiency_target", Field(s.target));
-  r.set("p", Field(s.p));
-  r.set("m", Field(series_of(s.m)));
+  r.put(kTarget, Field(s.target));
+  r.put(kRate, Field(s.p));
+  r.put(kM, Field(series_of(s.m)));
   set_curve_fields(r, s, columns, solver.notes());
   set_growth_fields(r, s, columns);
   set_surface_fields(r, s, columns);
   const AnalysisNotes& notes = solver.notes();
-  // W in work units, overheads in seconds; m counts nodes, E and the exponents are pure numbers.
-  r.set_unit({"W", "W_ci_low", "W_ci_high", "W_exact", "surface_W"}, "work units");
-  r.set_unit({"T_q", "T_q_ci_low", "T_q_ci_high", "T_o", "T_o_ci_low", "T_o_ci_high"}, "seconds");
-  r.set_unit("p", "work units per second");
   return {std::move(r), {notes.warnings.begin(), notes.warnings.end()}};
 }
 
@@ -568,22 +579,22 @@ double IsoefficiencyStudy::working_bytes(int threads) const {
 }
 
 std::vector<TableColumn> IsoefficiencyStudy::columns() const {
-  return {{"scalable", "scalable", ""},
-          {"exponent", "growth_exponent", ""},
-          {"ci_low", "growth_exponent_ci_low", ""},
-          {"ci_high", "growth_exponent_ci_high", ""},
-          {"predicted", "predicted_exponent", ""}};
+  return {{kScalable.name, kScalable.name, ""},
+          {"exponent", kGrowth.name, ""},
+          {"ci_low", kGrowthLow.name, ""},
+          {"ci_high", kGrowthHigh.name, ""},
+          {"predicted", kPredicted.name, ""}};
 }
 
 PlotHints IsoefficiencyStudy::plot_hints() const {
   PlotHints hints;
   hints.figure = "isoefficiency";
-  hints.x = "m";
-  hints.y = "W";
-  hints.y_low = "W_ci_low";
-  hints.y_high = "W_ci_high";
+  hints.x = kM.name;
+  hints.show(kW);
+  hints.y_low = kWLow.name;
+  hints.y_high = kWHigh.name;
   hints.y_label = "W (work units)";
-  hints.references = {"W_exact"};
+  hints.add_reference(kWExact);
   return hints;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <limits>
 #include <regex>
 
@@ -20,6 +21,47 @@ namespace collnoise {
 namespace {
 
 constexpr const char* kKey = "network.topology";
+
+// The summary's fields, each declared once (core/field_spec.hpp).
+const FieldSpec kTopology{"topology", "", "the topology, described"};
+const FieldSpec kFamily{"topology_family", "", "\"xgft\" or \"torus\""};
+const FieldSpec kEndpoints{"endpoints", "", "endpoints of the topology"};
+const FieldSpec kSwitches{"switches", "", "switches of the topology"};
+const FieldSpec kLinks{"links", "", "links of the topology"};
+const FieldSpec kDiameter{"diameter", "", "the longest shortest route, in hops"};
+const FieldSpec kBackground{"background_endpoints", "", "endpoints sending background traffic"};
+const FieldSpec kProcesses{"processes", "", "processes of the collective"};
+const FieldSpec kActive{"active_processes", "", "processes taking part in the collective"};
+const FieldSpec kIdle{"idle_processes", "", "processes - active_processes"};
+const FieldSpec kRounds{"rounds", "", "rounds of the collective"};
+const FieldSpec kSamples{"samples", "", "samples of the point"};
+
+// A metric the study tallies, and the fields of its mean, named after it (<metric>_mean, ...):
+// the tally's unit of the metric and the fields' unit are the one declared here.
+struct NetworkMetric {
+  NetworkMetric(const std::string& metric, const std::string& unit_of_metric,
+                const std::string& what)
+      : name(metric), unit(unit_of_metric), mean(metric + "_", unit_of_metric, what) {}
+  std::string name;
+  std::string unit;
+  MeanFields mean;
+};
+
+const std::string kCost = "message-times";
+const NetworkMetric kSlowdown{"slowdown", "1", "the slowdown: cost_perturbed / cost_quiet"};
+const NetworkMetric kCostPerturbed{"cost_perturbed", kCost,
+                                   "the collective's cost with background traffic and OS delays"};
+const NetworkMetric kCostQuiet{"cost_quiet", kCost, "the collective's cost with OS delays only"};
+const NetworkMetric kCostClean{"cost_clean", kCost,
+                               "the collective's cost without OS delays or background traffic"};
+const NetworkMetric kSlowdownTotal{"slowdown_total", "1",
+                                   "cost_perturbed / cost_clean: network and OS noise together"};
+// The metrics in tally order: one sample's row (NetworkStudy::simulate) holds them so.
+const NetworkMetric* const kMetrics[] = {&kSlowdown, &kCostPerturbed, &kCostQuiet, &kCostClean,
+                                         &kSlowdownTotal};
+constexpr std::size_t kWidth = std::size(kMetrics);
+// The slowdown's quantiles, from its histogram (in the slowdown's unit).
+const QuantileFields kSlowdownQuantiles{kSlowdown.name + "_", kSlowdown.unit, "the slowdown"};
 
 std::vector<std::uint32_t> numbers_of(const std::string& list, const std::string& text) {
   std::vector<std::uint32_t> out;
@@ -82,24 +124,25 @@ double NetworkStudy::primary_tail_index() const {
 
 TallyLayout NetworkStudy::layout(std::size_t histogram_bins, const std::string&) const {
   TallyLayout layout;
-  layout.metrics = {"slowdown", "cost_perturbed", "cost_quiet", "cost_clean", "slowdown_total"};
-  layout.metric_units = {"1", "message-times", "message-times", "message-times", "1"};
+  for (const NetworkMetric* metric : kMetrics) {
+    layout.metrics.push_back(metric->name);
+    layout.metric_units.push_back(metric->unit);
+  }
   layout.top_capacity.assign(layout.metrics.size(), 0);
   // Slowdowns are >= 1; a message can wait for at most every other message.
   const double hi = 2.0 + static_cast<double>(model_.endpoints());
   layout.histograms.push_back(
-      {"slowdown", 0, Histogram(1.0, hi, histogram_bins, BinSpacing::kLog), std::string(1, '1')});
+      {kSlowdown.name, 0, Histogram(1.0, hi, histogram_bins, BinSpacing::kLog), kSlowdown.unit});
   return layout;
 }
 
 void NetworkStudy::simulate(std::uint64_t first, std::span<double> rows,
                             std::span<Histogram* const>, int threads) const {
-  constexpr std::size_t kWidth = 5;
   const auto count = static_cast<std::int64_t>(rows.size() / kWidth);
   parallel_for(count, threads, [&](std::int64_t k) {
     const auto index = first + static_cast<std::uint64_t>(k);
     const NetworkSample s = model_.sample(stream_key(key_, StreamPurpose::kNetworkSample, index));
-    double* row = rows.data() + static_cast<std::size_t>(k) * kWidth;
+    double* row = rows.data() + static_cast<std::size_t>(k) * kWidth;  // in kMetrics' order
     row[0] = s.perturbed / s.quiet;
     row[1] = s.perturbed;
     row[2] = s.quiet;
@@ -112,38 +155,35 @@ PointSummary NetworkStudy::summarize(const Tally& tally, const SummaryContext& c
   const double level = context.confidence;
   Record s;
   const Topology& t = model_.topology();
-  s.set("topology", Field(t.describe()));
-  s.set("topology_family", Field(t.family()));
-  s.set("endpoints", Field(t.endpoints()));
-  s.set("switches", Field(t.switches()));
-  s.set("links", Field(t.links()));
-  s.set("diameter", Field(static_cast<std::int64_t>(t.diameter())));
-  s.set("background_endpoints", Field(model_.perturbing()));
-  s.set("processes", Field(model_.processes()));
-  s.set("active_processes", Field(model_.active_processes()));
-  s.set("idle_processes", Field(model_.processes() - model_.active_processes()));
-  s.set("rounds", Field(static_cast<std::int64_t>(model_.rounds())));
+  s.put(kTopology, Field(t.describe()));
+  s.put(kFamily, Field(t.family()));
+  s.put(kEndpoints, Field(t.endpoints()));
+  s.put(kSwitches, Field(t.switches()));
+  s.put(kLinks, Field(t.links()));
+  s.put(kDiameter, Field(static_cast<std::int64_t>(t.diameter())));
+  s.put(kBackground, Field(model_.perturbing()));
+  s.put(kProcesses, Field(model_.processes()));
+  s.put(kActive, Field(model_.active_processes()));
+  s.put(kIdle, Field(model_.processes() - model_.active_processes()));
+  s.put(kRounds, Field(static_cast<std::int64_t>(model_.rounds())));
   // OS noise with a heavy tail makes the costs (and their ratios) heavy-tailed too: their t
   // intervals are then unreliable, and the point says so.
   std::vector<std::string> warnings;
   const double os_tail = model_.os_tail_index();
-  const auto put = [&](const std::string& name, const std::string& metric) {
-    const Accumulator acc = tally.total(metric);
-    put_mean(s, name + "_", acc, student_t_interval(acc, level),
-             tally.layout().unit_of(tally.metric_index(metric)));
+  const auto put = [&](const NetworkMetric& metric) {
+    const Accumulator acc = tally.total(metric.name);
+    put_mean(s, metric.mean, acc, student_t_interval(acc, level));
   };
   if (os_tail <= 4.0)
     warnings.push_back(fmt::format(
         "OS noise of tail index {} <= 4: the costs are heavy-tailed and their t intervals' "
         "coverage converges slowly{}",
         os_tail, os_tail <= 2.0 ? " (infinite variance: the intervals are not valid)" : ""));
-  put("slowdown", "slowdown");
-  s.set("samples", Field(tally.total(0).count));
-  put("cost_perturbed", "cost_perturbed");
-  put("cost_quiet", "cost_quiet");
-  put("cost_clean", "cost_clean");
-  put("slowdown_total", "slowdown_total");
-  put_quantiles(s, "slowdown_", *tally.histogram_of(0), level, tally.layout().unit_of(0));
+  put(kSlowdown);
+  s.put(kSamples, Field(tally.total(0).count));
+  for (const NetworkMetric* metric : {&kCostPerturbed, &kCostQuiet, &kCostClean, &kSlowdownTotal})
+    put(*metric);
+  put_quantiles(s, kSlowdownQuantiles, *tally.histogram_of(0), level);
   return {std::move(s), std::move(warnings)};
 }
 
@@ -170,18 +210,19 @@ double NetworkStudy::working_bytes(int threads) const {
 }
 
 std::vector<TableColumn> NetworkStudy::columns() const {
-  return {{"samples", "samples", ""},          {"endpoints", "endpoints", ""},
-          {"slowdown", "slowdown_mean", ""},   {"ci_low", "slowdown_ci_low", ""},
-          {"ci_high", "slowdown_ci_high", ""}, {"quiet_cost", "cost_quiet_mean", ""}};
+  return {{kSamples.name, kSamples.name, ""},
+          {kEndpoints.name, kEndpoints.name, ""},
+          {kSlowdown.name, kSlowdown.mean.mean().name, ""},
+          {"ci_low", kSlowdown.mean.ci_low().name, ""},
+          {"ci_high", kSlowdown.mean.ci_high().name, ""},
+          {"quiet_cost", kCostQuiet.mean.mean().name, ""}};
 }
 
 PlotHints NetworkStudy::plot_hints() const {
   PlotHints hints;
   hints.figure = "network";
-  hints.x = "endpoints";
-  hints.y = "slowdown_mean";
-  hints.y_low = "slowdown_ci_low";
-  hints.y_high = "slowdown_ci_high";
+  hints.x = kEndpoints.name;
+  hints.show(kSlowdown.mean);
   hints.y_label = "slowdown";
   return hints;
 }
@@ -194,37 +235,15 @@ bool on_network(const ParamReader& reader) {
          kind == "binomial_broadcast" || kind == "binomial_reduce";
 }
 
-// What NetworkStudy::summarize writes, in its order; the units are the tally's (layout).
+// What NetworkStudy::summarize writes, in its order.
 std::vector<FieldSpec> network_fields() {
-  const std::string cost = "message-times";
-  std::vector<FieldSpec> fields = {
-      {"topology", "", "the topology, described"},
-      {"topology_family", "", "\"xgft\" or \"torus\""},
-      {"endpoints", "", "endpoints of the topology"},
-      {"switches", "", "switches of the topology"},
-      {"links", "", "links of the topology"},
-      {"diameter", "", "the longest shortest route, in hops"},
-      {"background_endpoints", "", "endpoints sending background traffic"},
-      {"processes", "", "processes of the collective"},
-      {"active_processes", "", "processes taking part in the collective"},
-      {"idle_processes", "", "processes - active_processes"},
-      {"rounds", "", "rounds of the collective"},
-  };
-  append_fields(fields,
-                mean_field_specs("slowdown_", "1", "the slowdown: cost_perturbed / cost_quiet"));
-  fields.push_back({"samples", "", "samples of the point"});
-  append_fields(fields,
-                mean_field_specs("cost_perturbed_", cost,
-                                 "the collective's cost with background traffic and OS delays"));
-  append_fields(fields,
-                mean_field_specs("cost_quiet_", cost, "the collective's cost with OS delays only"));
-  append_fields(fields,
-                mean_field_specs("cost_clean_", cost,
-                                 "the collective's cost without OS delays or background traffic"));
-  append_fields(fields,
-                mean_field_specs("slowdown_total_", "1",
-                                 "cost_perturbed / cost_clean: network and OS noise together"));
-  append_fields(fields, quantile_field_specs("slowdown_", "1", "the slowdown"));
+  FieldList fields = {kTopology,   kFamily,    kEndpoints, kSwitches, kLinks, kDiameter,
+                      kBackground, kProcesses, kActive,    kIdle,     kRounds};
+  append_fields(fields, kSlowdown.mean.specs());
+  fields.push_back(kSamples);
+  for (const NetworkMetric* metric : {&kCostPerturbed, &kCostQuiet, &kCostClean, &kSlowdownTotal})
+    append_fields(fields, metric->mean.specs());
+  append_fields(fields, kSlowdownQuantiles.specs());
   return fields;
 }
 

@@ -15,6 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from .. import fields
 from ..result import Result, load
 # Writing the files: collnoise.figures.output; its names stay importable from here.
 from .output import FigureNotWritten, extra_figure_main, format_of, save_figure  # noqa: F401
@@ -201,8 +202,9 @@ def _sort_key(value):
 
 def axis_label(result: Result, key: str) -> str:
     """A parameter's name on an axis, with its unit."""
-    names = {"collective.N": "N (ranks)", "endpoints": "endpoints", "network.rho":
-             "rho (fraction of endpoints with background traffic)", "m": "m (nodes)"}
+    # Fields without a unit go by their name ("endpoints") unless named here.
+    names = {"collective.N": "N (ranks)", "network.rho":
+             "rho (fraction of endpoints with background traffic)", fields.m: "m (nodes)"}
     unit = result.units.get(key, "")
     return names.get(key, short(key) + (f" [{unit}]" if unit and unit != "1" else ""))
 
