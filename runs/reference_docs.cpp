@@ -488,7 +488,7 @@ std::string python_fields_module() {
   out += "}\n";
   out += python_patterns();
   out +=
-      ")\n\n\n"
+      "\n\n"
       "def bound(i, member):\n"
       "    \"\"\"The name of user bound i's field `member` (one of BOUND_MEMBERS).\"\"\"\n"
       "    if member not in BOUND_MEMBERS:\n"

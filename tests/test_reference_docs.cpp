@@ -242,6 +242,14 @@ TEST_CASE("the tables of docs/reference/ are those the registries give", "[refer
   }
 }
 
+TEST_CASE("the Python package's list of summary fields is the declarations'", "[reference]") {
+  // python/collnoise/fields.py is generated from the same declarations as summary-fields.md.
+  const std::string committed = read_text(kSource / kPythonFieldsModule);
+  INFO(kPythonFieldsModule << " differs from the declarations: run "
+                           << kRegenerateReferenceCommand);
+  CHECK(committed == python_fields_module());
+}
+
 TEST_CASE("the reference renderer marks open and closed ends and every default", "[reference]") {
   const auto pages = reference_pages();
   REQUIRE(pages.size() == 6);
