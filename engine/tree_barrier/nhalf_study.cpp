@@ -14,6 +14,66 @@
 namespace collnoise {
 namespace {
 
+// What NHalfStudy::analyse writes, each declared once (core/field_spec.hpp). Times are in
+// seconds; N_1/2 and the checked N are rank counts, the relative error a pure number.
+const std::string kSeconds = "seconds";
+const std::string kFound = "when N_1/2 is found below 2^126";
+const std::string kUnresolved = "when E[T] cannot resolve N_1/2 to one N";
+const std::string kFullFound = "when a full tree reaches 2w below 2^126";
+
+// A rank count, written as a number and as its decimal digits (exact beyond 2^53, where the
+// number is not): two fields, each declared.
+struct CountFields {
+  FieldSpec count;
+  FieldSpec digits;
+};
+
+const FieldSpec kTargetTime{"target_time", kSeconds, "2w: the expected phase time N_1/2 reaches"};
+const FieldSpec kPaperApprox{"nhalf_paper_approx", "",
+                             "the paper's approximate N_1/2 (null for laws it does not treat)"};
+const FieldSpec kPaperFormula{"nhalf_paper_formula", "", "its formula as text (empty when null)"};
+const CountFields kExact{
+    {"nhalf_exact", "", "the smallest N with exact E[T] >= 2w (null when none below 2^126)"},
+    {"nhalf_exact_string", "", "the same N in decimal digits, exact beyond 2^53", kFound}};
+const FieldSpec kExactResolved{"nhalf_exact_resolved", "",
+                               "whether E[T] separates N_1/2 from its neighbours", kFound};
+const CountFields kExactLow{
+    {"nhalf_exact_low", "", "unresolved: the smallest N whose E[T] is within error of 2w", kFound},
+    {"nhalf_exact_low_string", "", "the same N in decimal digits", kUnresolved}};
+const CountFields kExactHigh{
+    {"nhalf_exact_high", "", "unresolved: the largest N whose E[T] is within error of 2w", kFound},
+    {"nhalf_exact_high_string", "", "the same N in decimal digits", kUnresolved}};
+const FieldSpec kExactNote{"nhalf_exact_note", "", "why N_1/2 is a range", kUnresolved};
+const CountFields kFullTree{
+    {"nhalf_full_tree", "", "the smallest full tree 2^k - 1 with E[T] >= 2w"},
+    {"nhalf_full_tree_string", "", "the same N in decimal digits", kFullFound}};
+const FieldSpec kFullTreeLevels{"nhalf_full_tree_levels", "", "its number of levels k", kFullFound};
+const FieldSpec kPaperRelativeError{"paper_relative_error", "",
+                                    "nhalf_paper_approx / nhalf_exact - 1", kFound};
+const CountFields kCheckHalf{
+    {"check_N_half", "", "N_1/2 / 2, where the simulated check samples", kFound},
+    {"check_N_half_string", "", "the same N in decimal digits", kFound}};
+const CountFields kCheckDouble{
+    {"check_N_double", "", "2 N_1/2, where the simulated check samples", kFound},
+    {"check_N_double_string", "", "the same N in decimal digits", kFound}};
+const FieldSpec kCheckConfidence{"check_confidence", "",
+                                 "the check's confidence level (nhalf.check_confidence)", kFound};
+const FieldSpec kCheckSamples{"check_samples", "",
+                              "phases sampled at each checked N (nhalf.check_samples)", kFound};
+const FieldSpec kCheckCiMethod{"check_ci_method", "", "how the check's intervals were computed",
+                               kFound};
+const FieldSpec kBelowMean{"check_below_mean", kSeconds, "mean phase time at N_1/2 / 2", kFound};
+const FieldSpec kBelowCiLow{"check_below_ci_low", kSeconds, "lower end of its interval", kFound};
+const FieldSpec kBelowCiHigh{"check_below_ci_high", kSeconds, "upper end of its interval", kFound};
+const FieldSpec kAboveMean{"check_above_mean", kSeconds, "mean phase time at 2 N_1/2", kFound};
+const FieldSpec kAboveCiLow{"check_above_ci_low", kSeconds, "lower end of its interval", kFound};
+const FieldSpec kAboveCiHigh{"check_above_ci_high", kSeconds, "upper end of its interval", kFound};
+const FieldSpec kExactMeanAtHalf{"exact_mean_at_half", kSeconds, "exact E[T] at N_1/2 / 2", kFound};
+const FieldSpec kExactMeanAtDouble{"exact_mean_at_double", kSeconds, "exact E[T] at 2 N_1/2",
+                                   kFound};
+const FieldSpec kCheckPassed{"check_passed", "",
+                             "whether the intervals put 2w between the two checked N"};
+
 struct Check {
   Accumulator acc;
   MeanInterval ci;
@@ -46,9 +106,9 @@ Check simulate(const NHalfSettings& settings, std::uint64_t chunk_size, TreeBarr
   return c;
 }
 
-void set_count(Record& s, const std::string& key, RankCount n) {
-  s.set(key, Field(to_double(n)));
-  s.set(key + "_string", Field(to_string(n)));
+void put_count(Record& s, const CountFields& fields, RankCount n) {
+  s.put(fields.count, Field(to_double(n)));
+  s.put(fields.digits, Field(to_string(n)));
 }
 
 }  // namespace
@@ -61,49 +121,44 @@ NHalfStudy::NHalfStudy(TreeBarrierModel model, NHalfSettings settings, std::uint
 PointSummary NHalfStudy::analyse(int threads, const SampleProgress& progress) const {
   const TreeBarrierModel& model = model_;
   Record s;
-  // Times in seconds; N_1/2 and the checked N are rank counts, the relative error a pure number.
-  s.set_unit({"target_time", "check_below_mean", "check_below_ci_low", "check_below_ci_high",
-              "check_above_mean", "check_above_ci_low", "check_above_ci_high", "exact_mean_at_half",
-              "exact_mean_at_double"},
-             "seconds");
   const double target = 2.0 * model.w;
-  s.set("target_time", Field(target));
+  s.put(kTargetTime, Field(target));
 
   const PaperApprox approx = nhalf_paper_approx(model);
-  s.set("nhalf_paper_approx", approx.value);
-  s.set("nhalf_paper_formula", Field(approx.formula));
+  s.put(kPaperApprox, approx.value);
+  s.put(kPaperFormula, Field(approx.formula));
 
   const ExactNHalf exact = exact_nhalf(model, false);
   const ExactNHalf full = exact_nhalf(model, true);
   if (!exact.found) {
-    s.set("nhalf_exact", Field(Null{exact.reason}));
-    s.set("nhalf_full_tree", Field(Null{exact.reason}));
-    s.set("check_passed", Field(Null{exact.reason}));
+    s.put(kExact.count, Field(Null{exact.reason}));
+    s.put(kFullTree.count, Field(Null{exact.reason}));
+    s.put(kCheckPassed, Field(Null{exact.reason}));
     return {std::move(s), {}};
   }
-  set_count(s, "nhalf_exact", exact.n);
-  s.set("nhalf_exact_resolved", Field(exact.resolved));
+  put_count(s, kExact, exact.n);
+  s.put(kExactResolved, Field(exact.resolved));
   if (exact.resolved) {
-    s.set("nhalf_exact_low", Field(Null{"resolved to the integer"}));
-    s.set("nhalf_exact_high", Field(Null{"resolved to the integer"}));
+    s.put(kExactLow.count, Field(Null{"resolved to the integer"}));
+    s.put(kExactHigh.count, Field(Null{"resolved to the integer"}));
   } else {
-    set_count(s, "nhalf_exact_low", exact.low);
-    set_count(s, "nhalf_exact_high", exact.high);
-    s.set("nhalf_exact_note",
+    put_count(s, kExactLow, exact.low);
+    put_count(s, kExactHigh, exact.high);
+    s.put(kExactNote,
           Field(std::string("double precision cannot resolve E[T] between neighbouring N here: "
                             "every N in [nhalf_exact_low, nhalf_exact_high] has E[T] within the "
                             "integration error of 2w")));
   }
   if (full.found) {
-    set_count(s, "nhalf_full_tree", full.n);
-    s.set("nhalf_full_tree_levels", Field(static_cast<std::int64_t>(floor_log2(full.n + 1))));
+    put_count(s, kFullTree, full.n);
+    s.put(kFullTreeLevels, Field(static_cast<std::int64_t>(floor_log2(full.n + 1))));
   } else {
-    s.set("nhalf_full_tree", Field(Null{full.reason}));
+    s.put(kFullTree.count, Field(Null{full.reason}));
   }
   if (approx.value.has_value())
-    s.set("paper_relative_error", Field(*approx.value.value / to_double(exact.n) - 1.0));
+    s.put(kPaperRelativeError, Field(*approx.value.value / to_double(exact.n) - 1.0));
   else
-    s.set("paper_relative_error", Field(Null{approx.value.reason}));
+    s.put(kPaperRelativeError, Field(Null{approx.value.reason}));
 
   // (c) simulated bracket.
   const RankCount half = exact.n / 2 >= 1 ? exact.n / 2 : 1;
@@ -113,25 +168,24 @@ PointSummary NHalfStudy::analyse(int threads, const SampleProgress& progress) co
   const Check above =
       simulate(settings_, chunk_size_, model, twice, hash_combine(key_, 2), threads);
   if (progress) progress(2 * settings_.check_samples);
-  set_count(s, "check_N_half", half);
-  set_count(s, "check_N_double", twice);
-  s.set("check_confidence", Field(settings_.check_confidence));
-  s.set("check_samples", Field(settings_.check_samples));
-  s.set("check_ci_method", Field(below.ci.method));
-  s.set("check_below_mean", Field(below.acc.mean));
-  s.set("check_below_ci_low", below.ci.ci_low);
-  s.set("check_below_ci_high", below.ci.ci_high);
-  s.set("check_above_mean", Field(above.acc.mean));
-  s.set("check_above_ci_low", above.ci.ci_low);
-  s.set("check_above_ci_high", above.ci.ci_high);
-  s.set("exact_mean_at_half", Field(mean_at_n(model, half)));
-  s.set("exact_mean_at_double", Field(mean_at_n(model, twice)));
+  put_count(s, kCheckHalf, half);
+  put_count(s, kCheckDouble, twice);
+  s.put(kCheckConfidence, Field(settings_.check_confidence));
+  s.put(kCheckSamples, Field(settings_.check_samples));
+  s.put(kCheckCiMethod, Field(below.ci.method));
+  s.put(kBelowMean, Field(below.acc.mean));
+  s.put(kBelowCiLow, below.ci.ci_low);
+  s.put(kBelowCiHigh, below.ci.ci_high);
+  s.put(kAboveMean, Field(above.acc.mean));
+  s.put(kAboveCiLow, above.ci.ci_low);
+  s.put(kAboveCiHigh, above.ci.ci_high);
+  s.put(kExactMeanAtHalf, Field(mean_at_n(model, half)));
+  s.put(kExactMeanAtDouble, Field(mean_at_n(model, twice)));
   if (below.ci.ci_high.has_value() && above.ci.ci_low.has_value())
-    s.set("check_passed",
-          Field(*below.ci.ci_high.value < target && target < *above.ci.ci_low.value));
+    s.put(kCheckPassed, Field(*below.ci.ci_high.value < target && target < *above.ci.ci_low.value));
   else
-    s.set("check_passed", Field(Null{"an interval is undefined: " + below.ci.ci_high.reason +
-                                     above.ci.ci_low.reason}));
+    s.put(kCheckPassed, Field(Null{"an interval is undefined: " + below.ci.ci_high.reason +
+                                   above.ci.ci_low.reason}));
   return {std::move(s), below.ci.warnings};
 }
 
@@ -148,65 +202,34 @@ double NHalfStudy::working_bytes(int threads) const {
 }
 
 std::vector<TableColumn> NHalfStudy::columns() const {
-  return {{"paper_approx", "nhalf_paper_approx", ""}, {"nhalf_exact", "nhalf_exact", ""},
-          {"full_tree", "nhalf_full_tree", ""},       {"E[T](N/2)_hi", "check_below_ci_high", ""},
-          {"E[T](2N)_lo", "check_above_ci_low", ""},  {"check", "check_passed", ""}};
+  return {{"paper_approx", kPaperApprox.name, ""}, {kExact.count.name, kExact.count.name, ""},
+          {"full_tree", kFullTree.count.name, ""}, {"E[T](N/2)_hi", kBelowCiHigh.name, ""},
+          {"E[T](2N)_lo", kAboveCiLow.name, ""},   {"check", kCheckPassed.name, ""}};
 }
 
 PlotHints NHalfStudy::plot_hints() const {
   PlotHints hints;
   hints.figure = "nhalf";
   hints.x = "noise.f";
-  hints.y = "nhalf_exact";
-  hints.y_low = "";
-  hints.y_high = "";
+  hints.show(kExact.count);
   hints.y_label = "N_1/2";
-  hints.references = {"nhalf_paper_approx", "nhalf_full_tree"};
+  hints.add_reference(kPaperApprox);
+  hints.add_reference(kFullTree.count);
   return hints;
 }
 
 namespace {
 
 // What NHalfStudy::analyse writes, in its order.
-std::vector<FieldSpec> nhalf_fields() {
-  const std::string s = "seconds";
-  const std::string found = "when N_1/2 is found below 2^126";
-  const std::string unresolved = "when E[T] cannot resolve N_1/2 to one N";
-  const std::string full_found = "when a full tree reaches 2w below 2^126";
-  std::vector<FieldSpec> fields = {
-      {"target_time", s, "2w: the expected phase time N_1/2 reaches"},
-      {"nhalf_paper_approx", "", "the paper's approximate N_1/2 (null for laws it does not treat)"},
-      {"nhalf_paper_formula", "", "its formula as text (empty when null)"},
-      {"nhalf_exact", "", "the smallest N with exact E[T] >= 2w (null when none below 2^126)"},
-      {"nhalf_exact_string", "", "the same N in decimal digits, exact beyond 2^53", found},
-      {"nhalf_exact_resolved", "", "whether E[T] separates N_1/2 from its neighbours", found},
-      {"nhalf_exact_low", "", "unresolved: the smallest N whose E[T] is within error of 2w", found},
-      {"nhalf_exact_low_string", "", "the same N in decimal digits", unresolved},
-      {"nhalf_exact_high", "", "unresolved: the largest N whose E[T] is within error of 2w", found},
-      {"nhalf_exact_high_string", "", "the same N in decimal digits", unresolved},
-      {"nhalf_exact_note", "", "why N_1/2 is a range", unresolved},
-      {"nhalf_full_tree", "", "the smallest full tree 2^k - 1 with E[T] >= 2w"},
-      {"nhalf_full_tree_string", "", "the same N in decimal digits", full_found},
-      {"nhalf_full_tree_levels", "", "its number of levels k", full_found},
-      {"paper_relative_error", "", "nhalf_paper_approx / nhalf_exact - 1", found},
-      {"check_N_half", "", "N_1/2 / 2, where the simulated check samples", found},
-      {"check_N_half_string", "", "the same N in decimal digits", found},
-      {"check_N_double", "", "2 N_1/2, where the simulated check samples", found},
-      {"check_N_double_string", "", "the same N in decimal digits", found},
-      {"check_confidence", "", "the check's confidence level (nhalf.check_confidence)", found},
-      {"check_samples", "", "phases sampled at each checked N (nhalf.check_samples)", found},
-      {"check_ci_method", "", "how the check's intervals were computed", found},
-      {"check_below_mean", s, "mean phase time at N_1/2 / 2", found},
-      {"check_below_ci_low", s, "lower end of its interval", found},
-      {"check_below_ci_high", s, "upper end of its interval", found},
-      {"check_above_mean", s, "mean phase time at 2 N_1/2", found},
-      {"check_above_ci_low", s, "lower end of its interval", found},
-      {"check_above_ci_high", s, "upper end of its interval", found},
-      {"exact_mean_at_half", s, "exact E[T] at N_1/2 / 2", found},
-      {"exact_mean_at_double", s, "exact E[T] at 2 N_1/2", found},
-      {"check_passed", "", "whether the intervals put 2w between the two checked N"},
-  };
-  return fields;
+FieldList nhalf_fields() {
+  return {kTargetTime,       kPaperApprox,       kPaperFormula,       kExact.count,
+          kExact.digits,     kExactResolved,     kExactLow.count,     kExactLow.digits,
+          kExactHigh.count,  kExactHigh.digits,  kExactNote,          kFullTree.count,
+          kFullTree.digits,  kFullTreeLevels,    kPaperRelativeError, kCheckHalf.count,
+          kCheckHalf.digits, kCheckDouble.count, kCheckDouble.digits, kCheckConfidence,
+          kCheckSamples,     kCheckCiMethod,     kBelowMean,          kBelowCiLow,
+          kBelowCiHigh,      kAboveMean,         kAboveCiLow,         kAboveCiHigh,
+          kExactMeanAtHalf,  kExactMeanAtDouble, kCheckPassed};
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "engine/tree_barrier/timed_tree_study.hpp"
 #include "core/errors.hpp"
 #include "distributions/time_noise_kind.hpp"
+#include "engine/tree_barrier/tree_barrier_fields.hpp"
 #include "engine/tree_barrier/tree_params.hpp"
 
 #include <fmt/format.h>
@@ -17,6 +18,24 @@ namespace collnoise {
 namespace {
 constexpr std::size_t kTopCapacity = 2048;
 constexpr std::uint64_t kParallelReplicationsBelow = 1 << 14;
+
+// What TimedTreeStudy::summarize writes, each declared once (core/field_spec.hpp): times in
+// seconds, the busy fraction a pure number.
+const std::string kSeconds = "seconds";
+const MeanFields kTotalTime{"", kSeconds, "the time of all phases"};
+const FieldSpec kSd = time_sd_field("standard deviation of the time of all phases");
+const FieldSpec kNoiselessTime = noiseless_time_field("the time of all phases without noise");
+const FieldSpec kMeanPhaseTime{"mean_phase_time", kSeconds, "mean / collective.phases"};
+const FieldSpec kNoiseBusyFraction{"noise_busy_fraction", "",
+                                   "the fraction of time the noise keeps a rank busy"};
+const FieldSpec kPhaseTimeMeans{"phase_time_means", kSeconds,
+                                "mean time of each phase (a series over the phases)"};
+const FieldSpec kPhaseTimeCiLow{"phase_time_ci_low", kSeconds,
+                                "lower ends of their Student t intervals"};
+const FieldSpec kPhaseTimeCiHigh{"phase_time_ci_high", kSeconds,
+                                 "upper ends of their Student t intervals"};
+const QuantileFields kPhaseTimeQuantiles{"phase_time_", kSeconds, "a phase's time"};
+
 }  // namespace
 
 TimedTreeStudy::TimedTreeStudy(TimedTreeSetup setup, CpuNoiseSpec noise)
@@ -82,11 +101,11 @@ PointSummary TimedTreeStudy::summarize(const Tally& tally, const SummaryContext&
   const Accumulator total = tally.total(0);
   const MeanInterval ci = primary_mean(tally, level);
   Record s;
-  put_mean(s, "", total, ci, "seconds");
-  s.set("sd", Field(total.sd()));
-  s.set("noiseless_time", Field(noiseless_));
-  s.set("mean_phase_time", Field(total.mean / static_cast<double>(setup_.phases)));
-  if (noise_.time) s.set("noise_busy_fraction", Field(busy_fraction(*noise_.time)));
+  put_mean(s, kTotalTime, total, ci);
+  s.put(kSd, Field(total.sd()));
+  s.put(kNoiselessTime, Field(noiseless_));
+  s.put(kMeanPhaseTime, Field(total.mean / static_cast<double>(setup_.phases)));
+  if (noise_.time) s.put(kNoiseBusyFraction, Field(busy_fraction(*noise_.time)));
   Series mean, low, high;
   for (std::uint64_t p = 1; p <= setup_.phases; ++p) {
     const Accumulator acc = tally.total(p);
@@ -95,13 +114,10 @@ PointSummary TimedTreeStudy::summarize(const Tally& tally, const SummaryContext&
     low.push_back(pci.ci_low.value);
     high.push_back(pci.ci_high.value);
   }
-  s.set("phase_time_means", Field(mean));
-  s.set("phase_time_ci_low", Field(low));
-  s.set("phase_time_ci_high", Field(high));
-  put_quantiles(s, "phase_time_", *tally.histogram_named("phase_time"), level, "seconds");
-  s.set_unit({"sd", "noiseless_time", "mean_phase_time", "phase_time_means", "phase_time_ci_low",
-              "phase_time_ci_high"},
-             "seconds");
+  s.put(kPhaseTimeMeans, Field(mean));
+  s.put(kPhaseTimeCiLow, Field(low));
+  s.put(kPhaseTimeCiHigh, Field(high));
+  put_quantiles(s, kPhaseTimeQuantiles, *tally.histogram_named("phase_time"), level);
   return {std::move(s), ci.warnings};
 }
 
@@ -122,37 +138,32 @@ double TimedTreeStudy::working_bytes(int threads) const {
 }
 
 std::vector<TableColumn> TimedTreeStudy::columns() const {
-  return {{"samples", "samples", ""},
-          {"mean[s]", "mean", ""},
-          {"ci_low", "ci_low", ""},
-          {"ci_high", "ci_high", ""},
-          {"noiseless[s]", "noiseless_time", ""}};
+  const std::string& samples = kTotalTime.samples().name;
+  const std::string& ci_low = kTotalTime.ci_low().name;
+  const std::string& ci_high = kTotalTime.ci_high().name;
+  return {{samples, samples, ""},
+          {"mean[s]", kTotalTime.mean().name, ""},
+          {ci_low, ci_low, ""},
+          {ci_high, ci_high, ""},
+          {"noiseless[s]", kNoiselessTime.name, ""}};
 }
 
 PlotHints TimedTreeStudy::plot_hints() const {
   PlotHints hints;
+  hints.show(kTotalTime);
   hints.y_label = "time of all phases [s]";
-  hints.references = {"noiseless_time"};
+  hints.add_reference(kNoiselessTime);
   return hints;
 }
 
 namespace {
 
 // What TimedTreeStudy::summarize writes, in its order.
-std::vector<FieldSpec> timed_tree_fields() {
-  const std::string s = "seconds";
-  std::vector<FieldSpec> fields = mean_field_specs("", s, "the time of all phases");
-  append_fields(fields,
-                {
-                    {"sd", s, "standard deviation of the time of all phases"},
-                    {"noiseless_time", s, "the time of all phases without noise"},
-                    {"mean_phase_time", s, "mean / collective.phases"},
-                    {"noise_busy_fraction", "", "the fraction of time the noise keeps a rank busy"},
-                    {"phase_time_means", s, "mean time of each phase (a series over the phases)"},
-                    {"phase_time_ci_low", s, "lower ends of their Student t intervals"},
-                    {"phase_time_ci_high", s, "upper ends of their Student t intervals"},
-                });
-  append_fields(fields, quantile_field_specs("phase_time_", s, "a phase's time"));
+FieldList timed_tree_fields() {
+  FieldList fields = kTotalTime.specs();
+  append_fields(fields, {kSd, kNoiselessTime, kMeanPhaseTime, kNoiseBusyFraction, kPhaseTimeMeans,
+                         kPhaseTimeCiLow, kPhaseTimeCiHigh});
+  append_fields(fields, kPhaseTimeQuantiles.specs());
   return fields;
 }
 

@@ -1,6 +1,7 @@
 #include "engine/tree_barrier/tree_barrier_study.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise_kind.hpp"
+#include "engine/tree_barrier/tree_barrier_fields.hpp"
 #include "engine/tree_barrier/tree_params.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +15,56 @@ namespace collnoise {
 namespace {
 
 constexpr std::size_t kTopCapacity = 8192;
+
+// What TreeBarrierStudy::summarize writes, each declared once (core/field_spec.hpp). Phase times
+// and everything compared with them are in seconds; the rest are pure numbers.
+const std::string kSeconds = "seconds";
+const MeanFields kPhaseTime{"", kSeconds, "the phase time T"};
+const FieldSpec kMeanTailCorrected{"mean_tail_corrected", kSeconds,
+                                   "the mean corrected for the unseen tail (Peng's interval)"};
+const FieldSpec kSd = time_sd_field("standard deviation of T (null for a tail index <= 2)");
+const FieldSpec kMin{"min", kSeconds, "shortest sampled phase"};
+const FieldSpec kMax{"max", kSeconds, "longest sampled phase"};
+const FieldSpec kTailIndex{"tail_index", "", "the law's tail index alpha (null for a light tail)"};
+const FieldSpec kTailIndexHill{"tail_index_hill", "",
+                               "Hill's estimate of the tail index from the largest samples"};
+const FieldSpec kExactMean{"exact_mean", kSeconds, "exact E[T] (null for a tail index <= 1)"};
+const FieldSpec kExactSd{"exact_sd", kSeconds,
+                         "exact standard deviation of T (null for a tail index <= 2)"};
+const FieldSpec kExactInCi{"exact_in_ci", "", "whether exact_mean lies in the mean's interval"};
+const FieldSpec kExactInCiAdjusted{"exact_in_ci_adjusted", "",
+                                   "the same at the Bonferroni-adjusted level of the run's points"};
+const FieldSpec kAdjustedConfidence{"adjusted_confidence", "", "that adjusted level"};
+const FieldSpec kZScore{"z_score", "", "(mean - exact_mean) / standard_error"};
+const FieldSpec kWithinTheorem1{"within_theorem1", "",
+                                "whether the mean's interval meets Theorem 1's bounds"};
+const FieldSpec kWithinBounds{"within_bounds", "",
+                              "whether the mean's interval meets bound_lower .. bound_upper"};
+const FieldSpec kTheorem1Lower{"theorem1_lower", kSeconds,
+                               "Theorem 1's lower bound as printed (full trees)"};
+const FieldSpec kTheorem1LowerCorrected{"theorem1_lower_corrected", kSeconds,
+                                        "Theorem 1's lower bound, leaves at the right depth"};
+const FieldSpec kTheorem1Upper{"theorem1_upper", kSeconds, "Theorem 1's upper bound (full trees)"};
+const FieldSpec kBoundLower{"bound_lower", kSeconds, "w + s E[Y^(n_D)] + 2 tau D, any N"};
+const FieldSpec kBoundUpper{"bound_upper", kSeconds, "w + s E[Y^N] + 2 tau D, any N"};
+const FieldSpec kTheorem2Lower{"theorem2_lower", kSeconds,
+                               "Theorem 2 (exponential noise, full trees)"};
+const FieldSpec kTheorem3Lower{"theorem3_lower", kSeconds, "Theorem 3 (Pareto noise, full trees)"};
+const FieldSpec kTheorem4Lower{"theorem4_lower", kSeconds,
+                               "Theorem 4 (Bernoulli noise, full trees)"};
+const FieldSpec kNoiselessTime = noiseless_time_field("w + 2 tau D: the phase without noise");
+const QuantileFields kPhaseTimeQuantiles{"", kSeconds, "T"};
+
+// The exact quantiles beside the sampled ones: <q>_exact for each reported quantile q
+// (reported_probabilities(), the order of TreeTheory::exact_quantiles).
+FieldList exact_quantile_fields() {
+  FieldList fields;
+  for (double p : reported_probabilities())
+    fields.push_back(
+        {quantile_name(p) + "_exact", kSeconds, fmt::format("exact {} quantile of T", p), ""});
+  return fields;
+}
+const FieldList kExactQuantiles = exact_quantile_fields();
 
 Histogram make_histogram(const MaxDistribution& dist, double tail_index, std::size_t bins,
                          const std::string& requested_spacing) {
@@ -85,23 +136,23 @@ PointSummary TreeBarrierStudy::summarize(const Tally& tally, const SummaryContex
   const MeanInterval ci_adjusted = primary_mean(tally, adjusted_level);
 
   Record s;
-  put_mean(s, "", total, ci, "seconds");
-  s.set("mean_tail_corrected", ci.corrected_mean);
+  put_mean(s, kPhaseTime, total, ci);
+  s.put(kMeanTailCorrected, ci.corrected_mean);
   if (tail_index_ > 2.0)
-    s.set("sd", Nullable::of(total.sd()));
+    s.put(kSd, Nullable::of(total.sd()));
   else
-    s.set("sd", Nullable::null("tail index <= 2: the variance is infinite"));
-  s.set("min", Field(total.min));
-  s.set("max", Field(total.max));
+    s.put(kSd, Nullable::null("tail index <= 2: the variance is infinite"));
+  s.put(kMin, Field(total.min));
+  s.put(kMax, Field(total.max));
   if (std::isfinite(tail_index_))
-    s.set("tail_index", Nullable::of(tail_index_));
+    s.put(kTailIndex, Nullable::of(tail_index_));
   else
-    s.set("tail_index", Nullable::null("light tail (all moments finite)"));
+    s.put(kTailIndex, Nullable::null("light tail (all moments finite)"));
   const auto top_values = top.descending();
-  s.set("tail_index_hill",
+  s.put(kTailIndexHill,
         hill_tail_index(top_values, tail_order_count(total.count, top_values.size()), shift));
-  s.set("exact_mean", th.exact_mean);
-  s.set("exact_sd", th.exact_sd);
+  s.put(kExactMean, th.exact_mean);
+  s.put(kExactSd, th.exact_sd);
 
   const auto& exact = th.exact_mean;
   const auto in_interval = [&](const MeanInterval& interval) -> Field {
@@ -109,43 +160,36 @@ PointSummary TreeBarrierStudy::summarize(const Tally& tally, const SummaryContex
     if (!interval.ci_low.has_value()) return Null{interval.ci_low.reason};
     return Field(*interval.ci_low.value <= *exact.value && *exact.value <= *interval.ci_high.value);
   };
-  s.set("exact_in_ci", in_interval(ci));
-  s.set("exact_in_ci_adjusted", in_interval(ci_adjusted));
-  s.set("adjusted_confidence", Field(adjusted_level));
+  s.put(kExactInCi, in_interval(ci));
+  s.put(kExactInCiAdjusted, in_interval(ci_adjusted));
+  s.put(kAdjustedConfidence, Field(adjusted_level));
   if (exact.has_value() && ci.standard_error.has_value() && *ci.standard_error.value > 0.0) {
     const double center = ci.corrected_mean.has_value() ? *ci.corrected_mean.value : total.mean;
-    s.set("z_score", Field((center - *exact.value) / *ci.standard_error.value));
+    s.put(kZScore, Field((center - *exact.value) / *ci.standard_error.value));
   } else {
-    s.set("z_score", Field(Null{exact.has_value() ? "no standard error" : exact.reason}));
+    s.put(kZScore, Field(Null{exact.has_value() ? "no standard error" : exact.reason}));
   }
   const auto overlaps = [&](const Nullable& lo, const Nullable& hi) -> Field {
     if (!lo.has_value()) return Null{lo.reason};
     if (!ci.ci_low.has_value()) return Null{ci.ci_low.reason};
     return Field(*ci.ci_high.value >= *lo.value && *ci.ci_low.value <= *hi.value);
   };
-  s.set("within_theorem1", overlaps(th.theorem1_lower, th.theorem1_upper));
-  s.set("within_bounds", overlaps(th.bound_lower, th.bound_upper));
-  s.set("theorem1_lower", th.theorem1_lower);
-  s.set("theorem1_lower_corrected", th.theorem1_lower_corrected);
-  s.set("theorem1_upper", th.theorem1_upper);
-  s.set("bound_lower", th.bound_lower);
-  s.set("bound_upper", th.bound_upper);
-  s.set("theorem2_lower", th.theorem2_lower);
-  s.set("theorem3_lower", th.theorem3_lower);
-  s.set("theorem4_lower", th.theorem4_lower);
-  s.set("noiseless_time", Field(model_.w + 2.0 * model_.tau * model_.shape.depth()));
+  s.put(kWithinTheorem1, overlaps(th.theorem1_lower, th.theorem1_upper));
+  s.put(kWithinBounds, overlaps(th.bound_lower, th.bound_upper));
+  s.put(kTheorem1Lower, th.theorem1_lower);
+  s.put(kTheorem1LowerCorrected, th.theorem1_lower_corrected);
+  s.put(kTheorem1Upper, th.theorem1_upper);
+  s.put(kBoundLower, th.bound_lower);
+  s.put(kBoundUpper, th.bound_upper);
+  s.put(kTheorem2Lower, th.theorem2_lower);
+  s.put(kTheorem3Lower, th.theorem3_lower);
+  s.put(kTheorem4Lower, th.theorem4_lower);
+  s.put(kNoiselessTime, Field(model_.w + 2.0 * model_.tau * model_.shape.depth()));
 
-  put_quantiles(s, "", *tally.histogram_of(0), level, "seconds");
-  for (std::size_t i = 0; i < th.quantile_probabilities.size(); ++i) {
-    const std::string exact_quantile = quantile_name(th.quantile_probabilities[i]) + "_exact";
-    s.set(exact_quantile, Nullable::of(th.exact_quantiles[i]));
-    s.set_unit(exact_quantile, "seconds");
-  }
-  // Phase times and everything compared with them are in seconds; the rest are pure numbers.
-  s.set_unit({"mean_tail_corrected", "sd", "min", "max", "exact_mean", "exact_sd", "theorem1_lower",
-              "theorem1_lower_corrected", "theorem1_upper", "bound_lower", "bound_upper",
-              "theorem2_lower", "theorem3_lower", "theorem4_lower", "noiseless_time"},
-             "seconds");
+  put_quantiles(s, kPhaseTimeQuantiles, *tally.histogram_of(0), level);
+  // The theory's quantiles are at reported_probabilities(), those kExactQuantiles declares.
+  for (std::size_t i = 0; i < th.exact_quantiles.size(); ++i)
+    s.put(kExactQuantiles.at(i), Nullable::of(th.exact_quantiles[i]));
   return {std::move(s), ci.warnings};
 }
 
@@ -168,16 +212,25 @@ double TreeBarrierStudy::working_bytes(int threads) const {
 }
 
 std::vector<TableColumn> TreeBarrierStudy::columns() const {
-  return {{"samples", "samples", ""},  {"mean[s]", "mean", ""},        {"ci_low", "ci_low", ""},
-          {"ci_high", "ci_high", ""},  {"exact[s]", "exact_mean", ""}, {"z", "z_score", "z"},
-          {"in_ci", "exact_in_ci", ""}};
+  const std::string& samples = kPhaseTime.samples().name;
+  const std::string& ci_low = kPhaseTime.ci_low().name;
+  const std::string& ci_high = kPhaseTime.ci_high().name;
+  return {{samples, samples, ""},
+          {"mean[s]", kPhaseTime.mean().name, ""},
+          {ci_low, ci_low, ""},
+          {ci_high, ci_high, ""},
+          {"exact[s]", kExactMean.name, ""},
+          {"z", kZScore.name, "z"},
+          {"in_ci", kExactInCi.name, ""}};
 }
 
 PlotHints TreeBarrierStudy::plot_hints() const {
   PlotHints hints;
+  hints.show(kPhaseTime);
   hints.y_label = "phase time [s]";
-  hints.references = {"exact_mean", "theorem1_lower", "theorem1_upper", "bound_lower",
-                      "bound_upper"};
+  for (const FieldSpec* reference :
+       {&kExactMean, &kTheorem1Lower, &kTheorem1Upper, &kBoundLower, &kBoundUpper})
+    hints.add_reference(*reference);
   return hints;
 }
 
@@ -193,40 +246,33 @@ TreeBarrierModel read_tree_model(ParamReader& reader, const TreeParams& tree) {
 namespace {
 
 // What TreeBarrierStudy::summarize writes, in its order.
-std::vector<FieldSpec> tree_barrier_fields() {
-  const std::string s = "seconds";
-  std::vector<FieldSpec> fields = mean_field_specs("", s, "the phase time T");
-  append_fields(
-      fields,
-      {
-          {"mean_tail_corrected", s, "the mean corrected for the unseen tail (Peng's interval)"},
-          {"sd", s, "standard deviation of T (null for a tail index <= 2)"},
-          {"min", s, "shortest sampled phase"},
-          {"max", s, "longest sampled phase"},
-          {"tail_index", "", "the law's tail index alpha (null for a light tail)"},
-          {"tail_index_hill", "", "Hill's estimate of the tail index from the largest samples"},
-          {"exact_mean", s, "exact E[T] (null for a tail index <= 1)"},
-          {"exact_sd", s, "exact standard deviation of T (null for a tail index <= 2)"},
-          {"exact_in_ci", "", "whether exact_mean lies in the mean's interval"},
-          {"exact_in_ci_adjusted", "",
-           "the same at the Bonferroni-adjusted level of the run's points"},
-          {"adjusted_confidence", "", "that adjusted level"},
-          {"z_score", "", "(mean - exact_mean) / standard_error"},
-          {"within_theorem1", "", "whether the mean's interval meets Theorem 1's bounds"},
-          {"within_bounds", "", "whether the mean's interval meets bound_lower .. bound_upper"},
-          {"theorem1_lower", s, "Theorem 1's lower bound as printed (full trees)"},
-          {"theorem1_lower_corrected", s, "Theorem 1's lower bound, leaves at the right depth"},
-          {"theorem1_upper", s, "Theorem 1's upper bound (full trees)"},
-          {"bound_lower", s, "w + s E[Y^(n_D)] + 2 tau D, any N"},
-          {"bound_upper", s, "w + s E[Y^N] + 2 tau D, any N"},
-          {"theorem2_lower", s, "Theorem 2 (exponential noise, full trees)"},
-          {"theorem3_lower", s, "Theorem 3 (Pareto noise, full trees)"},
-          {"theorem4_lower", s, "Theorem 4 (Bernoulli noise, full trees)"},
-          {"noiseless_time", s, "w + 2 tau D: the phase without noise"},
-      });
-  append_fields(fields, quantile_field_specs("", s, "T"));
-  for (double p : reported_probabilities())
-    fields.push_back({quantile_name(p) + "_exact", s, fmt::format("exact {} quantile of T", p)});
+FieldList tree_barrier_fields() {
+  FieldList fields = kPhaseTime.specs();
+  append_fields(fields, {kMeanTailCorrected,
+                         kSd,
+                         kMin,
+                         kMax,
+                         kTailIndex,
+                         kTailIndexHill,
+                         kExactMean,
+                         kExactSd,
+                         kExactInCi,
+                         kExactInCiAdjusted,
+                         kAdjustedConfidence,
+                         kZScore,
+                         kWithinTheorem1,
+                         kWithinBounds,
+                         kTheorem1Lower,
+                         kTheorem1LowerCorrected,
+                         kTheorem1Upper,
+                         kBoundLower,
+                         kBoundUpper,
+                         kTheorem2Lower,
+                         kTheorem3Lower,
+                         kTheorem4Lower,
+                         kNoiselessTime});
+  append_fields(fields, kPhaseTimeQuantiles.specs());
+  append_fields(fields, kExactQuantiles);
   return fields;
 }
 

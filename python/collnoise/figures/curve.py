@@ -7,20 +7,21 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from .. import fields
 from ..result import Result
 from .common import (Data, FigureList, auto_log_y, axis_label, band, column, display_unit,
                      format_value, group_rows, group_rows_by, legend, new_figure, set_x_scale,
                      short, suffix_of, tag, title_of, varying, with_unit)
 
 _REFERENCE_NAMES = {
-    "exact_mean": "exact mean",
-    "theorem1_lower": "Theorem 1 lower bound",
-    "theorem1_upper": "Theorem 1 upper bound",
-    "bound_lower": "lower bound (any N)",
-    "bound_upper": "upper bound (any N)",
-    "noiseless_time": "noiseless",
-    "noiseless_completion": "noiseless",
-    "noiseless_closed_form": "noiseless",
+    fields.exact_mean: "exact mean",
+    fields.theorem1_lower: "Theorem 1 lower bound",
+    fields.theorem1_upper: "Theorem 1 upper bound",
+    fields.bound_lower: "lower bound (any N)",
+    fields.bound_upper: "upper bound (any N)",
+    fields.noiseless_time: "noiseless",
+    fields.noiseless_completion: "noiseless",
+    fields.noiseless_closed_form: "noiseless",
 }
 _REFERENCE_STYLES = ["-", ":", "--", (0, (1, 3)), (0, (6, 3)), "-.", (0, (3, 1, 1, 1, 1, 1))]
 
@@ -34,7 +35,8 @@ def draw(result: Result, rows: list[int]) -> FigureList:
     by_y: dict[tuple, list[int]] = {}
     for row in rows:
         hints = result.plot_hints(row)
-        by_y.setdefault((hints.get("y", "mean"), hints.get("y_label", "")), []).append(row)
+        by_y.setdefault((hints.get("y", fields.MEAN.mean), hints.get("y_label", "")),
+                         []).append(row)
     out = []
     for y_rows in by_y.values():
         hints = result.plot_hints(y_rows[0])
@@ -46,21 +48,22 @@ def draw(result: Result, rows: list[int]) -> FigureList:
 def _draw_curve(result: Result, rows: list[int], hints: dict) -> Figure:
     settings = result.settings
     x = settings.get("x") or hints.get("x", "collective.N")
-    y, y_low, y_high = hints.get("y", "mean"), hints.get("y_low", ""), hints.get("y_high", "")
+    y = hints.get("y", fields.MEAN.mean)
+    y_low, y_high = hints.get("y_low", ""), hints.get("y_high", "")
     references = [r for r in hints.get("references", []) if r in result.points.columns]
     panels_key = settings.get("panels")
     panels = group_rows(result, rows, panels_key)
     series_keys = settings.get("series") or varying(result, rows, [x, panels_key])
     if isinstance(series_keys, str):
         series_keys = [series_keys]
-    fields = [y, y_low, y_high, *references]
+    drawn_fields = [y, y_low, y_high, *references]
     what = f"{with_unit(hints.get('y_label') or y, '')} against {axis_label(result, x)}"
     fig, axes = new_figure(len(panels), title_of(result, what))
     for ax, (panel_value, panel_rows) in zip(axes, panels):
         # Each panel in the unit that suits its values (8-byte and 16 MiB messages differ).
         factor, unit = display_unit(result.units.get(y, ""),
                                     np.concatenate([column(result, panel_rows, f)
-                                                    for f in fields]))
+                                                    for f in drawn_fields]))
         drawn, drawn_references = [], set()
         series = group_rows_by(result, panel_rows, series_keys)
         for k, (label, srows) in enumerate(series):
@@ -112,7 +115,7 @@ def _draw_curve(result: Result, rows: list[int], hints: dict) -> Figure:
 
 def confidence_text(result: Result, rows) -> str:
     """The confidence of the rows' intervals, as "95%"."""
-    c = column(result, rows, "confidence")
+    c = column(result, rows, fields.confidence)
     c = c[np.isfinite(c)]
     if not c.size:
         c = np.array([result.attrs.get("confidence", 0.95)])
