@@ -61,9 +61,9 @@ struct PlotHints {
   std::string x_scale = "log";
   // The fields are named through their declarations (core/field_spec.hpp): show() and
   // add_reference(), never a name of the hints' own.
-  std::string y = "mean";        ///< the field drawn (show())
-  std::string y_low = "ci_low";  ///< its interval's ends; empty: none
-  std::string y_high = "ci_high";
+  std::string y;      ///< the field drawn (show())
+  std::string y_low;  ///< its interval's ends; empty: none
+  std::string y_high;
   std::string y_label = "mean [s]";
   std::vector<std::string> references;  ///< fields drawn as reference curves (exact_mean)
 
@@ -72,6 +72,12 @@ struct PlotHints {
     show(fields.mean());
     y_low = fields.ci_low().name;
     y_high = fields.ci_high().name;
+  }
+  /// Draws a declared field with the interval of two others.
+  void show(const FieldSpec& field, const FieldSpec& low, const FieldSpec& high) {
+    y = field.name;
+    y_low = low.name;
+    y_high = high.name;
   }
   /// Draws a declared field, without an interval.
   void show(const FieldSpec& field) {

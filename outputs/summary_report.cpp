@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <set>
 
+#include "estimators/bound_fields.hpp"
+#include "estimators/summary_fields.hpp"
 #include "outputs/points_table.hpp"
 #include "outputs/record_json.hpp"
 
@@ -83,11 +85,13 @@ std::vector<Column> parse_columns(const std::string& text) {
     columns.push_back({line.substr(0, tab), line.substr(tab + 1, tab2 - tab - 1),
                        tab2 == std::string::npos ? std::string() : line.substr(tab2 + 1)});
   }
-  if (columns.empty())
-    columns = {{"samples", "samples", ""},
-               {"mean", "mean", ""},
-               {"ci_low", "ci_low", ""},
-               {"ci_high", "ci_high", ""}};
+  if (columns.empty()) {
+    // Those files' primary metric was a mean with no prefix: the tree barrier's.
+    const MeanFields primary("", "", "");
+    for (const FieldSpec* field :
+         {&primary.samples(), &primary.mean(), &primary.ci_low(), &primary.ci_high()})
+      columns.push_back({field->name, field->name, ""});
+  }
   return columns;
 }
 
@@ -118,15 +122,15 @@ std::string aligned(const std::vector<std::string>& header,
 std::string bound_verdict_table(const std::vector<Record>& summaries) {
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < summaries.size(); ++i)
-    for (int b = 1; summaries[i].find(fmt::format("bound_{}_name", b)) != nullptr; ++b) {
-      const auto field = [&](const char* name) {
-        return cell(summaries[i].find(fmt::format("bound_{}_{}", b, name)));
+    for (std::size_t b = 1; summaries[i].find(bound_field(b, BoundMember::kName, "").name); ++b) {
+      const auto field = [&](BoundMember member) {
+        return cell(summaries[i].find(bound_field(b, member, "").name));
       };
-      rows.push_back(
-          {std::to_string(i), field("name"),
-           fmt::format("{} {} {}", field("statistic"), field("relation"), field("value")),
-           field("estimate"), fmt::format("[{}, {}]", field("ci_low"), field("ci_high")),
-           field("verdict"), field("verdict_adjusted")});
+      using enum BoundMember;
+      rows.push_back({std::to_string(i), field(kName),
+                      fmt::format("{} {} {}", field(kStatistic), field(kRelation), field(kValue)),
+                      field(kEstimate), fmt::format("[{}, {}]", field(kCiLow), field(kCiHigh)),
+                      field(kVerdict), field(kVerdictAdjusted)});
     }
   if (rows.empty()) return "";
   return fmt::format(

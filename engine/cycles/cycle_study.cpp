@@ -10,6 +10,7 @@
 #include "core/rng.hpp"
 #include "engine/cycles/cycle_engine.hpp"
 #include "engine/cycles/cycle_reference.hpp"
+#include "engine/noise_fields.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/ratio_interval.hpp"
 #include "estimators/summary_fields.hpp"
@@ -79,9 +80,6 @@ const FieldSpec kAdoptions{"adoptions_per_rank_cycle", "",
 const FieldSpec kNoiseless{"noiseless_closed_form", kSeconds, "T_M without noise, in closed form"};
 const FieldSpec kNoiselessRedundant{"noiseless_closed_form_redundant", kSeconds,
                                     "the same for the redundant variant"};
-const FieldSpec kBusyFraction{"noise_busy_fraction", "",
-                              "the fraction of time the noise keeps a rank busy",
-                              "under time-based noise"};
 const FieldSpec kCycle{"cycle", "", "the cycle numbers 1 .. collective.cycles (a series)"};
 
 std::string total_name(const std::string& c) {
@@ -282,7 +280,7 @@ std::vector<FieldSpec> cycle_summary_fields() {
   FieldList fields;
   for (const CaseFields& c : kCases) append_fields(fields, c.run_time.specs());
   append_fields(fields, {kRecoveryRatio, kRecoveryLow, kRecoveryHigh, kRecoveryMethod, kAdoptions,
-                         kNoiseless, kNoiselessRedundant, kBusyFraction, kCycle});
+                         kNoiseless, kNoiselessRedundant, kNoiseBusyFraction, kCycle});
   for (const CaseFields& c : kCases)
     append_fields(fields, {c.cycle_means, c.cycle_low, c.cycle_high});
   return fields;
@@ -362,7 +360,7 @@ PointSummary CycleStudy::summarize(const Tally& tally, const SummaryContext& con
   } else {
     s.put(kNoiselessRedundant, Field(Null{no_variant}));
   }
-  if (noise_.time) s.put(kBusyFraction, Field(busy_fraction(*noise_.time)));
+  if (noise_.time) s.put(kNoiseBusyFraction, Field(busy_fraction(*noise_.time)));
 
   // T_c per cycle, each case run: means and Student t intervals over replications.
   std::vector<double> cycles;

@@ -590,9 +590,7 @@ PlotHints IsoefficiencyStudy::plot_hints() const {
   PlotHints hints;
   hints.figure = "isoefficiency";
   hints.x = kM.name;
-  hints.show(kW);
-  hints.y_low = kWLow.name;
-  hints.y_high = kWHigh.name;
+  hints.show(kW, kWLow, kWHigh);
   hints.y_label = "W (work units)";
   hints.add_reference(kWExact);
   return hints;

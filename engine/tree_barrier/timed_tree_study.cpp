@@ -1,6 +1,7 @@
 #include "engine/tree_barrier/timed_tree_study.hpp"
 #include "core/errors.hpp"
 #include "distributions/time_noise_kind.hpp"
+#include "engine/noise_fields.hpp"
 #include "engine/tree_barrier/tree_barrier_fields.hpp"
 #include "engine/tree_barrier/tree_params.hpp"
 
@@ -26,8 +27,8 @@ const MeanFields kTotalTime{"", kSeconds, "the time of all phases"};
 const FieldSpec kSd = time_sd_field("standard deviation of the time of all phases");
 const FieldSpec kNoiselessTime = noiseless_time_field("the time of all phases without noise");
 const FieldSpec kMeanPhaseTime{"mean_phase_time", kSeconds, "mean / collective.phases"};
-const FieldSpec kNoiseBusyFraction{"noise_busy_fraction", "",
-                                   "the fraction of time the noise keeps a rank busy"};
+// Every timed tree point has time-based noise: the field is always written.
+const FieldSpec kBusyFraction = kNoiseBusyFraction.written("");
 const FieldSpec kPhaseTimeMeans{"phase_time_means", kSeconds,
                                 "mean time of each phase (a series over the phases)"};
 const FieldSpec kPhaseTimeCiLow{"phase_time_ci_low", kSeconds,
@@ -105,7 +106,7 @@ PointSummary TimedTreeStudy::summarize(const Tally& tally, const SummaryContext&
   s.put(kSd, Field(total.sd()));
   s.put(kNoiselessTime, Field(noiseless_));
   s.put(kMeanPhaseTime, Field(total.mean / static_cast<double>(setup_.phases)));
-  if (noise_.time) s.put(kNoiseBusyFraction, Field(busy_fraction(*noise_.time)));
+  if (noise_.time) s.put(kBusyFraction, Field(busy_fraction(*noise_.time)));
   Series mean, low, high;
   for (std::uint64_t p = 1; p <= setup_.phases; ++p) {
     const Accumulator acc = tally.total(p);
@@ -161,7 +162,7 @@ namespace {
 // What TimedTreeStudy::summarize writes, in its order.
 FieldList timed_tree_fields() {
   FieldList fields = kTotalTime.specs();
-  append_fields(fields, {kSd, kNoiselessTime, kMeanPhaseTime, kNoiseBusyFraction, kPhaseTimeMeans,
+  append_fields(fields, {kSd, kNoiselessTime, kMeanPhaseTime, kBusyFraction, kPhaseTimeMeans,
                          kPhaseTimeCiLow, kPhaseTimeCiHigh});
   append_fields(fields, kPhaseTimeQuantiles.specs());
   return fields;
