@@ -48,7 +48,7 @@ namespace collnoise {
 ///  - `memory`: the engine's working memory, reused from run to run, one run at a time;
 ///  - `observer`: one of the three instantiated observers (above), told every occupation.
 /// Preconditions: at most 2^30 ranks (else InputError). A run that cannot finish (a receive
-/// without its send) returns complete = false with the reason; it does not throw.
+/// without its send) returns complete = false with the reason instead of throwing.
 template <class Sched, class Observer>
 requires(!std::same_as<Sched, AnySchedule>) ScheduleRun
     run_schedule(const Sched& schedule, const ScheduleNet& net, const ScheduleNoiseSpec& noise,

@@ -14,6 +14,7 @@
 #include "engine/schedules/engine/engine_observer.hpp"
 #include "engine/schedules/engine/schedule_engine.hpp"
 #include "engine/schedules/engine/schedule_noise_spec.hpp"
+#include "engine/schedules/schedule/any_schedule.hpp"
 
 namespace collnoise {
 
