@@ -12,8 +12,8 @@
 #include "core/errors.hpp"
 #include "core/memory_limit.hpp"
 #include "core/stop_request.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/goal_writer.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/goal/goal_writer.hpp"
 #include "outputs/atomic_file.hpp"
 #include "outputs/output_lock.hpp"
 

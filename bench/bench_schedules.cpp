@@ -14,13 +14,13 @@
 #include <fstream>
 #include <memory>
 
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/goal_reader.hpp"
-#include "engine/schedules/goal_writer.hpp"
-#include "engine/schedules/rank_classes.hpp"
-#include "engine/schedules/schedule_engine.hpp"
-#include "engine/schedules/schedule_engine_impl.hpp"
-#include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/engine/schedule_engine.hpp"
+#include "engine/schedules/engine/schedule_engine_impl.hpp"
+#include "engine/schedules/engine/schedule_noise.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
+#include "engine/schedules/goal/goal_writer.hpp"
+#include "engine/schedules/schedule/rank_classes.hpp"
 
 namespace {
 

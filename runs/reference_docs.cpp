@@ -16,7 +16,7 @@
 #include "core/key_spec.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise_kind.hpp"
-#include "engine/schedules/algorithms.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
 #include "engine/study.hpp"
 #include "estimators/bound_fields.hpp"
 #include "estimators/summary_fields.hpp"
@@ -321,8 +321,8 @@ std::string time_noise_page() {
 }
 
 std::string algorithms_page() {
-  std::string out =
-      page_header("Generated algorithms", "algorithm_kinds() (engine/schedules/algorithms.cpp)");
+  std::string out = page_header("Generated algorithms",
+                                "algorithm_kinds() (engine/schedules/algorithms/algorithms.cpp)");
   out += fmt::format(
       "The {} algorithms `collective.algorithm` names and `collnoise schedule` writes as GOAL\n"
       "(docs/models/schedules.md, \"Built-in algorithms\"), generated at any number of ranks,\n"

@@ -2,8 +2,8 @@
 // The reference tables of docs/reference/, rendered from the registries that define them: the
 // models and their keys (engine/models.cpp), the per-stage laws (distributions/laws.cpp), the
 // kinds of time-based noise (distributions/time_noises.cpp), the generated algorithms
-// (engine/schedules/algorithms.cpp) and the summary fields (ModelKind::summary_fields and
-// runs/point_fields.cpp), and the Python package's list of those fields. The files are
+// (engine/schedules/algorithms/algorithms.cpp) and the summary fields (ModelKind::summary_fields
+// and runs/point_fields.cpp), and the Python package's list of those fields. The files are
 // committed; `collnoise reference DIR --python FILE` writes them, and tests/test_reference_docs.cpp
 // fails when the committed ones differ from what the registries give, so the tables cannot drift
 // from the code.

@@ -14,6 +14,9 @@ Each folder may include only its own files and the folders below it:
     runs/           run files, sweeps, execution               -> all of the above
     app/            the command line                           -> everything
 
+A sub-folder belongs to its top folder's layer: the rooms of engine/schedules/ (schedule/, goal/,
+algorithms/, engine/, paths/) include each other's headers, and none reaches above engine/.
+
 tests/ and bench/ may include anything. Exit 1 with one line per upward include.
 """
 import os

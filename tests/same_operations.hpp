@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/schedules/schedule.hpp"
+#include "engine/schedules/schedule/schedule.hpp"
 
 namespace collnoise::test {
 

@@ -2,7 +2,7 @@
 // LogGOPS parameter sets of the schedule tests, in the engine's nanoseconds.
 #include <cstdint>
 
-#include "engine/schedules/schedule_engine.hpp"
+#include "engine/schedules/engine/schedule_engine.hpp"
 
 namespace collnoise::test {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "core/errors.hpp"
-#include "engine/schedules/algorithms.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
 
 namespace collnoise {
 

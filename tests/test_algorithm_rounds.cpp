@@ -1,6 +1,6 @@
-// The rounds of the built-in algorithms (AlgorithmKind::rounds, engine/schedules/algorithms.hpp),
-// which the critical path spreads its noise over: checked against the schedules the algorithms
-// generate, and counted by hand for a few sizes.
+// The rounds of the built-in algorithms (AlgorithmKind::rounds,
+// engine/schedules/algorithms/algorithms.hpp), which the critical path spreads its noise over:
+// checked against the schedules the algorithms generate, and counted by hand for a few sizes.
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <map>
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/generated_schedule.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/schedule/generated_schedule.hpp"
 
 using namespace collnoise;
 
@@ -269,7 +269,7 @@ TEST_CASE(
   CHECK_THROWS_AS(check_algorithm_kind(null_rounds), std::logic_error);
   CHECK_THROWS_WITH(check_algorithm_kind(null_rounds),
                     "algorithm \"null_rounds\" is registered without rounds (AlgorithmKind, "
-                    "engine/schedules/algorithms.hpp): every algorithm gives one");
+                    "engine/schedules/algorithms/algorithms.hpp): every algorithm gives one");
   const AlgorithmKind with_rounds{
       .name = "with_rounds",
       .generate = [](const AlgorithmParams&) { return Schedule{}; },

@@ -1,19 +1,19 @@
-// The critical path of a schedule sample (engine/schedules/critical_path.hpp) on cases worked by
-// hand, and its two invariants on every generated algorithm under noise: the categories sum to
+// The critical path of a schedule sample (engine/schedules/paths/critical_path.hpp) on cases worked
+// by hand, and its two invariants on every generated algorithm under noise: the categories sum to
 // the completion time, and every binding constraint is one of the engine's times. Each case also
 // runs the recorder that carries the sums forward (path_composition.hpp): the same sums.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
 
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/critical_path.hpp"
-#include "engine/schedules/generated_schedule.hpp"
-#include "engine/schedules/goal_reader.hpp"
-#include "engine/schedules/path_composition.hpp"
-#include "engine/schedules/schedule_engine_impl.hpp"
-#include "engine/schedules/schedule_noise.hpp"
-#include "engine/schedules/timeline_recorder.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/engine/schedule_engine_impl.hpp"
+#include "engine/schedules/engine/schedule_noise.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
+#include "engine/schedules/paths/critical_path.hpp"
+#include "engine/schedules/paths/path_composition.hpp"
+#include "engine/schedules/paths/timeline_recorder.hpp"
+#include "engine/schedules/schedule/generated_schedule.hpp"
 #include "small_schedules.hpp"
 
 using namespace collnoise;

@@ -1,7 +1,7 @@
 // The schedule engine's working memory kept between runs (ScheduleEngineMemory,
-// engine/schedules/engine_memory.hpp): a run on memory that other runs used (larger, smaller,
-// under other noise, or cut short by a stop request) gives every rank the same finishing time,
-// bit for bit, as a run on fresh memory.
+// engine/schedules/engine/engine_memory.hpp): a run on memory that other runs used (larger,
+// smaller, under other noise, or cut short by a stop request) gives every rank the same finishing
+// time, bit for bit, as a run on fresh memory.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,9 +10,9 @@
 
 #include "core/stop_request.hpp"
 #include "distributions/detour_pattern.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/schedule_engine_impl.hpp"
-#include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/engine/schedule_engine_impl.hpp"
+#include "engine/schedules/engine/schedule_noise.hpp"
 #include "tests/schedule_nets.hpp"
 
 using namespace collnoise;

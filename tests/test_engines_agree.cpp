@@ -34,9 +34,10 @@
 #include "engine/cpu_noise.hpp"
 #include "engine/cycles/cycle_engine.hpp"
 #include "engine/cycles/cycle_reference.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/schedule_engine_impl.hpp"
-#include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/engine/schedule_engine_impl.hpp"
+#include "engine/schedules/engine/schedule_noise.hpp"
+#include "engine/schedules/simulate.hpp"
 
 using namespace collnoise;
 
@@ -251,7 +252,7 @@ TEST_CASE("engines agree without noise: the built-in schedules give the cycle en
           ns.net = LogGops{1000, 1, 0, 1, 0, 8};
           const CycleResult in_ns = cycle_engines(ns, [] { return QuietCpu{}; });
           const ScheduleRun run =
-              simulate_schedule(built_in(c.algorithm, c.n, cycles, work, order), net);
+              run_schedule(built_in(c.algorithm, c.n, cycles, work, order), net);
           expect_bitwise(in_ns, run);
           CycleSetup seconds = ns;
           seconds.work = static_cast<double>(work) * 1e-9;
@@ -279,7 +280,7 @@ TEST_CASE("engines agree without noise only at O = 0") {
     net.G = 1;
     net.O = 0.5;
     const ScheduleRun run =
-        simulate_schedule(built_in(c.algorithm, c.n, 1, 0, ReceiveOrder::kInOrder), net);
+        run_schedule(built_in(c.algorithm, c.n, 1, 0, ReceiveOrder::kInOrder), net);
     CHECK(cycles.cycle_end.back() == 4 * 1016.0);
     CHECK(*std::max_element(run.finish.begin(), run.finish.end()) == 4 * 1009.0);
   }
@@ -538,7 +539,7 @@ TEST_CASE("preposting itself changes nothing: the dependencies of Schedgen's sch
         });
       b.end_rank("rank");
     }
-    const ScheduleRun run = simulate_schedule(b.finish(), net);
+    const ScheduleRun run = run_schedule(b.finish(), net);
     REQUIRE(run.complete);
     CHECK(std::count_if(run.finish.begin(), run.finish.end(), [](double t) { return t >= 1e9; }) ==
           waiting);

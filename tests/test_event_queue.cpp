@@ -1,6 +1,7 @@
-// The schedule engine's radix heap (engine/schedules/event_queue.hpp) against a reference priority
-// queue: events leave in order of (time, stamp) whatever the spread of their times, through the
-// window of bucket 0 widening and narrowing, ties, and events pushed before the last one popped.
+// The schedule engine's radix heap (engine/schedules/engine/event_queue.hpp) against a reference
+// priority queue: events leave in order of (time, stamp) whatever the spread of their times,
+// through the window of bucket 0 widening and narrowing, ties, and events pushed before the last
+// one popped.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/schedules/event_queue.hpp"
+#include "engine/schedules/engine/event_queue.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// The schedule engine's match lists (engine/schedules/match_lists.hpp) against a reference: a
-// std::deque searched from the front. Entries are taken from the front, the middle and the end of
+// The schedule engine's match lists (engine/schedules/engine/match_lists.hpp) against a reference:
+// a std::deque searched from the front. Entries are taken from the front, the middle and the end of
 // chains that cross chunk boundaries, lists share one pool, and freed chunks are reused.
 #include <catch2/catch.hpp>
 
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/schedules/match_lists.hpp"
+#include "engine/schedules/engine/match_lists.hpp"
 
 namespace {
 

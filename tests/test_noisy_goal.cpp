@@ -1,6 +1,6 @@
-// The schedule engine's queue under noise (engine/schedules/event_queue.hpp): events pushed just
-// behind the read position (an operation released at the current time plus an overhead, most of a
-// noisy GOAL barrier's insertions) leave in order of (time, stamp).
+// The schedule engine's queue under noise (engine/schedules/engine/event_queue.hpp): events pushed
+// just behind the read position (an operation released at the current time plus an overhead, most
+// of a noisy GOAL barrier's insertions) leave in order of (time, stamp).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "engine/schedules/event_queue.hpp"
+#include "engine/schedules/engine/event_queue.hpp"
 
 namespace {
 

@@ -1,18 +1,19 @@
-// The recorder that carries a critical path's sums forward (engine/schedules/path_composition.hpp)
-// against the one that keeps the path's segments (critical_path.hpp), in the same engine run:
-// the same sums to the bit on every generated algorithm, under CPU noise and network noise, both
-// protocols and step buckets; and its memory follows the ranks, not the operations.
+// The recorder that carries a critical path's sums forward
+// (engine/schedules/paths/path_composition.hpp) against the one that keeps the path's segments
+// (critical_path.hpp), in the same engine run: the same sums to the bit on every generated
+// algorithm, under CPU noise and network noise, both protocols and step buckets; and its memory
+// follows the ranks, not the operations.
 #include <catch2/catch.hpp>
 
 #include "distributions/exponential.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/critical_path.hpp"
-#include "engine/schedules/generated_schedule.hpp"
-#include "engine/schedules/goal_reader.hpp"
-#include "engine/schedules/path_composition.hpp"
-#include "engine/schedules/schedule_engine_impl.hpp"
-#include "engine/schedules/schedule_noise.hpp"
-#include "engine/schedules/timeline_recorder.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/engine/schedule_engine_impl.hpp"
+#include "engine/schedules/engine/schedule_noise.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
+#include "engine/schedules/paths/critical_path.hpp"
+#include "engine/schedules/paths/path_composition.hpp"
+#include "engine/schedules/paths/timeline_recorder.hpp"
+#include "engine/schedules/schedule/generated_schedule.hpp"
 #include "small_schedules.hpp"
 
 using namespace collnoise;

@@ -1,5 +1,5 @@
-// The path composition recorder's tables (engine/schedules/path_composition.hpp): a message in
-// flight is kept in 32 bytes with a 32-bit key, or, beyond 2^32 operations, in a table of 64-bit
+// The path composition recorder's tables (engine/schedules/paths/path_composition.hpp): a message
+// in flight is kept in 32 bytes with a 32-bit key, or, beyond 2^32 operations, in a table of 64-bit
 // keys; either way the path is the segment recorder's (critical_path.hpp), to the bit. The
 // events are fed by hand: a run of 2^32 operations is out of a test's reach.
 #include <catch2/catch.hpp>
@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/schedules/critical_path.hpp"
-#include "engine/schedules/path_composition.hpp"
+#include "engine/schedules/paths/critical_path.hpp"
+#include "engine/schedules/paths/path_composition.hpp"
 
 using namespace collnoise;
 

@@ -1,4 +1,4 @@
-// Stored schedules recompiled as rank classes (engine/schedules/rank_classes.hpp): every
+// Stored schedules recompiled as rank classes (engine/schedules/schedule/rank_classes.hpp): every
 // operation the same as stored (kind, size, peer, tag, CPU, NIC, dependents in order, global
 // indices), so the engine gives every rank the same finishing time, bit for bit, with and without
 // noise; regular collectives take a class or a few, irregular schedules stay stored.
@@ -14,11 +14,11 @@
 
 #include "distributions/detour_pattern.hpp"
 #include "distributions/exponential.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/goal_reader.hpp"
-#include "engine/schedules/rank_classes.hpp"
-#include "engine/schedules/schedule_engine_impl.hpp"
-#include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/engine/schedule_engine_impl.hpp"
+#include "engine/schedules/engine/schedule_noise.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
+#include "engine/schedules/schedule/rank_classes.hpp"
 #include "tests/same_operations.hpp"
 #include "tests/schedule_nets.hpp"
 

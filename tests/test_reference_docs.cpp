@@ -16,7 +16,7 @@
 #include "core/key_spec.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise_kind.hpp"
-#include "engine/schedules/algorithms.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
 #include "engine/study.hpp"
 #include "runs/reference_docs.hpp"
 #include "runs/run_settings.hpp"

@@ -11,9 +11,10 @@
 
 #include "core/errors.hpp"
 #include "core/work_in_flight.hpp"
-#include "engine/schedules/goal_reader.hpp"
-#include "engine/schedules/goal_writer.hpp"
-#include "engine/schedules/schedule_engine_impl.hpp"
+#include "engine/schedules/engine/schedule_engine_impl.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
+#include "engine/schedules/goal/goal_writer.hpp"
+#include "engine/schedules/simulate.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;
@@ -34,7 +35,7 @@ ScheduleNet hand_net() {
 }
 
 std::vector<double> finish_of(const std::string& goal, const ScheduleNet& net = hand_net()) {
-  const ScheduleRun run = simulate_schedule(read_goal_text(goal, "test.goal"), net);
+  const ScheduleRun run = run_schedule(read_goal_text(goal, "test.goal"), net);
   INFO(run.incomplete);
   REQUIRE(run.complete);
   return run.finish;
@@ -135,7 +136,7 @@ l0: recv 8b from 0 tag 4
 }
 )",
                                   "t.goal");
-  const ScheduleRun run = simulate_schedule(bad, hand_net());
+  const ScheduleRun run = run_schedule(bad, hand_net());
   CHECK_FALSE(run.complete);
   CHECK_THAT(run.incomplete, Contains("rank 1"));
 }
@@ -143,7 +144,7 @@ l0: recv 8b from 0 tag 4
 TEST_CASE("a deadlock names the receive that never matched, and no tag on a calc") {
   // Rank 0's calc waits for a receive whose message (another tag) never comes: the receive is
   // what is stuck, not the calc after it.
-  const ScheduleRun stuck = simulate_schedule(read_goal_text(R"(num_ranks 2
+  const ScheduleRun stuck = run_schedule(read_goal_text(R"(num_ranks 2
 rank 0 {
 l0: calc 100
 l1: recv 8b from 1 tag 5
@@ -154,8 +155,8 @@ rank 1 {
 l0: send 8b to 0 tag 6
 }
 )",
-                                                             "stuck.goal"),
-                                              hand_net());
+                                                        "stuck.goal"),
+                                         hand_net());
   CHECK_FALSE(stuck.complete);
   CHECK(stuck.incomplete ==
         "rank 0's operation 1 (recv from 1, tag 5) never found a matching message");
@@ -237,7 +238,7 @@ rank 1 {
   std::ostringstream again;
   write_goal(back, again);
   CHECK(again.str() == out.str());
-  CHECK(simulate_schedule(back, hand_net()).finish == simulate_schedule(s, hand_net()).finish);
+  CHECK(run_schedule(back, hand_net()).finish == run_schedule(s, hand_net()).finish);
 }
 
 #include <filesystem>
@@ -245,10 +246,10 @@ rank 1 {
 #include "distributions/exponential.hpp"
 #include "distributions/latency_samples.hpp"
 #include "engine/cycles/cycle_model.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/generated_schedule.hpp"
-#include "engine/schedules/message_delays.hpp"
-#include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/engine/message_delays.hpp"
+#include "engine/schedules/engine/schedule_noise.hpp"
+#include "engine/schedules/schedule/generated_schedule.hpp"
 #include "tests/command_line.hpp"
 #include "tests/same_operations.hpp"
 
@@ -268,8 +269,8 @@ TEST_CASE("generated algorithms equal their GOAL export read back") {
         write_goal(s, goal);
         const Schedule back = read_goal_text(goal.str(), algorithm.name + ".goal");
         CHECK(back.operations() == s.operations());
-        const ScheduleRun a = simulate_schedule(s, hand_net());
-        const ScheduleRun b = simulate_schedule(back, hand_net());
+        const ScheduleRun a = run_schedule(s, hand_net());
+        const ScheduleRun b = run_schedule(back, hand_net());
         REQUIRE(a.complete);
         CHECK(a.finish == b.finish);
         CHECK(a.events == b.events);
@@ -293,8 +294,8 @@ TEST_CASE("algorithms generated on the fly equal the stored ones, operation by o
         REQUIRE(generated);
         const GeneratedSchedule& fly = *generated;
         test::expect_same_operations(stored, fly);
-        const ScheduleRun x = simulate_schedule(stored, hand_net());
-        const ScheduleRun y = simulate_schedule(fly, hand_net());
+        const ScheduleRun x = run_schedule(stored, hand_net());
+        const ScheduleRun y = run_schedule(fly, hand_net());
         REQUIRE(x.complete);
         CHECK(x.finish == y.finish);
         CHECK(x.events == y.events);
@@ -331,7 +332,7 @@ TEST_CASE("without noise, schedules give the cycle engines' closed forms") {
         std::tuple{"recursive_doubling_allreduce", 64U, CycleAlgorithm::kButterfly}}) {
     AlgorithmParams p;
     p.ranks = n;
-    const ScheduleRun run = simulate_schedule(find_algorithm(name)->generate(p), net);
+    const ScheduleRun run = run_schedule(find_algorithm(name)->generate(p), net);
     CycleSetup setup;
     setup.algorithm = algorithm;
     setup.ranks = n;

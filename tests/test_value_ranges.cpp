@@ -7,7 +7,7 @@
 
 #include "core/errors.hpp"
 #include "engine/cycles/netgauge_loggp.hpp"
-#include "engine/schedules/goal_reader.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
 #include "tests/command_line.hpp"
 
 using namespace collnoise;

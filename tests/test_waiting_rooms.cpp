@@ -1,4 +1,4 @@
-// Waiting rooms (engine/schedules/waiting_rooms.hpp) against LogGOPSim's own handling of an
+// Waiting rooms (engine/schedules/engine/waiting_rooms.hpp) against LogGOPSim's own handling of an
 // operation that finds its CPU or NIC busy (queued again, examined again): the schedule engine
 // with rooms and without gives every rank the same finishing time, bit for bit, on the built-in
 // algorithms under every kind of noise, eager and rendezvous, with zero overheads (where a room's
@@ -15,9 +15,9 @@
 #include "distributions/detour_pattern.hpp"
 #include "distributions/exponential.hpp"
 #include "distributions/poisson_detours.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/schedule_engine_impl.hpp"
-#include "engine/schedules/schedule_noise.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/engine/schedule_engine_impl.hpp"
+#include "engine/schedules/engine/schedule_noise.hpp"
 #include "tests/schedule_nets.hpp"
 
 using namespace collnoise;

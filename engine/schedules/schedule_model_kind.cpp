@@ -10,10 +10,10 @@
 #include "distributions/time_noise_kind.hpp"
 #include "engine/cycles/netgauge_loggp.hpp"
 #include "engine/loggops/loggops_keys.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/goal_reader.hpp"
-#include "engine/schedules/message_delays.hpp"
-#include "engine/schedules/rank_classes.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/engine/message_delays.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
+#include "engine/schedules/schedule/rank_classes.hpp"
 #include "engine/schedules/schedule_study.hpp"
 
 namespace collnoise {

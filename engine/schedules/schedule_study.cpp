@@ -13,9 +13,9 @@
 #include "core/rng.hpp"
 #include "core/task_parallel.hpp"
 #include "core/work_in_flight.hpp"
-#include "engine/schedules/message_delays.hpp"
-#include "engine/schedules/noisy_run.hpp"
-#include "engine/schedules/path_composition.hpp"
+#include "engine/schedules/engine/message_delays.hpp"
+#include "engine/schedules/paths/path_composition.hpp"
+#include "engine/schedules/simulate.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/summary_fields.hpp"
 
@@ -90,7 +90,7 @@ const ScheduleRun& ScheduleStudy::noiseless() const {
     // before they start, stayed with the allocator and added its size to the run's peak.
     ScheduleRun run = attributed_
                           ? run_noiseless_path(*s)
-                          : run_any(*s, net_, ScheduleNoiseSpec{}, 0, engine_memory_->local());
+                          : run_schedule(*s, net_, ScheduleNoiseSpec{}, 0, engine_memory_->local());
     noiseless_searches_ = static_cast<double>(run.searched);
     if (!run.complete)
       throw InputError(
@@ -156,7 +156,7 @@ ScheduleRun ScheduleStudy::run_noiseless_path(const AnySchedule& s) const {
   // most compositions held at a time of the run's samples).
   PathCompositionRecorder recorder({}, 1);
   ScheduleEngineMemory memory;
-  ScheduleRun run = run_any(s, net_, ScheduleNoiseSpec{}, 0, memory, recorder);
+  ScheduleRun run = run_schedule(s, net_, ScheduleNoiseSpec{}, 0, memory, recorder);
   noiseless_path_ = recorder.result(run.finish);
   noiseless_path_recorded_ = true;
   return run;
@@ -176,8 +176,9 @@ std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
   CriticalPathRecorder recorder(a.step_bucket(), true);
   BothObservers<CriticalPathRecorder, TimelineRecorder> both{recorder, timeline};
   ScheduleEngineMemory memory;
-  ScheduleRun run = run_any(*schedule(), net_, noise_,
-                            stream_key(key_, StreamPurpose::kReplication, index), memory, both);
+  ScheduleRun run =
+      run_schedule(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
+                   memory, both);
   CriticalPath path = recorder.result(run.finish);
   return {std::move(run), std::move(path)};
 }
@@ -213,8 +214,9 @@ ScheduleRun ScheduleStudy::run_replication(std::uint64_t index, UnitInFlight& un
     ScheduleEngineMemory& memory;
     ~Unhook() { memory.on_progress({}); }
   } unhook{memory};
-  ScheduleRun run = run_any(*schedule(), net_, noise_,
-                            stream_key(key_, StreamPurpose::kReplication, index), memory, observer);
+  ScheduleRun run =
+      run_schedule(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
+                   memory, observer);
   if (!run.complete)
     throw RuntimeFailure(
         fmt::format("{}: a replication did not complete: {}", source_.description, run.incomplete));
@@ -330,17 +332,18 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   if (finish_sample_) {
     s.set("sample_finish_index", Field(*finish_sample_));
     ScheduleEngineMemory memory;
-    put_finish("sample_finish",
-               run_any(*schedule(), net_, noise_,
-                       stream_key(key_, StreamPurpose::kReplication, *finish_sample_), memory));
+    put_finish(
+        "sample_finish",
+        run_schedule(*schedule(), net_, noise_,
+                     stream_key(key_, StreamPurpose::kReplication, *finish_sample_), memory));
   }
   return {std::move(s), std::move(warnings)};
 }
 
 std::vector<double> ScheduleStudy::rank_finishes(std::uint64_t index) const {
   ScheduleEngineMemory memory;
-  const ScheduleRun run = run_any(*schedule(), net_, noise_,
-                                  stream_key(key_, StreamPurpose::kReplication, index), memory);
+  const ScheduleRun run = run_schedule(
+      *schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index), memory);
   std::vector<double> finish;
   for (const double t : run.finish) finish.push_back(t * kNanosecond);
   return finish;

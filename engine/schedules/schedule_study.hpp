@@ -12,12 +12,12 @@
 #include "core/work_in_flight.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise.hpp"
-#include "engine/schedules/any_schedule.hpp"
-#include "engine/schedules/critical_path.hpp"
-#include "engine/schedules/path_attribution.hpp"
-#include "engine/schedules/schedule_engine.hpp"
-#include "engine/schedules/schedule_noise_spec.hpp"
-#include "engine/schedules/timeline_recorder.hpp"
+#include "engine/schedules/engine/schedule_engine.hpp"
+#include "engine/schedules/engine/schedule_noise_spec.hpp"
+#include "engine/schedules/paths/critical_path.hpp"
+#include "engine/schedules/paths/path_attribution.hpp"
+#include "engine/schedules/paths/timeline_recorder.hpp"
+#include "engine/schedules/schedule/any_schedule.hpp"
 #include "engine/study.hpp"
 
 namespace collnoise {

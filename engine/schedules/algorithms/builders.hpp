@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/stop_poll.hpp"
-#include "engine/schedules/algorithms.hpp"
-#include "engine/schedules/generated_schedule.hpp"
-#include "engine/schedules/schedule.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/schedule/generated_schedule.hpp"
+#include "engine/schedules/schedule/schedule.hpp"
 
 namespace collnoise::algorithms {
 

@@ -1,7 +1,7 @@
 // The dissemination barrier (docs/models/schedules.md, "Built-in algorithms"): its generator,
 // operation count, rounds and its entry, listed in algorithm_kinds()
-// (engine/schedules/algorithms.cpp).
-#include "engine/schedules/algorithms.hpp"
+// (engine/schedules/algorithms/algorithms.cpp).
+#include "engine/schedules/algorithms/algorithms.hpp"
 
 #include <optional>
 

@@ -1,0 +1,90 @@
+#pragma once
+// What the schedule engine (engine/schedules/engine/schedule_engine.hpp) tells an observer as it
+// runs: every CPU and NIC occupation, every message and every rendezvous, with the engine's own
+// times (nanoseconds, the doubles it computed), so that an observer can rebuild the sample's
+// critical path (engine/schedules/paths/critical_path.hpp) or its timeline without changing one
+// result. The engine calls an observer only when its `kActive` is true: with NoObserver the calls
+// compile away and the engine is the one measured in bench/.
+#include <cstdint>
+
+namespace collnoise {
+
+/// A calc: its CPU is busy from `start` to `end`; `length` of it is the calc's own work, the rest
+/// is noise.
+struct CalcSeen {
+  std::uint32_t host;
+  std::uint8_t cpu;     ///< which CPU of the rank
+  std::uint64_t op;     ///< global operation index
+  std::uint64_t index;  ///< the operation's index within its rank
+  double start, length, end;
+};
+
+/// A send started at `start` (when its CPU and NIC were both free): its CPU is busy to `cpu_end`
+/// (`overhead` of it is o + (s-1)O, the rest noise), its NIC to `nic_end`; its message's first
+/// byte arrives at `wire_end` (start + o + L), delayed by network noise to `arrival`.
+struct SendSeen {
+  std::uint32_t host;
+  std::uint8_t cpu, nic;
+  std::uint64_t op, index;
+  std::uint32_t peer, tag;
+  std::uint64_t bytes;
+  double start, overhead, cpu_end, nic_end, o, wire_end, arrival;
+  bool eager;  ///< finished at once (else when its receive takes the message)
+};
+
+/// A message received at `start` (it had arrived, the receiver's CPU and NIC were free): the
+/// receiver's CPU is busy to `cpu_end` (`overhead` of it is o + max((s-1)O, (s-1)G), the rest
+/// noise), its NIC to `nic_end`. `matched`: a posted receive took it (else it waits in the
+/// unexpected queue for one).
+struct MessageSeen {
+  std::uint32_t host, origin;
+  std::uint8_t cpu, nic;  ///< the receiver's resources the engine charged
+  std::uint64_t send;     ///< the send's global operation index
+  std::uint64_t bytes;
+  double start, overhead, cpu_end, nic_end;
+  bool eager, matched;
+};
+
+/// A receive posted at `time` (it takes no CPU time of its own).
+struct ReceiveSeen {
+  std::uint32_t host;
+  std::uint64_t op, index;
+  double time;
+  bool matched;  ///< it took a message already waiting
+};
+
+/// A rendezvous completed at `time`: the send `send` of rank `sender` is finished and the
+/// engine moved that rank's CPU `cpu` and NIC `nic` to at least `time`; `receiver` took its
+/// message.
+struct RendezvousSeen {
+  std::uint32_t sender;
+  std::uint8_t cpu, nic;
+  std::uint64_t send;
+  double time;
+  std::uint32_t receiver;
+};
+
+/// An event the engine will process soon (its queue's look-ahead, a few events ahead): a message
+/// of send `op` to `host` when `message`, else operation `op` of `host`. An observer that keeps
+/// state per rank or per message may fetch it into the cache (optional members
+/// `fetch_far(const AheadSeen&)`, about 8 events ahead, and `fetch_near`, about 4), as the engine
+/// fetches its own.
+struct AheadSeen {
+  std::uint32_t host;
+  std::uint64_t op;
+  bool message;
+  std::uint32_t peer = 0;  ///< a send's receiver, given to fetch_far only (else 0)
+};
+
+/// The observer that observes nothing (the engine's default).
+struct NoObserver {
+  static constexpr bool kActive = false;
+  void begin(std::uint32_t, std::uint32_t, std::uint32_t) {}
+  void calc(const CalcSeen&) {}
+  void send(const SendSeen&) {}
+  void message(const MessageSeen&) {}
+  void receive(const ReceiveSeen&) {}
+  void rendezvous(const RendezvousSeen&) {}
+};
+
+}  // namespace collnoise

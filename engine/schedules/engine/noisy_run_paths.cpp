@@ -1,0 +1,15 @@
+// Runs observed by a path composition recorder: samples with their critical paths
+// (engine/schedules/engine/noisy_run.hpp says why apart).
+#include "engine/schedules/engine/noisy_run_impl.hpp"
+#include "engine/schedules/paths/path_composition.hpp"
+
+namespace collnoise {
+
+template ScheduleRun run_noisy<Schedule, PathCompositionRecorder>(
+    const Schedule&, const ScheduleNet&, const ScheduleNoiseSpec&, std::uint64_t,
+    ScheduleEngineMemory&, PathCompositionRecorder&);
+template ScheduleRun run_noisy<GeneratedSchedule, PathCompositionRecorder>(
+    const GeneratedSchedule&, const ScheduleNet&, const ScheduleNoiseSpec&, std::uint64_t,
+    ScheduleEngineMemory&, PathCompositionRecorder&);
+
+}  // namespace collnoise

@@ -1,0 +1,755 @@
+#pragma once
+// The schedule engine's body (engine/schedules/engine/schedule_engine.hpp), included by the files
+// that instantiate it for a kind of schedule and a kind of noise.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "core/errors.hpp"
+#include "core/hot_inline.hpp"
+#include "core/huge_page_allocator.hpp"
+#include "core/stop_poll.hpp"
+#include "core/stop_request.hpp"
+#include "engine/schedules/engine/engine_memory.hpp"
+#include "engine/schedules/engine/engine_observer.hpp"
+#include "engine/schedules/engine/event_queue.hpp"
+#include "engine/schedules/engine/match_lists.hpp"
+#include "engine/schedules/engine/schedule_engine.hpp"
+#include "engine/schedules/engine/waiting_rooms.hpp"
+
+namespace collnoise {
+namespace schedule_detail {
+
+/// Ranks are at most 2^30 (an event packs its sender in 30 bits).
+inline constexpr std::uint32_t kMaxScheduleRanks = 1U << 30;
+
+// An operation's index within its rank (what the match lists keep: 32 bits).
+template <class View>
+std::uint32_t local(const View& v, std::uint64_t op) {
+  return static_cast<std::uint32_t>(op - v.first());
+}
+
+inline bool matches(std::uint32_t want_src, std::uint32_t want_tag, const PendingMatch& p) {
+  return (want_src == kAnyPeer || p.src == kAnyPeer || p.src == want_src) &&
+         (want_tag == kAnyTag || p.tag == kAnyTag || p.tag == want_tag);
+}
+
+/// What the engine keeps per rank: one cache line (56 bytes and the noise's slot, if it fits).
+template <class Slot>
+struct alignas(64) RankState {
+  double cpu = 0.0;   ///< when CPU 0 is next free, ns
+  double send = 0.0;  ///< when NIC 0 may next send
+  double recv = 0.0;  ///< when NIC 0 may next receive
+  MatchPool::List posted;
+  MatchPool::List unexpected;
+  [[no_unique_address]] Slot slot{};
+};
+static_assert(sizeof(RankState<NoSlot>) == 64, "a rank's state should fill one cache line");
+
+// The engine, with dependency counters of type Counter (one per operation: the narrowest type
+// that holds the schedule's largest count, as they are most of the engine's memory).
+inline constexpr std::size_t kPrefetchDistance = 8;
+// In a noiseless round (events of one time, read in place) the queue knows every event ahead:
+// look further ahead there, where match-list chunks come from memory. Under noise the window holds
+// a few dozen events, and a far look-ahead would find none near its end.
+inline constexpr std::size_t kRoundPrefetchDistance = 32;
+
+// One run of the engine: its state (the per-rank states, the dependency counters of type Counter,
+// the queue, rooms and match lists it works on, the run's counters) and one handler per kind of
+// event, with the rooms, the look-ahead and the end-of-run checks as members.
+//
+// The run itself is small (references, spans and counters), and the event loop works on a local
+// copy of it (run_events): through `this` the compiler would reload every span and counter after
+// each store to a dependency counter (a byte, which may alias anything). The loop's handlers and
+// helpers are forced inline (COLLNOISE_HOT_INLINE, core/hot_inline.hpp), so that the copy's
+// address never leaves the loop and its fields stay in registers, as one function's locals
+// would; the two helpers left out of line (release, sort_fresh) are static and take what they
+// need as arguments, and so is the one the compiler inlines on its own (prefetch_lists: forced
+// inline, its prefetches would be lost; it says why). Without this, splitting the loop into members
+// cost 4-7% on the noisy recursive doubling; with all of it inlined, 5% (the compiler then no
+// longer inlined the schedule's walk over an operation's dependents).
+//
+// `use_rooms`: operations waiting for a busy CPU or NIC wait in rooms (one CPU and NIC per rank
+// only); else each is queued again as in LogGOPSim. Both give the same times
+// (tests/test_waiting_rooms.cpp).
+// `observer` is told every occupation, message and rendezvous
+// (engine/schedules/engine/engine_observer.hpp).
+template <class Counter, class Sched, class Noise, class Observer>
+class EngineRun {
+ public:
+  // Each rank's state in one cache line: its first CPU and NIC, its two match lists and the
+  // noise's own per-rank state (the engine is bound by memory latency once noise scatters the
+  // ranks in time). Further CPUs and NICs, which few schedules name, live apart.
+  using Slot = NoiseSlot<Noise>;
+
+  /// The doubles a run of `s` keeps for the CPUs and NICs beyond each rank's first.
+  static std::size_t extra_doubles(const Sched& s) {
+    return std::size_t{s.ranks()} * ((s.cpus() - 1) + 2 * (s.nics() - 1));
+  }
+
+  /// A run on `buffers` (emptied by the caller); `extra`: extra_doubles(s) zeros, kept by the
+  /// caller for the run.
+  EngineRun(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
+            EngineBuffers& buffers, Observer& observer, std::span<double> extra)
+      : s_(s),
+        net_(net),
+        noise_(noise),
+        observer_(observer),
+        buffers_(buffers),
+        matches_pool_(buffers.matches),
+        queue_(buffers.queue),
+        rooms_(buffers.rooms),
+        fresh_(buffers.fresh),
+        start_(buffers.start),
+        state_(EngineBuffers::array_of<RankState<Slot>>(buffers.rank_lines, s.ranks())),
+        remaining_(EngineBuffers::array_of<Counter>(buffers.counter_lines, s.operations())),
+        p_(s.ranks()),
+        cpus_(s.cpus()),
+        more_cpus_(s.cpus() - 1),
+        more_nics_(s.nics() - 1),
+        use_rooms_(use_rooms) {
+    const std::size_t cpus = std::size_t{p_} * more_cpus_, nics = std::size_t{p_} * more_nics_;
+    extra_cpu_ = extra.subspan(0, cpus);
+    extra_send_ = extra.subspan(cpus, nics);
+    extra_recv_ = extra.subspan(cpus + nics, nics);
+  }
+
+  // ---- Before the events ----
+
+  /// Sets the dependency counters; returns the operations ready at the start.
+  std::uint64_t count_dependencies(StopPoll& setup) {
+    std::uint64_t ready_at_start = 0;
+    for (std::uint32_t host = 0; host < p_; ++host) {
+      const auto v = s_.view(host);
+      setup.tick(v.count() + std::uint64_t{1});
+      for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) {
+        remaining_[op] = static_cast<Counter>(v.dependencies(op));
+        ready_at_start += remaining_[op] == 0;
+      }
+    }
+    return ready_at_start;
+  }
+
+  /// The run starts with the `ready_at_start` operations without dependencies: the start round.
+  void begin_start_round(std::uint64_t ready_at_start) {
+    start_.clear();
+    start_read_ = 0;
+    start_host_ = 0;
+    stamp_ = ready_at_start;
+  }
+
+  // ---- The events ----
+
+  /// Processes every event, on a local copy of the run (see above).
+  void run_events() {
+    EngineRun hot(*this);
+    hot.event_loop();
+    stamp_ = hot.stamp_;
+    start_read_ = hot.start_read_;
+    start_host_ = hot.start_host_;
+    events_ = hot.events_;
+    ran_ = hot.ran_;
+    last_wait_ = hot.last_wait_;
+  }
+
+  // ---- After the events ----
+
+  /// The run's finishing times and counts; whether it completed, and if not why.
+  ScheduleRun result() const {
+    ScheduleRun run;
+    run.events = events_;
+    run.searched = matches_pool_.searched();
+    record_finish_times(run);
+    check_complete(run);
+    return run;
+  }
+
+ private:
+  using View = decltype(std::declval<const Sched&>().view(0));
+  using Room = typename WaitingRooms<Event>::Room;
+  using Fresh = std::vector<std::pair<std::uint32_t, std::uint64_t>>;
+
+  // ---- Resources and noise ----
+
+  COLLNOISE_HOT_INLINE double& cpu_of(std::uint32_t host, std::uint8_t cpu) const {
+    return cpu == 0 ? state_[host].cpu : extra_cpu_[std::size_t{host} * more_cpus_ + cpu - 1U];
+  }
+  COLLNOISE_HOT_INLINE double& send_nic(std::uint32_t host, std::uint8_t nic) const {
+    return nic == 0 ? state_[host].send : extra_send_[std::size_t{host} * more_nics_ + nic - 1U];
+  }
+  COLLNOISE_HOT_INLINE double& recv_nic(std::uint32_t host, std::uint8_t nic) const {
+    return nic == 0 ? state_[host].recv : extra_recv_[std::size_t{host} * more_nics_ + nic - 1U];
+  }
+  // The end of CPU work on `host`, from the noise (with the rank's slot when it keeps one).
+  COLLNOISE_HOT_INLINE double busy_until(std::uint32_t host, Busy what, std::uint64_t op, double t,
+                                         double length, double window) {
+    if constexpr (kHasSlot<Noise>)
+      return noise_.end(host, state_[host].slot, what, op, t, length, window);
+    else
+      return noise_.end(host, what, op, t, length, window);
+  }
+
+  // ---- Rooms: waiting for a busy CPU or NIC ----
+
+  // `e` waits for resources free at max(cpu, nic): queued again at that time, or in its room
+  // when the last operation that waited did so on the same rank for the same values (an
+  // operation waiting alone, the common case under noise, costs no lookup).
+  COLLNOISE_HOT_INLINE void wait(Event e, unsigned kind, double cpu, double nic) {
+    bool requeue = true;
+    if (use_rooms_) {
+      // The last wait of each rank (a few, by rank): ranks busy at once interleave their waits
+      // (an alltoall's), and one last wait for all never saw two of a rank in a row.
+      LastWait& last = last_wait_[e.host % kLastWaits];
+      const bool again =
+          last.host == e.host && last.kind == kind && last.cpu == cpu && last.nic == nic;
+      if (!again) last = LastWait{e.host, kind, cpu, nic};
+      if (again && rooms_.wait(e.host, kind, e, cpu, nic, requeue))
+        queue_.push(gate(std::max(cpu, nic), e.stamp, e.host, kind));
+    }
+    if (requeue) {
+      e.time = std::max(cpu, nic);
+      queue_.push(e);
+    }
+  }
+  // A room's gate `e`: its least stamp's operation, due now, replaces `e`; false if the room
+  // moved on (or closed) and the gate is stale.
+  COLLNOISE_HOT_INLINE bool open_gate(Event& e, Room*& room, unsigned& kind) {
+    kind = e.origin();
+    room = rooms_.find(e.host, kind);
+    if (room == nullptr || !WaitingRooms<Event>::current(*room, e.time, e.stamp)) return false;
+    const double now = e.time;
+    e = WaitingRooms<Event>::take_least(*room);
+    e.time = now;
+    return true;
+  }
+  // After a gate's operation was examined at t, the rest of its room is due at (t, their stamps).
+  // With the CPU busy beyond t nothing on the rank runs before it frees, and each would be queued
+  // again at the same time: the room moves there at once. Else they go back to the queue.
+  COLLNOISE_HOT_INLINE void leave_room(Room& room, std::uint32_t host, unsigned kind, double t) {
+    if (room.waiting.empty()) {
+      rooms_.close(host, kind);
+      return;
+    }
+    const double cpu = state_[host].cpu;
+    const double nic = kind == kSendRoom ? state_[host].send : state_[host].recv;
+    if (cpu > t) {
+      WaitingRooms<Event>::move(room, cpu, nic);
+      queue_.push(gate(room.pending, room.waiting.front().stamp, host, kind));
+      return;
+    }
+    for (Event w : room.waiting) {
+      w.time = t;
+      queue_.push(w);
+    }
+    rooms_.close(host, kind);
+  }
+
+  // ---- Dependencies and the queue of ready operations ----
+
+  // `v` is the view of `host`. Kept out of line, as the compiler left it when the loop was one
+  // function (with the schedule's walk over the dependents inlined here, not in the loop); static
+  // so that the run's copy in the loop does not escape, and given the view by value so that the
+  // loop's view stays in registers.
+  [[gnu::noinline]] static void release(std::span<Counter> remaining, Fresh& fresh, const View v,
+                                        std::uint32_t host, std::uint64_t op, bool started) {
+    const std::uint64_t first = v.first();
+    v.for_each_dependent(op, [&](const auto& d) {
+      if (d.started != started) return;
+      if (--remaining[first + d.local] == 0) fresh.emplace_back(host, first + d.local);
+    });
+  }
+  COLLNOISE_HOT_INLINE void release(const View& v, std::uint32_t host, std::uint64_t op,
+                                    bool started) {
+    release(remaining_, fresh_, v, host, op, started);
+  }
+  // Finishing an operation twice (a rendezvous receive matching an eager send of another size)
+  // releases its dependents twice, as in LogGOPSim: their counters wrap and they never run.
+  COLLNOISE_HOT_INLINE void finish_op(const View& v, std::uint32_t host, std::uint64_t op) {
+    release(v, host, op, false);
+  }
+  COLLNOISE_HOT_INLINE void enqueue(const View& v, std::uint32_t host, std::uint64_t op) {
+    const auto type = static_cast<EventType>(v.kind(op));
+    const double cpu_free = cpu_of(host, v.cpu(op));
+    const double t = type == kSend ? std::max(cpu_free, send_nic(host, v.nic(op))) : cpu_free;
+    queue_.push(Event{t, stamp_++, op, host, host << 2 | type});
+  }
+  // Ready operations enter the queue rank by rank in increasing rank order, and within a rank
+  // sends first, then receives, then computations, as LogGOPSim orders them (its std::sort by
+  // type, the same comparisons on the same sequence, hence the same order among equals).
+  COLLNOISE_HOT_INLINE void enqueue_fresh() {
+    if (fresh_.size() == 1) {
+      enqueue(s_.view(fresh_[0].first), fresh_[0].first, fresh_[0].second);
+    } else if (!fresh_.empty()) {
+      sort_fresh(fresh_, s_);
+      for (auto group = fresh_.begin(); group != fresh_.end();) {
+        const auto v = s_.view(group->first);
+        auto it = group;
+        for (; it != fresh_.end() && it->first == group->first; ++it)
+          enqueue(v, it->first, it->second);
+        group = it;
+      }
+    }
+    fresh_.clear();
+  }
+  // `fresh` in the order its operations enter the queue (above).
+  [[gnu::noinline]] static void sort_fresh(Fresh& fresh, const Sched& s) {
+    // Stable by rank. Mostly one rank or a few, often in order: an insertion sort, which
+    // (unlike std::stable_sort) allocates nothing per event.
+    for (std::size_t i = 1; i < fresh.size(); ++i)
+      for (std::size_t j = i; j > 0 && fresh[j - 1].first > fresh[j].first; --j)
+        std::swap(fresh[j - 1], fresh[j]);
+    for (auto group = fresh.begin(); group != fresh.end();) {
+      const auto next =
+          std::find_if(group, fresh.end(), [&](const auto& x) { return x.first != group->first; });
+      const auto v = s.view(group->first);
+      std::sort(group, next, [&](const auto& a, const auto& b) {
+        return static_cast<int>(v.kind(a.second)) < static_cast<int>(v.kind(b.second));
+      });
+      group = next;
+    }
+  }
+
+  // ---- The event loop ----
+
+  // A stop request is polled by elapsed time, counting events and the match-list entries they
+  // search (one event may search a million: a root posting its receives in reverse order).
+  struct LoopPolls {
+    StopPoll poll{std::uint64_t{1} << 12};
+    std::uint64_t polled = 0;         // events and entries searched at the last tick
+    std::uint64_t next_progress = 0;  // events processed at the next progress report
+  };
+
+  // The start round, then the queue: two loops, so that the queue's loop, where nearly all the
+  // events are, tests nothing of the start round.
+  COLLNOISE_HOT_INLINE void event_loop() {
+    LoopPolls polls;
+    polls.poll.check();  // at the start, then by elapsed time
+    for (;;) {
+      if (start_.size() - start_read_ <= kRoundPrefetchDistance && start_host_ < p_)
+        list_start_round(s_, remaining_, fresh_, buffers_.class_starts, start_, start_read_,
+                         start_host_);
+      if (start_read_ == start_.size()) break;
+      process<true>(start_[start_read_++], polls);
+    }
+    while (!queue_.empty()) process<false>(queue_.pop(), polls);
+  }
+
+  // One event, read from the start round's list or from the queue.
+  template <bool kStartRound>
+  COLLNOISE_HOT_INLINE void process(Event e, LoopPolls& polls) {
+    Room* room = nullptr;
+    unsigned room_kind = 0;
+    if (is_gate(e) && !open_gate(e, room, room_kind)) return;
+    prefetch_ahead<kStartRound>();
+    const std::uint64_t work = events_ + matches_pool_.searched();
+    polls.poll.tick(work - polls.polled);
+    polls.polled = work;
+    if (events_ >= polls.next_progress) {  // at the start, then every 2^20 events
+      polls.next_progress = events_ + (std::uint64_t{1} << 20);
+      if (buffers_.on_progress) buffers_.on_progress(events_);
+    }
+    const auto v = s_.view(e.host);
+    switch (e.type()) {
+      case kCalc:
+        on_calc(e, v);
+        break;
+      case kSend:
+        on_send(e, v);
+        break;
+      case kRecv:
+        on_recv(e, v);
+        break;
+      case kMessage:
+        on_message(e, v);
+        break;
+    }
+    if (room != nullptr) leave_room(*room, e.host, room_kind, e.time);
+    enqueue_fresh();
+  }
+
+  // The start round: the operations ready at the start, all at time 0 with the stamps 0, 1, ...
+  // in the order enqueue_fresh gives them (by rank; in a rank sends, receives, computations).
+  // Every event the run queues comes after them (a later stamp at no earlier time), so they are
+  // listed as they are read, a few thousand ahead, not queued at once: a preposted 2^16-rank
+  // barrier's million receives held 36 MB of queue. Static, as release is.
+  // Nothing of a rank has run when it is listed (it runs only once listed, and no message comes
+  // before the start round ends), so its ready operations are those without dependencies: a rank
+  // class's, for a generated schedule, in one order for all its ranks (ClassStarts).
+  [[gnu::noinline]] static void list_start_round(const Sched& s, std::span<const Counter> remaining,
+                                                 Fresh& fresh, ClassStarts& classes,
+                                                 std::vector<Event>& start, std::size_t& read,
+                                                 std::uint32_t& host) {
+    constexpr std::size_t kListed = 4096;
+    const std::uint64_t stamp = start.empty() ? 0 : start.back().stamp + 1;
+    start.erase(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(read));
+    read = 0;
+    std::uint64_t next = stamp;
+    for (; start.size() < kListed && host < s.ranks(); ++host) {
+      const auto v = s.view(host);
+      if constexpr (requires { v.program(); }) {
+        for (const auto& [k, type] : class_start(classes, v, remaining, fresh, s, host))
+          start.push_back(Event{0.0, next++, v.first() + k, host, host << 2 | type});
+      } else {
+        ready_in_order(v, remaining, fresh, s, host);
+        for (const auto& [h, op] : fresh)
+          start.push_back(Event{0.0, next++, op, h, h << 2 | static_cast<EventType>(v.kind(op))});
+        fresh.clear();
+      }
+    }
+  }
+  // The ready operations of `host` (view `v`) into `fresh`, in the order they enter the queue.
+  static void ready_in_order(const View& v, std::span<const Counter> remaining, Fresh& fresh,
+                             const Sched& s, std::uint32_t host) {
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+      if (remaining[op] == 0) fresh.emplace_back(host, op);
+    if (fresh.size() > 1) sort_fresh(fresh, s);
+  }
+  // The start round of the class of `host`, found by listing its first rank met.
+  static std::span<const ClassStarts::Ready> class_start(ClassStarts& classes, const View& v,
+                                                         std::span<const Counter> remaining,
+                                                         Fresh& fresh, const Sched& s,
+                                                         std::uint32_t host) {
+    const void* program = &v.program();
+    if (const auto known = classes.find(program)) return *known;
+    ready_in_order(v, remaining, fresh, s, host);
+    const std::size_t begin = classes.ready.size();
+    for (const auto& [h, op] : fresh)
+      classes.ready.emplace_back(local(v, op), static_cast<std::uint8_t>(v.kind(op)));
+    fresh.clear();
+    return classes.add(program, begin);
+  }
+  // The event `k` places behind the next one, if known.
+  template <bool kStartRound>
+  COLLNOISE_HOT_INLINE const Event* ahead(std::size_t k) const {
+    if constexpr (kStartRound)
+      return start_.size() - start_read_ > k ? &start_[start_read_ + k] : nullptr;
+    else
+      return queue_.ahead(k);
+  }
+
+  // Events of one time leave in a known order: fetch the state of a rank a few events ahead
+  // while this one is processed (a rank's state is a cache miss at a million ranks).
+  template <bool kStartRound>
+  COLLNOISE_HOT_INLINE void prefetch_ahead() {
+    const std::size_t distance =
+        kStartRound || queue_.reading_round() ? kRoundPrefetchDistance : kPrefetchDistance;
+    const Event* next = ahead<kStartRound>(distance);
+    // A stored schedule's records (its operation and dependents) are not fetched: the single
+    // function did, the split lost them unnoticed (as the match lists' fetches below), and
+    // restored they made this loop 8-9 % slower on the stored GOAL kernels at 2^15 ranks, 6-7 %
+    // at 2^16 (bench/RESULTS.md).
+    if (next != nullptr && !is_gate(*next)) {
+      __builtin_prefetch(&state_[next->host]);
+      __builtin_prefetch(&remaining_[next->op]);
+      if constexpr (requires { observer_.fetch_far(AheadSeen{}); }) {
+        // A send writes to its receiver's state in the observer: named here.
+        const std::uint32_t peer = next->type() == kSend ? s_.view(next->host).peer(next->op) : 0;
+        observer_.fetch_far(AheadSeen{next->host, next->op, next->type() == kMessage, peer});
+      }
+    }
+    // Nearer, that state is in the cache: its match lists' chains, and the counter of the
+    // receive a message would finish.
+    const Event* near = ahead<kStartRound>(distance / 2);
+    if (near != nullptr && !is_gate(*near)) {
+      const std::uint64_t receive = prefetch_lists(s_, matches_pool_, state_[near->host], *near);
+      if (receive != kNoReceive) __builtin_prefetch(&remaining_[receive]);
+      if constexpr (requires { observer_.fetch_near(AheadSeen{}); })
+        observer_.fetch_near(AheadSeen{near->host, near->op, near->type() == kMessage});
+    }
+  }
+  static constexpr std::uint64_t kNoReceive = ~std::uint64_t{0};
+  // Fetches the first chunks of the match lists' chains of `r`, the state of the rank of `near`;
+  // gives the operation whose dependency counter to fetch (for a message, the first posted
+  // receive, which it most often finishes), or kNoReceive.
+  // Why apart, not forced inline, and with a result: GCC deems a function that only prefetches
+  // (MatchPool::prefetch) pure, and removes a call to it whose result goes unused (C++ loops are
+  // taken to end); and into a function forced inline it inlines no ordinary function until that
+  // one is inlined in turn. Called from the forced-inline look-ahead, the match pool's prefetches
+  // were removed before they could be inlined: the chains' chunks came late (the noisy 2^20
+  // recursive doubling 6-8 % slower than the single function, where they were inlined first).
+  // Here, in an ordinary function, they are inlined at once, and the look-ahead uses its result,
+  // so the call stays. Static, so that the run's copy in the loop does not escape.
+  static std::uint64_t prefetch_lists(const Sched& s, const MatchPool& pool,
+                                      const RankState<Slot>& r, const Event& near) {
+    pool.prefetch(r.posted);
+    pool.prefetch(r.unexpected);
+    // (The message's own operation is the sender's.)
+    if (near.type() == kMessage && !r.posted.empty())
+      return s.view(near.host).first() + r.posted.first.op;
+    return kNoReceive;
+  }
+
+  // ---- One handler per kind of event ----
+
+  // A computation: runs when its CPU is free, else is queued again at that time (`e` moves).
+  COLLNOISE_HOT_INLINE void on_calc(Event& e, const View& v) {
+    const std::uint32_t h = e.host;
+    double& cpu = cpu_of(h, v.cpu(e.op));
+    if (cpu <= e.time) {
+      const auto length = static_cast<double>(v.size(e.op));
+      cpu = busy_until(h, Busy::kCalc, e.op, e.time, length, length);
+      if constexpr (Observer::kActive)
+        observer_.calc(CalcSeen{h, v.cpu(e.op), e.op, e.op - v.first(), e.time, length, cpu});
+      ++events_;
+      ++ran_;
+      release(v, h, e.op, true);
+      finish_op(v, h, e.op);
+    } else {
+      e.time = cpu;
+      queue_.push(e);
+    }
+  }
+  // A send: runs when its CPU and NIC are free (else waits), charged by LogGOPSim's rule; its
+  // message is queued at its first byte's arrival. An eager send finishes at once.
+  COLLNOISE_HOT_INLINE void on_send(const Event& e, const View& v) {
+    const std::uint32_t h = e.host;
+    double& cpu = cpu_of(h, v.cpu(e.op));
+    double& nic = send_nic(h, v.nic(e.op));
+    if (std::max(cpu, nic) <= e.time) {
+      ++events_;
+      ++ran_;
+      release(v, h, e.op, true);
+      const std::uint64_t size = v.size(e.op);
+      const double extra = loggopsim::extra_bytes(size);
+      cpu = busy_until(h, Busy::kSend, e.op, e.time, loggopsim::send_overhead(net_, extra),
+                       loggopsim::noise_window(net_));
+      nic = loggopsim::nic_free_after(net_, e.time, extra);
+      const double wire_end = loggopsim::first_byte_arrival(net_, e.time);
+      double arrival = wire_end;
+      if constexpr (requires { noise_.message_delay(e.op, size); })
+        arrival += noise_.message_delay(e.op, size);
+      if constexpr (Observer::kActive)
+        observer_.send(SendSeen{h, v.cpu(e.op), v.nic(e.op), e.op, e.op - v.first(), v.peer(e.op),
+                                v.tag(e.op), size, e.time, loggopsim::send_overhead(net_, extra),
+                                cpu, nic, net_.o, wire_end, arrival, loggopsim::eager(net_, size)});
+      queue_.push(Event{arrival, stamp_++, e.op, v.peer(e.op), h << 2 | kMessage});
+      if (loggopsim::eager(net_, size)) finish_op(v, h, e.op);
+    } else {
+      wait(e, kSendRoom, cpu, nic);
+    }
+  }
+  // A posted receive: takes the first matching unexpected message, or waits in the posted list.
+  COLLNOISE_HOT_INLINE void on_recv(const Event& e, const View& v) {
+    const std::uint32_t h = e.host;
+    ++events_;
+    ++ran_;
+    release(v, h, e.op, true);
+    const std::uint32_t want_src = v.peer(e.op);
+    const std::uint32_t want_tag = v.tag(e.op);
+    PendingMatch m{};
+    const bool taken = matches_pool_.take_first(
+        state_[h].unexpected, [&](const PendingMatch& x) { return matches(want_src, want_tag, x); },
+        m);
+    if constexpr (Observer::kActive)
+      observer_.receive(ReceiveSeen{h, e.op, e.op - v.first(), e.time, taken});
+    if (taken) {
+      if (!loggopsim::eager(net_, v.size(e.op))) {  // rendezvous: the send finishes now
+        const auto vs = s_.view(m.src);
+        finish_op(vs, m.src, vs.first() + m.op);
+        double& sender_cpu = cpu_of(m.src, v.cpu(e.op));
+        double& sender_nic = send_nic(m.src, v.nic(e.op));
+        sender_cpu = std::max(sender_cpu, e.time);
+        sender_nic = std::max(sender_nic, e.time);
+        if constexpr (Observer::kActive)
+          observer_.rendezvous(
+              RendezvousSeen{m.src, v.cpu(e.op), v.nic(e.op), vs.first() + m.op, e.time, h});
+      }
+      finish_op(v, h, e.op);
+    } else {
+      matches_pool_.push_back(state_[h].posted, PendingMatch{want_src, want_tag, local(v, e.op)});
+    }
+  }
+  // A message: received when the receiver's CPU and NIC are free (else waits), charged by
+  // LogGOPSim's rule; it finishes the first matching posted receive, or waits as unexpected.
+  COLLNOISE_HOT_INLINE void on_message(const Event& e, const View& v) {
+    const std::uint32_t h = e.host;
+    const std::uint64_t send = e.op;
+    const std::uint32_t origin = e.origin();
+    const auto vs = s_.view(origin);
+    double& cpu = cpu_of(h, vs.cpu(send));
+    double& nic = recv_nic(h, vs.nic(send));
+    if (std::max(cpu, nic) <= e.time) {
+      ++events_;
+      const std::uint64_t size = vs.size(send);
+      const double extra = loggopsim::extra_bytes(size);
+      cpu = busy_until(h, Busy::kReceive, send, e.time, loggopsim::receive_overhead(net_, extra),
+                       loggopsim::noise_window(net_));
+      nic = loggopsim::nic_free_after(net_, e.time, extra);
+      const std::uint32_t tag = vs.tag(send);
+      PendingMatch r{};
+      const bool taken = matches_pool_.take_first(
+          state_[h].posted, [&](const PendingMatch& x) { return matches(origin, tag, x); }, r);
+      if constexpr (Observer::kActive)
+        observer_.message(MessageSeen{h, origin, vs.cpu(send), vs.nic(send), send, size, e.time,
+                                      loggopsim::receive_overhead(net_, extra), cpu, nic,
+                                      loggopsim::eager(net_, size), taken});
+      if (taken) {
+        if (!loggopsim::eager(net_, size)) {  // rendezvous: the send finishes now
+          finish_op(vs, origin, send);
+          double& sender_cpu = cpu_of(origin, vs.cpu(send));
+          double& sender_nic = send_nic(origin, vs.nic(send));
+          sender_cpu = std::max(sender_cpu, e.time);
+          sender_nic = std::max(sender_nic, e.time);
+          if constexpr (Observer::kActive)
+            observer_.rendezvous(
+                RendezvousSeen{origin, vs.cpu(send), vs.nic(send), send, e.time, h});
+        }
+        finish_op(v, h, v.first() + r.op);
+      } else {
+        matches_pool_.push_back(state_[h].unexpected, PendingMatch{origin, tag, local(vs, send)});
+      }
+    } else {
+      wait(e, kMessageRoom, cpu, nic);
+    }
+  }
+
+  // ---- The end of the run ----
+
+  // A rank's finishing time is its CPUs' last busy end.
+  void record_finish_times(ScheduleRun& run) const {
+    run.finish.assign(p_, 0.0);
+    for (std::uint32_t host = 0; host < p_; ++host)
+      for (std::uint32_t c = 0; c < cpus_; ++c)
+        run.finish[host] = std::max(run.finish[host], cpu_of(host, static_cast<std::uint8_t>(c)));
+  }
+  // Everything ran, every message found its receive?
+  void check_complete(ScheduleRun& run) const {
+    if (ran_ != s_.operations()) {
+      run.complete = false;
+      // A receive posted and never matched holds up what depends on it: it is named first.
+      describe_unmatched(run);
+      for (std::uint32_t host = 0; host < p_ && run.incomplete.empty(); ++host)
+        describe_unfinished(run, host);
+      return;
+    }
+    describe_unmatched(run);
+    if (!run.incomplete.empty()) run.complete = false;
+  }
+  // Names the first receive that never found its message, else the first message no receive
+  // took, if any.
+  void describe_unmatched(ScheduleRun& run) const {
+    for (std::uint32_t host = 0; host < p_ && run.incomplete.empty(); ++host) {
+      if (state_[host].posted.empty()) continue;
+      const PendingMatch& r = matches_pool_.front(state_[host].posted);
+      run.incomplete = fmt::format(
+          "rank {}'s operation {} (recv from {}, tag {}) never found a matching message", host,
+          r.op, r.src == kAnyPeer ? std::string("any rank") : std::to_string(r.src),
+          r.tag == kAnyTag ? std::string("any") : std::to_string(r.tag));
+    }
+    for (std::uint32_t host = 0; host < p_ && run.incomplete.empty(); ++host) {
+      if (state_[host].unexpected.empty()) continue;
+      const PendingMatch& m = matches_pool_.front(state_[host].unexpected);
+      run.incomplete =
+          fmt::format("rank {} received a message from rank {} (tag {}) that no receive took", host,
+                      m.src, m.tag);
+    }
+  }
+  // Names the first operation of `host` that never became ready, if any.
+  void describe_unfinished(ScheduleRun& run, std::uint32_t host) const {
+    const auto vh = s_.view(host);
+    const std::uint64_t first = vh.first();
+    for (std::uint32_t k = 0; k < vh.count(); ++k) {
+      const std::uint64_t op = first + k;
+      if (remaining_[op] == 0) continue;
+      run.incomplete = fmt::format(
+          "rank {}'s operation {} ({}) never became ready: what it waits "
+          "for never finished",
+          host, k, operation_text(vh.operation(op)));
+      return;
+    }
+  }
+
+  const Sched& s_;
+  const ScheduleNet& net_;
+  Noise& noise_;
+  Observer& observer_;
+  EngineBuffers& buffers_;
+  MatchPool& matches_pool_;
+  RadixEventQueue<Event>& queue_;
+  WaitingRooms<Event>& rooms_;
+  // Operations made ready by the current event, (rank, op) in the order they became ready.
+  Fresh& fresh_;
+  // The start round's events not yet read, from start_read_ on; ranks from start_host_ on are
+  // still to be listed.
+  std::vector<Event>& start_;
+  std::size_t start_read_ = 0;
+  std::uint32_t start_host_ = 0;
+  std::span<RankState<Slot>> state_;
+  std::span<Counter> remaining_;
+  std::span<double> extra_cpu_, extra_send_, extra_recv_;
+  std::uint32_t p_, cpus_, more_cpus_, more_nics_;
+  bool use_rooms_;
+  std::uint64_t stamp_ = 0;
+  std::uint64_t events_ = 0;  // operations and messages processed
+  std::uint64_t ran_ = 0;     // operations that ran (LogGOPSim's events less the messages)
+  struct LastWait {
+    std::uint32_t host = ~std::uint32_t{0};
+    unsigned kind = 0;
+    double cpu = 0.0, nic = 0.0;
+  };
+  static constexpr std::uint32_t kLastWaits = 1024;
+  std::array<LastWait, kLastWaits> last_wait_{};
+};
+
+template <class Counter, class Sched, class Noise, class Observer>
+ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
+                          EngineBuffers& buffers, Observer& observer) {
+  using Run = EngineRun<Counter, Sched, Noise, Observer>;
+  if constexpr (Observer::kActive) observer.begin(s.ranks(), s.cpus(), s.nics());
+  buffers.reset();
+  std::vector<double> extra(Run::extra_doubles(s), 0.0);
+  Run run(s, net, noise, use_rooms, buffers, observer, extra);
+  StopPoll setup;
+  run.begin_start_round(run.count_dependencies(setup));
+  run.run_events();
+  return run.result();
+}
+
+// The same, observed by no one.
+template <class Counter, class Sched, class Noise>
+ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
+                          EngineBuffers& buffers) {
+  NoObserver none;
+  return simulate_with<Counter>(s, net, noise, use_rooms, buffers, none);
+}
+
+}  // namespace schedule_detail
+
+template <class Sched, class Noise, class Observer>
+ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise,
+                              ScheduleEngineMemory& memory, Observer& observer) {
+  using namespace schedule_detail;
+  if (s.ranks() > kMaxScheduleRanks)
+    throw InputError(
+        fmt::format("a schedule of {} ranks: the engine takes at most 2^30", s.ranks()));
+  std::uint32_t most = 0;
+  StopPoll poll;
+  for (std::uint32_t host = 0; host < s.ranks(); ++host) {
+    const auto v = s.view(host);
+    poll.tick(v.count() + std::uint64_t{1});
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
+      most = std::max(most, v.dependencies(op));
+  }
+  const bool rooms = s.cpus() == 1 && s.nics() == 1;
+  EngineBuffers& buffers = memory.buffers();
+  if (most < 0xff) return simulate_with<std::uint8_t>(s, net, noise, rooms, buffers, observer);
+  if (most < 0xffff) return simulate_with<std::uint16_t>(s, net, noise, rooms, buffers, observer);
+  return simulate_with<std::uint32_t>(s, net, noise, rooms, buffers, observer);
+}
+
+template <class Sched, class Noise>
+ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise,
+                              ScheduleEngineMemory& memory) {
+  NoObserver none;
+  return simulate_schedule(s, net, noise, memory, none);
+}
+
+template <class Sched, class Noise>
+ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise) {
+  ScheduleEngineMemory memory;
+  return simulate_schedule(s, net, noise, memory);
+}
+
+}  // namespace collnoise

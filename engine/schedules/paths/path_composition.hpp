@@ -1,0 +1,222 @@
+#pragma once
+// The composition of a sample's critical path (docs/models/critical-path.md): how much of it was
+// computation, overhead, gap, wire, noise and rendezvous wait, and its noise by step bucket,
+// without keeping the path itself. Attribution over many samples needs only that.
+//
+// The recorder is an engine observer (engine/schedules/engine/engine_observer.hpp) that propagates
+// forward, as critical_path.hpp does, but carries sums instead of segments: each CPU and NIC of
+// each rank, and each message in flight, holds a composition (the exact sum of each category
+// along the path that ends at its time, and the path's noise by bucket) plus the last one to
+// three spans of the operation that set it, which are added only when an operation starts from
+// it. Compositions are shared by reference count (a send's CPU, NIC and message start from the
+// same one) and changed in place when one holder is left, so memory is a composition or two per
+// rank whatever the number of operations; a NIC that can no longer bind (its rank has one CPU,
+// freed no earlier than it) lets go of its composition.
+//
+// Memory traffic sets the cost (the engine's look-ahead fetches what an event reads, but the
+// lines add up): a composition is 96 bytes, two cache lines, its noise by bucket in an array
+// apart that only compositions with noise on their path have (shared by reference count, copied
+// when one holder adds noise); a rank's first CPU and NICs are one cache line, and the messages in
+// flight to it (32 bytes each, two of them) the next; more wait in a flat table.
+//
+// The binding constraint and the tie rules are critical_path.hpp's, and the sums are added in the
+// same order with the same arithmetic (path_sums.hpp): both recorders give the same bits
+// (tests/test_path_composition.cpp).
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "core/flat_index_map.hpp"
+#include "engine/schedules/engine/engine_observer.hpp"
+#include "engine/schedules/paths/critical_path.hpp"
+#include "engine/schedules/paths/path_sums.hpp"
+
+namespace collnoise {
+
+class PathCompositionRecorder {
+ public:
+  static constexpr bool kActive = true;
+
+  /// `bucket`: the step bucket of an operation (empty: all in bucket 0), below `buckets`
+  /// (1 to kPathBuckets).
+  PathCompositionRecorder(StepBucket bucket, std::size_t buckets);
+
+  void begin(std::uint32_t ranks, std::uint32_t cpus, std::uint32_t nics);
+  void calc(const CalcSeen& c);
+  void send(const SendSeen& s);
+  void message(const MessageSeen& m);
+  void receive(const ReceiveSeen&) {}
+  void rendezvous(const RendezvousSeen& r);
+  /// The engine's look-ahead: fetch what an event soon to come reads (far: a rank's carriers and
+  /// a message's entry; near: the compositions they name), as the engine fetches its own state.
+  void fetch_far(const AheadSeen& a);
+  void fetch_near(const AheadSeen& a);
+
+  /// The composition of the path that ends at the latest of `finish` (every rank's finishing
+  /// time, ns, as the run returned them); its `segments` stay empty.
+  CriticalPath result(std::span<const double> finish) const;
+
+  /// Compositions held at most during the run.
+  std::size_t peak_compositions() const { return compositions_.allocated; }
+  /// Noise-by-bucket arrays held at most.
+  std::size_t peak_noise_arrays() const { return arrays_.allocated; }
+  /// Bytes it holds per rank at most, about, with `buckets` step buckets (for estimates).
+  static double bytes_per_rank(std::size_t buckets);
+
+ private:
+  static constexpr std::uint32_t kZero = 0;    // the empty path at time 0, never freed
+  static constexpr std::uint32_t kNone = ~0U;  // a NIC that can no longer bind
+  // The path to a CPU's free time: composition `node` (which ends where the operation started),
+  // then `first` up to `mid`, then noise up to `end`.
+  struct Carrier {
+    double mid = 0.0, end = 0.0;
+    std::uint32_t node = kZero;
+    PathCategory first = PathCategory::kCalc;
+    std::uint8_t bucket = 0;
+  };
+  // A NIC's: composition `node`, then `first` (gap, or a rendezvous wait) up to `end`.
+  struct NicCarrier {
+    double end = 0.0;
+    std::uint32_t node = kZero;
+    PathCategory first = PathCategory::kGap;
+  };
+
+  // A message: its send's composition, then overhead up to `leave`, wire up to `wire_end`, noise
+  // up to `arrival` (of step bucket `bucket`).
+  struct Flight {
+    double leave = 0.0, wire_end = 0.0, arrival = 0.0;
+    std::uint32_t node = kZero;
+    std::uint8_t bucket = 0;
+  };
+  // A message in flight as the table of most runs keeps it, in 32 bytes: its key (the send's
+  // global index) in the place of the padding, its bucket in the composition's top bits. Runs
+  // beyond 2^32 operations or 2^26 compositions keep theirs in a table of 64-bit keys.
+  static constexpr unsigned kNodeBits = 26;
+  struct NarrowFlight {
+    double leave = 0.0, wire_end = 0.0, arrival = 0.0;
+    std::uint32_t node_bucket = 0, key = FlatIndexMap<NarrowFlight>::kEmpty;
+  };
+  // A rank's first CPU and NICs in one cache line (further ones, which few schedules name, apart),
+  // and in the next the messages in flight to it, two at most (the rest in the tables): a
+  // message is then found where its receiver's carriers are, the line beside the one its event
+  // reads anyway, not in a table line of its own.
+  static constexpr std::size_t kInbox = 2;
+  struct alignas(64) RankCarriers {
+    Carrier cpu;
+    NicCarrier send, receive;
+    alignas(64) NarrowFlight inbox[kInbox];
+  };
+  struct WideFlight {
+    std::uint64_t key;
+    Flight flight;
+  };
+  struct Span {
+    PathCategory category;
+    double to;
+  };
+
+  // Blocks of `stride` doubles in chunks that never move, reused through a free list. A chunk
+  // is over 32 MiB, so that the C library maps it apart from its heap (and unmaps it when freed)
+  // whatever it was asked before: its pages count as memory only when used, and none are left
+  // to the heap between runs.
+  struct Pool {
+    std::size_t stride = 1;
+    unsigned chunk_bits = 0;
+    std::uint32_t chunk_mask = 0;
+    std::vector<std::unique_ptr<double[]>> chunks;
+    std::vector<double*> bases;  // each chunk's first line
+    std::uint32_t allocated = 0;
+    std::vector<std::uint32_t> free;
+    double* at(std::uint32_t n) const {
+      return bases[n >> chunk_bits] + std::size_t{n & chunk_mask} * stride;
+    }
+    std::uint32_t take();
+    void reset(std::size_t words);
+  };
+
+  // ---- Compositions: [end, references, noise array, (hi, lo) per category], 96 bytes (two cache
+  // lines whatever the offset) ----
+  static constexpr std::size_t kStride = 12;
+  double* words(std::uint32_t n) const { return compositions_.at(n); }
+  std::uint32_t allocate();
+  void hold(std::uint32_t n);
+  void drop(std::uint32_t n);
+  /// Adds `spans` (in time order, each from the previous end) to the sums at `w`, and calls
+  /// `noise(from, to)` for each noise span of some length.
+  template <class Noise>
+  static void extend(double* w, std::initializer_list<Span> spans, Noise&& noise);
+  /// A composition for the path of `node` then `spans`, held once for the caller. `consume`: the
+  /// caller's hold on `node` passes to the result (changed in place when it was the only one).
+  std::uint32_t compose(std::uint32_t node, std::initializer_list<Span> spans, std::uint8_t bucket,
+                        bool consume);
+  std::uint32_t compose(const Carrier& c, bool consume) {
+    return compose(c.node, {{c.first, c.mid}, {PathCategory::kNoise, c.end}}, c.bucket, consume);
+  }
+  std::uint32_t compose(const NicCarrier& c, bool consume) {
+    return compose(c.node, {{c.first, c.end}}, 0, consume);
+  }
+  std::uint32_t compose(const Flight& f, bool consume) {
+    return compose(f.node,
+                   {{PathCategory::kOverhead, f.leave},
+                    {PathCategory::kWire, f.wire_end},
+                    {PathCategory::kNoise, f.arrival}},
+                   f.bucket, consume);
+  }
+
+  // ---- The noise by bucket: an array of single-precision sums apart from the composition
+  // ([references, a float a bucket]), shared by reference count and copied when one holder adds
+  // noise: only compositions with noise on their path have one (periodic noise: few) ----
+  static constexpr std::uint32_t kNoNoise = 0;  // all zero, never freed
+  void drop_array(std::uint32_t a);
+  /// Adds the noise of [from, to] to bucket `bucket` of composition `w` (held once).
+  void add_noise(double* w, std::uint8_t bucket, double from, double to);
+
+  // ---- Messages in flight: in the receiver's inbox, else in a table ----
+  void insert_flight(std::uint64_t op, std::uint32_t receiver, const Flight& f);
+  /// The flight of send `op` to `receiver` (found: true), taken out when `take`.
+  bool find_flight(std::uint64_t op, std::uint32_t receiver, Flight& f, bool take);
+  /// The slot of send `op` in `receiver`'s inbox, or nullptr.
+  NarrowFlight* in_inbox(std::uint32_t receiver, std::uint64_t op);
+
+  /// Sets a CPU's or NIC's carrier to start from `node` (held once more).
+  void set(Carrier& slot, std::uint32_t node, PathCategory first, double mid, double end,
+           std::uint8_t bucket);
+  void set(NicCarrier& slot, std::uint32_t node, PathCategory first, double end);
+  /// Lets go of the compositions of `host`'s NICs that can no longer bind (one CPU a rank).
+  void release_idle_nics(std::uint32_t host);
+  /// Starts an operation of `binding` on a CPU and NIC pair: drops the other's hold first (so
+  /// that a composition both held changes in place) and returns the binding one's composition.
+  template <class A, class B>
+  std::uint32_t start_from(A& binding, B& other);
+
+  const Carrier& cpu_at(std::uint32_t rank, std::uint8_t i) const {
+    return i == 0 ? ranks_[rank].cpu : more_cpus_[std::size_t{rank} * (cpus_per_rank_ - 1) + i - 1];
+  }
+  Carrier& cpu(std::uint32_t rank, std::uint8_t i) {
+    return const_cast<Carrier&>(std::as_const(*this).cpu_at(rank, i));
+  }
+  NicCarrier& send_nic(std::uint32_t rank, std::uint8_t i) {
+    return i == 0 ? ranks_[rank].send
+                  : more_sends_[std::size_t{rank} * (nics_per_rank_ - 1) + i - 1];
+  }
+  NicCarrier& receive_nic(std::uint32_t rank, std::uint8_t i) {
+    return i == 0 ? ranks_[rank].receive
+                  : more_receives_[std::size_t{rank} * (nics_per_rank_ - 1) + i - 1];
+  }
+
+  StepBucket bucket_;
+  std::size_t buckets_;
+  Pool compositions_, arrays_;
+  std::vector<RankCarriers> ranks_;
+  std::vector<Carrier> more_cpus_;
+  std::vector<NicCarrier> more_sends_, more_receives_;
+  std::uint32_t cpus_per_rank_ = 1, nics_per_rank_ = 1;
+  FlatIndexMap<NarrowFlight> flights_;  // by the send's global index, when an inbox is full
+  FlatIndexMap<WideFlight> wide_flights_;
+  path_sums::CompensatedSum noise_;
+  std::uint64_t unmatched_ = 0;
+};
+
+}  // namespace collnoise
