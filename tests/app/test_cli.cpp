@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 namespace fs = std::filesystem;
 

@@ -3,8 +3,8 @@
 // with exit code 3 and a message.
 #include <catch2/catch.hpp>
 
-#include "tests/command_line.hpp"
-#include "tests/small_runs.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/small_runs.hpp"
 
 using namespace collnoise::testing;
 

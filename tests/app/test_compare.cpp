@@ -18,8 +18,8 @@
 #include "estimators/quantile_interval.hpp"
 #include "estimators/two_sample.hpp"
 #include "outputs/result_file.hpp"
-#include "tests/command_line.hpp"
-#include "tests/small_runs.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/small_runs.hpp"
 
 using namespace collnoise;
 using namespace collnoise::testing;

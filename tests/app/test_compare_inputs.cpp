@@ -23,8 +23,8 @@
 #include "distributions/empirical.hpp"
 #include "distributions/latency_samples.hpp"
 #include "distributions/measured_times.hpp"
-#include "tests/command_line.hpp"
-#include "tests/small_runs.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/small_runs.hpp"
 
 using namespace collnoise;
 using namespace collnoise::testing;

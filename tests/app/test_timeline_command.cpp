@@ -11,8 +11,8 @@
 #include <map>
 
 #include "outputs/atomic_file.hpp"
-#include "tests/command_line.hpp"
-#include "tests/small_runs.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/small_runs.hpp"
 
 using namespace collnoise::testing;
 

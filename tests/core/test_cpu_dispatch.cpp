@@ -15,8 +15,8 @@
 #include "runs/point_factory.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
-#include "tests/command_line.hpp"
-#include "tests/result_tallies.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/result_tallies.hpp"
 
 using namespace collnoise;
 using collnoise::testing::run_command_line;

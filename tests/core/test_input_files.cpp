@@ -13,7 +13,7 @@
 
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 namespace fs = std::filesystem;
 

@@ -9,8 +9,8 @@
 #include "distributions/time_noise.hpp"
 #include "engine/tree_barrier/sampler.hpp"
 #include "engine/tree_barrier/timed_tree_barrier.hpp"
-#include "tests/command_line.hpp"
-#include "tests/test_models.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/tree_barrier_models.hpp"
 
 using namespace collnoise;
 using collnoise::testing::run_command_line;

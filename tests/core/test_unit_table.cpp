@@ -19,8 +19,8 @@
 #include "distributions/latency_samples.hpp"
 #include "distributions/measured_times.hpp"
 #include "engine/cycles/netgauge_loggp.hpp"
-#include "tests/command_line.hpp"
-#include "tests/small_runs.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/small_runs.hpp"
 
 using namespace collnoise;
 using collnoise::testing::run_command_line;

@@ -15,7 +15,7 @@
 #include "core/units.hpp"
 #include "runs/point_factory.hpp"
 #include "runs/run_file.hpp"
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 using namespace collnoise;
 using collnoise::testing::run_command_line;

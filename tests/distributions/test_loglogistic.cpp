@@ -5,7 +5,7 @@
 
 #include "distributions/law_spec.hpp"
 #include "distributions/loglogistic.hpp"
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 #include "core/errors.hpp"
 #include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/sampler.hpp"

@@ -14,7 +14,7 @@
 
 #include "outputs/atomic_file.hpp"
 #include "outputs/output_lock.hpp"
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 namespace fs = std::filesystem;
 
@@ -320,7 +320,7 @@ TEST_CASE("damaged files are refused before HDF5 reads them, verify, old and edi
   const auto edited = run_command_line("summary h5-edited.h5 --no-verify --json");
   CHECK(edited.code == 0);
   // A result written before files were sealed (by 645c846): read, with a note.
-  const std::string old = std::string(COLLNOISE_SOURCE_DIR) + "/tests/data/old-format-645c846.h5";
+  const std::string old = std::string(COLLNOISE_SOURCE_DIR) + "/tests/fixtures/data/old-format-645c846.h5";
   const auto read_old = run_command_line("summary " + old);
   INFO(read_old.output);
   CHECK(read_old.code == 0);

@@ -13,8 +13,8 @@
 #include "outputs/points_table.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/summary_report.hpp"
-#include "tests/command_line.hpp"
-#include "tests/points_table_reader.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/points_table_reader.hpp"
 
 using namespace collnoise;
 using collnoise::testing::PointsTableReader;
@@ -271,7 +271,7 @@ TEST_CASE("summary --json through nlohmann-json: the keys and values of the hand
   // file of format 2 before seals, and an isoefficiency curve with lists holding nulls.
   for (const std::string name : {"old-format-645c846", "isoefficiency-8ed3981"}) {
     INFO(name);
-    const std::string data = std::string(COLLNOISE_SOURCE_DIR) + "/tests/data/" + name;
+    const std::string data = std::string(COLLNOISE_SOURCE_DIR) + "/tests/fixtures/data/" + name;
     const ResultFile file = read_result_file(data + ".h5", {h5::Verify::kNo, {}});
     const std::string text = summary_json(file.root, file.params, file.summaries);
     auto now = nlohmann::ordered_json::parse(text);

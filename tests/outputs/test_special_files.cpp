@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <string>
 
-#include "tests/command_line.hpp"
-#include "tests/small_runs.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/small_runs.hpp"
 
 namespace fs = std::filesystem;
 

@@ -1,6 +1,7 @@
 """Where the critical path's time went, in Python (run by ctest):
 
-    /usr/bin/python3 tests/test_attribution_figure.py BINARY WORKDIR
+    /usr/bin/python3 -m pytest tests/python/test_attribution_figure.py --collnoise-binary BINARY \
+        --work-dir WORKDIR
 
 Runs a small recursive-doubling allreduce under periodic noise with `[output] critical_path =
 true` (and once without), and checks collnoise.attribution: one row per point and category whose
@@ -16,12 +17,13 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import subprocess
 import sys
 
+import pytest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.dirname(HERE)
+SOURCE = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(SOURCE, "python"))
 
 import matplotlib  # noqa: E402
@@ -81,13 +83,7 @@ D = 2.5e-5
 "collective.algorithm" = "ring_allreduce"
 """
 
-failures: list[str] = []
 
-
-def check(condition, what: str) -> None:
-    if not condition:
-        failures.append(what)
-        print(f"FAILED: {what}", file=sys.stderr)
 
 
 def run(binary: str, name: str, critical_path: bool, text: str = RUN) -> str:
@@ -102,66 +98,66 @@ def check_frames(path: str) -> None:
     result = collnoise.load(path)
     by_category, by_point = collnoise.attribution(result)
     table = result.points
-    check(len(by_category) == 2 * len(CATEGORIES), f"{len(by_category)} rows, not 2 x 6")
-    check(len(by_point) == 2, f"{len(by_point)} point rows, not 2")
-    check(list(by_category.columns) == ["point", "collective.N", "category", "mean", "ci_low",
-                                        "ci_high", "noiseless", "excess"],
-          f"category columns {list(by_category.columns)}")
-    check(list(by_category["category"][:6]) == list(CATEGORIES), "the categories, in order")
-    check(list(by_point["collective.N"]) == [8, 16], f"N {list(by_point['collective.N'])}")
+    assert len(by_category) == 2 * len(CATEGORIES), f"{len(by_category)} rows, not 2 x 6"
+    assert len(by_point) == 2, f"{len(by_point)} point rows, not 2"
+    assert (list(by_category.columns) == ["point", "collective.N", "category", "mean", "ci_low",
+                                        "ci_high", "noiseless", "excess"]), (
+        f"category columns {list(by_category.columns)}")
+    assert list(by_category["category"][:6]) == list(CATEGORIES), "the categories, in order"
+    assert list(by_point["collective.N"]) == [8, 16], f"N {list(by_point['collective.N'])}"
     for row in range(2):
         mine = by_category[by_category["point"] == row].set_index("category")
         total = float(mine["mean"].sum())
         completion = float(table.at[row, "completion_mean"])
-        check(abs(total - completion) <= 1e-9 * completion,
-              f"point {row}: the category means add up to {total}, the completion is "
+        assert abs(total - completion) <= 1e-9 * completion, (
+            f"point {row}: the category means add up to {total}, the completion is "
               f"{completion}")
-        check(mine.at["noise", "mean"] > 0, f"point {row}: noise on the critical path")
+        assert mine.at["noise", "mean"] > 0, f"point {row}: noise on the critical path"
         for c in CATEGORIES:
             for s in ("mean", "ci_low", "ci_high", "noiseless", "excess"):
-                check(mine.at[c, s] == table.at[row, f"path_{c}_{s}"],
-                      f"point {row}: {c} {s} is not the points table's")
-            check(math.isclose(mine.at[c, "excess"], mine.at[c, "mean"] - mine.at[c, "noiseless"],
-                               rel_tol=1e-12, abs_tol=1e-18),
-                  f"point {row}: {c}'s excess is its mean less its noiseless time")
+                assert mine.at[c, s] == table.at[row, f"path_{c}_{s}"], (
+                    f"point {row}: {c} {s} is not the points table's")
+            assert (math.isclose(mine.at[c, "excess"], mine.at[c, "mean"] - mine.at[c, "noiseless"],
+                               rel_tol=1e-12, abs_tol=1e-18)), (
+                f"point {row}: {c}'s excess is its mean less its noiseless time")
         point = by_point.iloc[row]
         summary = result.point(row).summary
         for key in ("absorption_ratio", "absorption_ratio_ci_low", "absorption_ratio_ci_high",
                     "noise_charged_mean", "completion_mean"):
-            check(point[key] == table.at[row, key], f"point {row}: {key}")
-        check(0.0 < point["absorption_ratio"] < 1.0,
-              f"point {row}: absorption ratio {point['absorption_ratio']}")
-        check(point["path_noise_by_step"] == summary["path_noise_by_step"] and
-              len(point["path_noise_by_step"]) > 0, f"point {row}: path_noise_by_step")
-        check(point["last_rank_top"] == [int(r) for r in summary["last_rank_top"]] and
-              all(type(r) is int for r in point["last_rank_top"]),
-              f"point {row}: last_rank_top {point['last_rank_top']}")
+            assert point[key] == table.at[row, key], f"point {row}: {key}"
+        assert 0.0 < point["absorption_ratio"] < 1.0, (
+            f"point {row}: absorption ratio {point['absorption_ratio']}")
+        assert (point["path_noise_by_step"] == summary["path_noise_by_step"] and
+              len(point["path_noise_by_step"]) > 0), f"point {row}: path_noise_by_step"
+        assert (point["last_rank_top"] == [int(r) for r in summary["last_rank_top"]] and
+              all(type(r) is int for r in point["last_rank_top"])), (
+            f"point {row}: last_rank_top {point['last_rank_top']}")
         shares = point["last_rank_share"]
-        check(len(shares) == len(point["last_rank_top"]) and 0.0 < sum(shares) <= 1.0 + 1e-12,
-              f"point {row}: last_rank_share {shares}")
-        check(int(point["path_steps_per_bucket"]) >= 1, f"point {row}: path_steps_per_bucket")
+        assert len(shares) == len(point["last_rank_top"]) and 0.0 < sum(shares) <= 1.0 + 1e-12, (
+            f"point {row}: last_rank_share {shares}")
+        assert int(point["path_steps_per_bucket"]) >= 1, f"point {row}: path_steps_per_bucket"
     same = result.attribution()
-    check(same.categories.equals(by_category) and same.points.equals(by_point),
-          "Result.attribution() is collnoise.attribution(result)")
+    assert same.categories.equals(by_category) and same.points.equals(by_point), (
+        "Result.attribution() is collnoise.attribution(result)")
     from_path = collnoise.attribution(path)
-    check(from_path.categories.equals(by_category), "attribution(path) reads the file")
+    assert from_path.categories.equals(by_category), "attribution(path) reads the file"
 
 
 def check_without(path: str) -> None:
     by_category, by_point = collnoise.attribution(path)
-    check(by_category.empty and by_point.empty and "mean" in by_category.columns and
-          "absorption_ratio" in by_point.columns,
-          "a result without critical paths: empty frames with their columns")
+    assert (by_category.empty and by_point.empty and "mean" in by_category.columns and
+          "absorption_ratio" in by_point.columns), (
+        "a result without critical paths: empty frames with their columns")
     result = collnoise.load(path)
-    check(figure.attribution_figure(result) is None, "no attribution figure without paths")
-    check([s for s, _ in figures.draw(result)] == ["completion-time"],
-          "without paths, the completion-time figure alone")
+    assert figure.attribution_figure(result) is None, "no attribution figure without paths"
+    assert [s for s, _ in figures.draw(result)] == ["completion-time"], (
+        "without paths, the completion-time figure alone")
     done = subprocess.run([sys.executable, "-m", "collnoise.figures.attribution", path, "x.png"],
                           capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": os.path.join(SOURCE, "python")})
     lines = done.stderr.strip().splitlines()
-    check(done.returncode == 2 and len(lines) == 1 and "critical_path = true" in lines[0] and
-          not os.path.exists("x.png"), f"no paths to draw: {done.returncode} {done.stderr!r}")
+    assert (done.returncode == 2 and len(lines) == 1 and "critical_path = true" in lines[0] and
+          not os.path.exists("x.png")), f"no paths to draw: {done.returncode} {done.stderr!r}"
 
 
 def check_damaged(path: str) -> None:
@@ -176,10 +172,10 @@ def check_damaged(path: str) -> None:
                        ("draw_attribution", lambda: figure.draw_attribution(damaged, "d.png"))):
         try:
             call()
-            failures.append(f"{what}: a damaged file read")
+            pytest.fail(f"{what}: a damaged file read")
         except collnoise.DamagedFileError as e:
-            check(e.path == damaged, f"{what}: the error names the file: {e}")
-    check(not os.path.exists("d.png"), "nothing drawn from a damaged file")
+            assert e.path == damaged, f"{what}: the error names the file: {e}"
+    assert not os.path.exists("d.png"), "nothing drawn from a damaged file"
 
 
 def check_figure(binary: str, path: str) -> None:
@@ -189,7 +185,7 @@ def check_figure(binary: str, path: str) -> None:
     bars_ax, ratio_ax = fig.axes
     bars = {c.collnoise_category: c for c in bars_ax.containers
             if hasattr(c, "collnoise_category")}
-    check(list(bars) == list(CATEGORIES), f"bars of {list(bars)}")
+    assert list(bars) == list(CATEGORIES), f"bars of {list(bars)}"
     completion = figures.tagged_lines(fig)[0]
     factor = completion.collnoise["y"].scale
     tops = np.zeros(2)
@@ -197,38 +193,37 @@ def check_figure(binary: str, path: str) -> None:
         heights = np.array([p.get_height() for p in container.patches])
         bottoms = np.array([p.get_y() for p in container.patches])
         want = by_category[by_category["category"] == c]["mean"].to_numpy() * factor
-        check(np.allclose(heights, want, rtol=1e-12, atol=0), f"{c}: bars {heights} != {want}")
-        check(np.allclose(bottoms, tops, rtol=1e-12, atol=1e-15), f"{c}: stacked on the others")
+        assert np.allclose(heights, want, rtol=1e-12, atol=0), f"{c}: bars {heights} != {want}"
+        assert np.allclose(bottoms, tops, rtol=1e-12, atol=1e-15), f"{c}: stacked on the others"
         tops = bottoms + heights
-    check(np.allclose(tops, completion.get_ydata(), rtol=1e-9),
-          f"the stacks' tops {tops} are the completion means {completion.get_ydata()}")
+    assert np.allclose(tops, completion.get_ydata(), rtol=1e-9), (
+        f"the stacks' tops {tops} are the completion means {completion.get_ydata()}")
     ratio = [line for line in figures.tagged_lines(fig) if line.axes is ratio_ax]
-    check(len(ratio) == 1 and np.array_equal(ratio[0].get_ydata(),
+    assert (len(ratio) == 1 and np.array_equal(ratio[0].get_ydata(),
                                              by_point["absorption_ratio"].to_numpy()) and
-          np.array_equal(ratio[0].get_xdata(), [8.0, 16.0]),
-          "the absorption ratio against N")
-    check(ratio_ax.get_xscale() == "log", "N on a log axis")
+          np.array_equal(ratio[0].get_xdata(), [8.0, 16.0])), "the absorption ratio against N"
+    assert ratio_ax.get_xscale() == "log", "N on a log axis"
     labels = [t.get_text() for t in bars_ax.get_legend().get_texts()]
-    check(labels[0] == "completion: mean and interval" and "noise" in labels and
-          "computation (calc)" not in labels,
-          f"the legend names the completion and the categories with time: {labels}")
+    assert (labels[0] == "completion: mean and interval" and "noise" in labels and
+          "computation (calc)" not in labels), (
+        f"the legend names the completion and the categories with time: {labels}")
 
     out = os.path.abspath("tiny-attribution.png")
-    check(figure.draw_attribution(path, out) == out, "draw_attribution returns the path")
+    assert figure.draw_attribution(path, out) == out, "draw_attribution returns the path"
     with open(out, "rb") as f:
-        check(f.read(8) == b"\x89PNG\r\n\x1a\n", "a PNG file")
-    check(not [n for n in os.listdir(".") if n.endswith(".tmp")], "no temporary file left")
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n", "a PNG file"
+    assert not [n for n in os.listdir(".") if n.endswith(".tmp")], "no temporary file left"
 
-    check([s for s, _ in figures.draw(result)] == ["completion-time", "attribution"],
-          "collnoise.figures.draw: the completion time, then the attribution")
-    check("attribution" not in figures.registered() and
-          figures.draw_function("attribution") is None, "not a figure a model can name")
+    assert [s for s, _ in figures.draw(result)] == ["completion-time", "attribution"], (
+        "collnoise.figures.draw: the completion time, then the attribution")
+    assert ("attribution" not in figures.registered() and
+          figures.draw_function("attribution") is None), "not a figure a model can name"
     done = subprocess.run([binary, "plot", path, "--out", "plotted"], capture_output=True,
                           text=True)
     want = [os.path.join("plotted", f"tiny-paths-{s}.png")
             for s in ("completion-time", "attribution")]
-    check(done.returncode == 0 and done.stdout.split() == want,
-          f"collnoise plot: {done.returncode} {done.stdout!r} {done.stderr!r}")
+    assert done.returncode == 0 and done.stdout.split() == want, (
+        f"collnoise plot: {done.returncode} {done.stdout!r} {done.stderr!r}")
 
 
 def check_cases(path: str) -> None:
@@ -236,35 +231,42 @@ def check_cases(path: str) -> None:
     the algorithm."""
     result = collnoise.load(path)
     by_category, by_point = collnoise.attribution(result)
-    check(list(by_point["collective.algorithm"]) == ["recursive_doubling_allreduce",
-                                                     "ring_allreduce"], "the cases' algorithms")
+    assert (list(by_point["collective.algorithm"]) == ["recursive_doubling_allreduce",
+                                                     "ring_allreduce"]), "the cases' algorithms"
     fig = figure.attribution_figure(result)
     ratio = [line for line in figures.tagged_lines(fig) if line.axes is fig.axes[1]]
-    check(len(ratio) == 1 and np.array_equal(ratio[0].get_xdata(), [0.0, 1.0]) and
-          np.array_equal(ratio[0].get_ydata(), by_point["absorption_ratio"].to_numpy()),
-          "the ratios side by side")
+    assert (len(ratio) == 1 and np.array_equal(ratio[0].get_xdata(), [0.0, 1.0]) and
+          np.array_equal(ratio[0].get_ydata(), by_point["absorption_ratio"].to_numpy())), (
+        "the ratios side by side")
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
-    check(labels == ["recursive_doubling_allreduce", "ring_allreduce"], f"bar labels {labels}")
+    assert labels == ["recursive_doubling_allreduce", "ring_allreduce"], f"bar labels {labels}"
 
 
-def main() -> int:
-    binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    os.chdir(work)
-    with_paths = run(binary, "tiny-paths", True)
-    without = run(binary, "tiny-no-paths", False)
+@pytest.fixture(scope="module")
+def with_paths(binary, work) -> str:
+    return run(binary, "tiny-paths", True)
+
+
+@pytest.fixture(scope="module")
+def without(binary, work) -> str:
+    return run(binary, "tiny-no-paths", False)
+
+
+def test_frames(with_paths):
     check_frames(with_paths)
+
+
+def test_without_critical_paths(without):
     check_without(without)
+
+
+def test_damaged_file_refused(with_paths):
     check_damaged(with_paths)
+
+
+def test_figure(binary, with_paths):
     check_figure(binary, with_paths)
+
+
+def test_cases(binary, work):
     check_cases(run(binary, "tiny-cases", True, CASES))
-    if failures:
-        print("\n".join(failures))
-        return 1
-    print("attribution: frames as in the file, the figure drawn from them")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,7 @@
 """The QQ figure of `collnoise compare` (python/collnoise/figures/qq.py), run by ctest:
 
-    /usr/bin/python3 tests/test_compare_figure.py BINARY WORKDIR
+    /usr/bin/python3 -m pytest tests/python/test_compare_figure.py --collnoise-binary BINARY \
+        --work-dir WORKDIR
 
 Runs a small allreduce with raw samples, writes a per-rank table of measured times in the
 format of Netgauge's collective benchmarks (generated here at a fixed seed), compares them with
@@ -16,14 +17,16 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
+
+import pytest
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
+PACKAGE = os.path.join(os.path.dirname(os.path.dirname(HERE)), "python")
+sys.path.insert(0, PACKAGE)
 
 import matplotlib  # noqa: E402
 
@@ -53,13 +56,7 @@ D = 1.0e-6
 raw_samples = true
 """
 
-failures: list[str] = []
 
-
-def check(condition: bool, what: str) -> None:
-    if not condition:
-        failures.append(what)
-        print(f"FAILED: {what}", file=sys.stderr)
 
 
 def measured_table(path: str) -> None:
@@ -78,13 +75,13 @@ def leftovers(folder: str) -> list[str]:
 def figure_failures(binary: str) -> None:
     """A figure that cannot be written names its own path and exits 1; a stop request while
     Python draws leaves no temporary and exits 3."""
-    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE), "python")}
+    env = {**os.environ, "PYTHONPATH": PACKAGE}
     # Python alone: a missing folder is named as the figure's, not as its hidden temporary.
     missing = subprocess.run([sys.executable, "-m", "collnoise.figures.qq", "compare.json",
                               "no-such-folder/qq.png"], capture_output=True, text=True, env=env)
-    check(missing.returncode == 1 and missing.stderr.strip() ==
+    assert (missing.returncode == 1 and missing.stderr.strip() ==
           "collnoise.figures.qq: failure: cannot write the figure 'no-such-folder/qq.png': "
-          "No such file or directory", f"a missing folder: {missing.returncode} {missing.stderr}")
+          "No such file or directory"), f"a missing folder: {missing.returncode} {missing.stderr}"
 
     # SIGTERM while the figure is being written: its temporary is removed, exit 128 + 15.
     from collnoise.figures import common
@@ -109,8 +106,8 @@ def figure_failures(binary: str) -> None:
     signal.signal(signal.SIGTERM, previous)
     signal.signal(signal.SIGUSR1, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    check(code == 128 + signal.SIGTERM, f"stopped while writing: exit {code}")
-    check(os.listdir("stopped") == [], f"nothing left when stopped: {os.listdir('stopped')}")
+    assert code == 128 + signal.SIGTERM, f"stopped while writing: exit {code}"
+    assert os.listdir("stopped") == [], f"nothing left when stopped: {os.listdir('stopped')}"
 
     # A full disk: the folder passes compare's checks, the write fails in Python: exit 1,
     # naming the figure. Needs root for a small tmpfs.
@@ -125,10 +122,10 @@ def figure_failures(binary: str) -> None:
                 f.write(b"\0" * 12000)
             full = subprocess.run([binary, "compare", "qq.h5", "measured.csv", "--figure",
                                    "full/qq.png"], capture_output=True, text=True)
-            check(full.returncode == 1 and "collnoise.figures.qq: failure: cannot write the "
+            assert (full.returncode == 1 and "collnoise.figures.qq: failure: cannot write the "
                   "figure 'full/qq.png': No space left on device" in full.stderr
-                  and ".tmp" not in full.stderr, f"a full disk: {full.returncode} {full.stderr}")
-            check(sorted(os.listdir("full")) == ["fill"], f"left on the full disk: "
+                  and ".tmp" not in full.stderr), f"a full disk: {full.returncode} {full.stderr}"
+            assert sorted(os.listdir("full")) == ["fill"], (f"left on the full disk: "
                   f"{os.listdir('full')}")
         finally:
             subprocess.run(["umount", "full"])
@@ -155,23 +152,21 @@ def figure_failures(binary: str) -> None:
             took = time.monotonic() - started
             what = f"SIGTERM {'to the group' if group else 'to compare'} after {delay} s"
             if child.returncode == 0:  # drawn whole before the signal came
-                check(os.path.exists("signalled.png") and leftovers(".") == []
-                      and leftovers("tmpdir") == [], f"{what}: exit 0 without the figure, or "
+                assert (os.path.exists("signalled.png") and leftovers(".") == []
+                      and leftovers("tmpdir") == []), (f"{what}: exit 0 without the figure, or "
                       f"with {leftovers('.')} {leftovers('tmpdir')}")
                 continue
-            check(child.returncode == 3 and "collnoise: interrupted by signal 15" in err,
-                  f"{what}: exit {child.returncode} {err}")
-            check(took < 1.0, f"{what}: ended {took:.2f} s after the signal")
-            check(not os.path.exists("signalled.png"), f"{what}: no figure")
-            check(leftovers(".") == [] and leftovers("tmpdir") == [],
-                  f"{what}: left {leftovers('.')} {leftovers('tmpdir')}")
+            assert child.returncode == 3 and "collnoise: interrupted by signal 15" in err, (
+                f"{what}: exit {child.returncode} {err}")
+            assert took < 1.0, f"{what}: ended {took:.2f} s after the signal"
+            assert not os.path.exists("signalled.png"), f"{what}: no figure"
+            assert leftovers(".") == [] and leftovers("tmpdir") == [], (
+                f"{what}: left {leftovers('.')} {leftovers('tmpdir')}")
 
 
-def main() -> int:
-    binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    os.chdir(work)
+@pytest.fixture(scope="module")
+def comparison(binary, work) -> dict:
+    """A small run compared with a generated per-rank table: compare.json, read back."""
     with open("qq.toml", "w", encoding="utf-8") as f:
         f.write(RUN)
     subprocess.run([binary, "run", "qq.toml", "--out", "qq.h5", "--force", "--quiet"], check=True)
@@ -180,43 +175,45 @@ def main() -> int:
                           capture_output=True, text=True)
     with open("compare.json", "w", encoding="utf-8") as f:
         f.write(done.stdout)
-    comparison = qq.read_comparison("compare.json")
-    check(comparison["measured"]["values"] == 250, "250 iteration maxima")
+    return qq.read_comparison("compare.json")
+
+
+def test_qq_figure_from_the_json(comparison):
+    assert comparison["measured"]["values"] == 250, "250 iteration maxima"
 
     fig = qq.qq_figure(comparison)
     points = [line for line in fig.axes[0].get_lines() if line.get_marker() == "o"]
-    check(len(points) == 1, f"one line of QQ points, found {len(points)}")
+    assert len(points) == 1, f"one line of QQ points, found {len(points)}"
     sim = np.asarray(comparison["qq"]["simulated"]) * 1e6  # seconds -> us, the unit drawn
     meas = np.asarray(comparison["qq"]["measured"]) * 1e6
-    check(np.allclose(points[0].get_xdata(), sim) and np.allclose(points[0].get_ydata(), meas),
-          "the points are the JSON's quantile pairs, in us")
-    check("[us]" in fig.axes[0].get_ylabel(), f"y label {fig.axes[0].get_ylabel()}")
-    check(any(line.get_linestyle() == "--" for line in fig.axes[0].get_lines()), "the diagonal")
+    assert np.allclose(points[0].get_xdata(), sim) and np.allclose(points[0].get_ydata(), meas), (
+        "the points are the JSON's quantile pairs, in us")
+    assert "[us]" in fig.axes[0].get_ylabel(), f"y label {fig.axes[0].get_ylabel()}"
+    assert any(line.get_linestyle() == "--" for line in fig.axes[0].get_lines()), "the diagonal"
 
+
+
+def test_compare_draws_the_figure(binary, comparison):
     made = subprocess.run([binary, "compare", "qq.h5", "measured.csv", "--figure", "qq.png"],
                           capture_output=True, text=True)
-    check(made.returncode == 0, f"compare --figure: {made.stdout} {made.stderr}")
+    assert made.returncode == 0, f"compare --figure: {made.stdout} {made.stderr}"
     with open("qq.png", "rb") as f:
-        check(f.read(8) == b"\x89PNG\r\n\x1a\n", "a PNG written")
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n", "a PNG written"
     again = subprocess.run([binary, "compare", "qq.h5", "measured.csv", "--figure", "qq.png"],
                            capture_output=True, text=True)
-    check(again.returncode == 2 and "--force" in again.stderr, "an existing figure kept")
+    assert again.returncode == 2 and "--force" in again.stderr, "an existing figure kept"
 
+
+
+def test_another_json_refused(comparison):
     with open("other.json", "w", encoding="utf-8") as f:
         json.dump({"format": "something else"}, f)
     refused = subprocess.run([sys.executable, "-m", "collnoise.figures.qq", "other.json", "x.png"],
                              capture_output=True, text=True,
-                             env={**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(HERE),
-                                                                           "python")})
-    check(refused.returncode == 2 and "not the JSON of collnoise compare" in refused.stderr,
-          f"another JSON refused: {refused.stderr}")
+                             env={**os.environ, "PYTHONPATH": PACKAGE})
+    assert refused.returncode == 2 and "not the JSON of collnoise compare" in refused.stderr, (
+        f"another JSON refused: {refused.stderr}")
+
+
+def test_figure_failures(binary, comparison):
     figure_failures(binary)
-    if failures:
-        print("\n".join(failures))
-        return 1
-    print("compare: the QQ figure drawn from the comparison's JSON")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

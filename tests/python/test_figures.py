@@ -1,8 +1,10 @@
 """Every shipped run file's figure, drawn from a small-sample version of it (run by ctest).
 
-    /usr/bin/python3 tests/test_figures.py BINARY WORKDIR [NAME ...]
+    /usr/bin/python3 -m pytest tests/python/test_figures.py --collnoise-binary BINARY \
+        --work-dir WORKDIR
 
-For each runs/*.toml (or the NAMEs given), writes a copy with fewer samples and a smaller sweep
+For each runs/*.toml (or the names in $COLLNOISE_FIGURE_RUNS, separated by spaces), writes a
+copy with fewer samples and a smaller sweep
 (SMALL below; runs/data beside it, so relative data paths resolve), runs it, and draws it twice:
 with `collnoise plot` (exit 0, the expected files, written whole) and in this process with
 collnoise.figures.draw, whose figures are checked: every line marked as data (figures.tag) shows
@@ -24,10 +26,12 @@ import re
 import shutil
 import subprocess
 import sys
+
+import pytest
 import tomllib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.dirname(HERE)
+SOURCE = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(SOURCE, "python"))
 
 import matplotlib  # noqa: E402
@@ -184,12 +188,7 @@ MUST_DRAW = {
                                             "bound_2_estimate", "bound_2_value"},
 }
 
-failures: list[str] = []
 
-
-def check(condition, what: str) -> None:
-    if not condition:
-        failures.append(what)
 
 
 # --- writing run files ----------------------------------------------------------------------------
@@ -271,7 +270,7 @@ def raw_values(result, rows, data) -> np.ndarray:
     if data.source == "column":
         values = figures.column(result, rows, data.key)
     elif data.source == "series":
-        check(len(rows) == 1, f"a list is drawn for one point, not {rows}")
+        assert len(rows) == 1, f"a list is drawn for one point, not {rows}"
         values = result.series(rows[0], data.key)
     else:
         values = np.arange(len(rows), dtype=float)
@@ -291,7 +290,7 @@ def check_lines(where: str, result, fig) -> set:
     """Each data line against the file's values; returns the y keys drawn and rows drawn."""
     drawn_keys, drawn_rows = set(), set()
     lines = figures.tagged_lines(fig)
-    check(any(np.isfinite(line.get_ydata()).any() for line in lines), f"{where}: no data drawn")
+    assert any(np.isfinite(line.get_ydata()).any() for line in lines), f"{where}: no data drawn"
     for line in lines:
         tag = line.collnoise
         rows, x, y = tag["rows"], tag["x"], tag["y"]
@@ -306,12 +305,12 @@ def check_lines(where: str, result, fig) -> set:
         got_x = np.asarray(line.get_xdata(), dtype=float)
         got_y = np.asarray(line.get_ydata(), dtype=float)
         label = f"{where}: line {line.get_label()!r} ({y.key} against {x.key or 'position'})"
-        check(got_x.shape == want_x.shape and np.allclose(got_x, want_x, rtol=1e-12,
-                                                          equal_nan=True),
-              f"{label}: x {got_x} != {want_x}")
-        check(got_y.shape == want_y.shape and np.allclose(got_y, want_y, rtol=1e-12,
-                                                          equal_nan=True),
-              f"{label}: y {got_y} != {want_y}")
+        assert (got_x.shape == want_x.shape and np.allclose(got_x, want_x, rtol=1e-12,
+                                                          equal_nan=True)), (
+            f"{label}: x {got_x} != {want_x}")
+        assert (got_y.shape == want_y.shape and np.allclose(got_y, want_y, rtol=1e-12,
+                                                          equal_nan=True)), (
+            f"{label}: y {got_y} != {want_y}")
         drawn_rows.update(rows)  # a point with nothing to show is still in the legend
         if np.isfinite(want_y).any():
             drawn_keys.update({y.key, x.key} - {""})
@@ -330,39 +329,39 @@ def check_layout(where: str, fig) -> None:
     frame = fig.bbox
     for text in fig.texts:  # the figure's title
         if text.get_text():
-            check(inside(text.get_window_extent(renderer), frame),
-                  f"{where}: title {text.get_text()!r} does not fit in the figure")
+            assert inside(text.get_window_extent(renderer), frame), (
+                f"{where}: title {text.get_text()!r} does not fit in the figure")
     for ax in fig.axes:
         if not ax.axison:
             continue
         for text in (ax.title, ax.xaxis.label, ax.yaxis.label):
             if text.get_text():
-                check(inside(text.get_window_extent(renderer), frame),
-                      f"{where}: {text.get_text()!r} does not fit in the figure")
-        check(inside(ax.get_tightbbox(renderer), frame),
-              f"{where}: an axes' labels or legend reach outside the figure")
+                assert inside(text.get_window_extent(renderer), frame), (
+                    f"{where}: {text.get_text()!r} does not fit in the figure")
+        assert inside(ax.get_tightbbox(renderer), frame), (
+            f"{where}: an axes' labels or legend reach outside the figure")
         legend = ax.get_legend()
         if legend is not None:
             labels = [t.get_text() for t in legend.get_texts()]
-            check(len(labels) == len(set(labels)), f"{where}: legend repeats labels {labels}")
+            assert len(labels) == len(set(labels)), f"{where}: legend repeats labels {labels}"
         # Curves told apart by their labels: no two data lines of a panel share one.
         curves = [line.get_label() for line in figures.tagged_lines(fig)
                   if line.axes is ax and not line.get_label().startswith("_")]
-        check(len(curves) == len(set(curves)), f"{where}: curves share labels {curves}")
+        assert len(curves) == len(set(curves)), f"{where}: curves share labels {curves}"
     # Titles of neighbouring panels must not run into each other.
     titles = [ax.title.get_window_extent(renderer) for ax in fig.axes
               if ax.axison and ax.title.get_text()]
     for i, a in enumerate(titles):
         for b in titles[i + 1:]:
-            check(not a.overlaps(b), f"{where}: panel titles overlap")
+            assert not a.overlaps(b), f"{where}: panel titles overlap"
 
 
 def check_result(name: str, h5: str) -> None:
     result = collnoise.load(h5)
-    check(len(result.points) == len(result.all_points()) > 0, f"{name}: one row per point")
+    assert len(result.points) == len(result.all_points()) > 0, f"{name}: one row per point"
     drawn = figures.draw(result)
     suffixes = [s for s, _ in drawn]
-    check(suffixes == EXPECTED_FILES.get(name, suffixes), f"{name}: figures {suffixes}")
+    assert suffixes == EXPECTED_FILES.get(name, suffixes), f"{name}: figures {suffixes}"
     all_rows = set()
     for suffix, fig in drawn:
         where = f"{name}-{suffix}"
@@ -370,25 +369,25 @@ def check_result(name: str, h5: str) -> None:
         all_rows |= rows
         hints = result.plot_hints(min(rows)) if rows else {}
         if hints.get("figure") == "curve" and suffix != "bounds":  # bounds: their estimates
-            check(hints["y"] in keys, f"{where}: the hints' y ({hints['y']}) is not drawn")
+            assert hints["y"] in keys, f"{where}: the hints' y ({hints['y']}) is not drawn"
         must = MUST_DRAW.get((name, suffix), set())
-        check(must <= keys, f"{where}: {sorted(must - keys)} not drawn")
+        assert must <= keys, f"{where}: {sorted(must - keys)} not drawn"
         scales = SCALES.get((name, suffix))
         if scales:
             panels = [ax for ax in fig.axes if ax.axison]
             # One pair for every panel, or a pair per panel.
             pairs = scales if isinstance(scales, list) else [scales] * len(panels)
-            check(len(pairs) == len(panels), f"{where}: {len(panels)} panels")
+            assert len(pairs) == len(panels), f"{where}: {len(panels)} panels"
             for ax, scales in zip(panels, pairs):
                 if scales[0]:
-                    check(ax.get_xscale() == scales[0],
-                          f"{where}: x axis {ax.get_xscale()}, the paper's is {scales[0]}")
+                    assert ax.get_xscale() == scales[0], (
+                        f"{where}: x axis {ax.get_xscale()}, the paper's is {scales[0]}")
                 if scales[1]:
-                    check(ax.get_yscale() == scales[1],
-                          f"{where}: y axis {ax.get_yscale()}, the paper's is {scales[1]}")
+                    assert ax.get_yscale() == scales[1], (
+                        f"{where}: y axis {ax.get_yscale()}, the paper's is {scales[1]}")
         check_layout(where, fig)
     missing = set(range(len(result))) - all_rows
-    check(not missing, f"{name}: points {sorted(missing)[:5]} not drawn")
+    assert not missing, f"{name}: points {sorted(missing)[:5]} not drawn"
 
 
 # --- finding a figure by its name ---------------------------------------------------------------
@@ -408,20 +407,20 @@ def check_lookup(results: dict) -> None:
     no other; unknown names are refused naming the known ones; a registered function comes first;
     a result without a figure in its hints is drawn by its kind."""
     named = figures_named_by_models()
-    check({"curve", "cycles", "network", "isoefficiency", "nhalf"} <= named,
-          f"figures named in engine/: {sorted(named)}")
+    assert {"curve", "cycles", "network", "isoefficiency", "nhalf"} <= named, (
+        f"figures named in engine/: {sorted(named)}")
     for name in sorted(named):
         try:
             module = importlib.import_module(f"collnoise.figures.{name}")
         except ModuleNotFoundError:
-            failures.append(f"figure '{name}' (engine/) has no module collnoise/figures/{name}.py")
+            pytest.fail(f"figure '{name}' (engine/) has no module collnoise/figures/{name}.py")
             continue
-        check(figures.draw_function(name) is module.draw,
-              f"figure '{name}': not drawn by collnoise.figures.{name}.draw")
-    check(figures.registered() == sorted(named),
-          f"figures {figures.registered()}, the models name {sorted(named)}")
+        assert figures.draw_function(name) is module.draw, (
+            f"figure '{name}': not drawn by collnoise.figures.{name}.draw")
+    assert figures.registered() == sorted(named), (
+        f"figures {figures.registered()}, the models name {sorted(named)}")
     for name in ("no_such_figure", "common", "_private", "curve.draw", "../curve", ""):
-        check(figures.draw_function(name) is None, f"'{name}' is taken for a figure")
+        assert figures.draw_function(name) is None, f"'{name}' is taken for a figure"
 
     if "default" not in results or not os.path.exists(results["default"]):
         return
@@ -430,15 +429,15 @@ def check_lookup(results: dict) -> None:
     result.plot_hints = lambda row: {**hints(row), "figure": "no_such_figure"}
     try:
         figures.draw(result)
-        failures.append("a figure without a module drawn")
+        pytest.fail("a figure without a module drawn")
     except figures.NoFigure as e:
-        check("no figure 'no_such_figure'" in str(e) and
-              "(known: curve, cycles, isoefficiency, network, nhalf)" in str(e),
-              f"an unknown figure: {e}")
+        assert ("no figure 'no_such_figure'" in str(e) and
+              "(known: curve, cycles, isoefficiency, network, nhalf)" in str(e)), (
+            f"an unknown figure: {e}")
     figures.figure("no_such_figure")(lambda result, rows: [("registered", None)])
     try:
-        check(figures.draw(result) == [("registered", None)],
-              "a function registered with @figure draws its figure")
+        assert figures.draw(result) == [("registered", None)], (
+            "a function registered with @figure draws its figure")
     finally:
         del figures._REGISTRY["no_such_figure"]
     # Files written before plot hints named a figure: their kind decides.
@@ -455,7 +454,7 @@ def check_lookup(results: dict) -> None:
         result.plot_hints = lambda row, hints=hints: {k: v for k, v in hints(row).items()
                                                       if k != "figure"}
         got = {figures.figure_name(result, row) for row in range(len(result))}
-        check(got == {figure}, f"{name}: points of kind {kind} without a figure: {got}")
+        assert got == {figure}, f"{name}: points of kind {kind} without a figure: {got}"
 
 
 # --- running ----------------------------------------------------------------------------------------
@@ -496,43 +495,55 @@ def check_command_errors(binary: str, work: str) -> None:
     for path in ("no-such-result.h5", os.path.join(work, "not-a-result.h5")):
         done = subprocess.run([binary, "plot", path], capture_output=True, text=True, cwd=work)
         lines = done.stderr.strip().splitlines()
-        check(done.returncode == 2 and len(lines) == 1 and path in lines[0],
-              f"collnoise plot {path}: exit {done.returncode}, stderr {done.stderr!r}")
+        assert done.returncode == 2 and len(lines) == 1 and path in lines[0], (
+            f"collnoise plot {path}: exit {done.returncode}, stderr {done.stderr!r}")
 
 
-def main() -> int:
-    binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    shipped = sorted(f[:-5] for f in os.listdir(os.path.join(SOURCE, "runs"))
-                     if f.endswith(".toml"))
-    unknown = sorted(set(shipped) - set(SMALL))
-    check(not unknown, f"shipped run files without a small version in SMALL: {unknown}")
-    names = sys.argv[3:] or shipped + sorted(EXTRA)
-    os.makedirs(work, exist_ok=True)
+def shipped_run_files() -> list[str]:
+    return sorted(f[:-5] for f in os.listdir(os.path.join(SOURCE, "runs")) if f.endswith(".toml"))
+
+
+def test_every_shipped_run_file_has_a_small_version():
+    unknown = sorted(set(shipped_run_files()) - set(SMALL))
+    assert not unknown, f"shipped run files without a small version in SMALL: {unknown}"
+
+
+@pytest.fixture(scope="module")
+def drawn(binary, work):
+    """Every run file run, its figures drawn by `collnoise plot` and checked in this process:
+    the results and what failed (a run, a figure, the command), every failure listed."""
+    names = os.environ.get("COLLNOISE_FIGURE_RUNS", "").split() or (shipped_run_files() +
+                                                                    sorted(EXTRA))
     tomls = write_run_files(work, names)
     results = {name: os.path.join(work, f"{name}.h5") for name in names}
     out = os.path.join(work, "figures")
-    shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
+    failures = []
     # Two at a time (the machine's cores); each run on one thread.
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        for error in pool.map(lambda n: run(binary, tomls[n], results[n]), names):
-            check(error is None, error or "")
+        failures += [error for error in pool.map(lambda n: run(binary, tomls[n], results[n]),
+                                                 names) if error is not None]
         ran = [n for n in names if os.path.exists(results[n])]
         plotted = pool.submit(plot_with_command, binary, ran, results, out)
         for name in ran:  # in this process meanwhile: the figures' data, scales and layout
             try:
                 check_result(name, results[name])
+            except AssertionError as e:
+                failures.append(f"{name}: {e}")
             except Exception as e:  # noqa: BLE001 - a crash is a failure of that figure
                 failures.append(f"{name}: drawing raised {type(e).__name__}: {e}")
         failures.extend(plotted.result())
+    return results, failures
+
+
+def test_figures_of_the_run_files(drawn):
+    _, failures = drawn
+    assert not failures, "\n".join(failures)
+
+
+def test_command_errors(binary, work):
     check_command_errors(binary, work)
-    check_lookup(results)
-    if failures:
-        print("\n".join(failures))
-        return 1
-    print(f"figures of {len(names)} run files: drawn, their data as in the files")
-    return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def test_lookup(drawn):
+    check_lookup(drawn[0])

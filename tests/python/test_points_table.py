@@ -1,6 +1,7 @@
 """A fresh result's points table loads in one call with h5py and pandas (docs/hdf5-layout.md).
 
-    /usr/bin/python3 tests/test_points_table.py BINARY WORKDIR
+    /usr/bin/python3 -m pytest tests/python/test_points_table.py --collnoise-binary BINARY \
+        --work-dir WORKDIR
 
 Runs collnoise on a small sweep that mixes kinds of points, then checks that
 pandas.DataFrame(h5py.File(path)["points_table"][()]) has one row per point, the units and
@@ -13,11 +14,13 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 import h5py
 import numpy as np
 import pandas
 
-SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SOURCE, "python"))
 import collnoise  # noqa: E402
 from collnoise.result import BOUND_FIELDS as FIELDS  # noqa: E402
@@ -46,7 +49,6 @@ samples = 100
 "collective.N" = [7, 8]
 """
 
-failures = []
 
 BOUNDS_RUN = """name = "py-bounds"
 seed = 3
@@ -70,15 +72,8 @@ def bounds_run(count):
         for i in range(1, count + 1))
 
 
-def check(condition, what):
-    if not condition:
-        failures.append(what)
 
-
-def main():
-    binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    os.makedirs(work, exist_ok=True)
-    os.chdir(work)
+def test_points_table_in_one_call(binary, work):
     with open("py-table.toml", "w") as f:
         f.write(RUN)
     subprocess.run([binary, "run", "py-table.toml", "--out", "py-table.h5", "--force", "--quiet",
@@ -91,21 +86,22 @@ def main():
         units = [u.decode() for u in table.attrs["units"]]
         sources = [s.decode() for s in table.attrs["sources"]]
         groups = [f["points"][name] for name in sorted(f["points"])]
-        check(len(frame) == len(groups) == 4, f"{len(frame)} rows, {len(groups)} points")
-        check(len(units) == len(frame.columns) == len(sources), "units and sources aligned")
+        assert len(frame) == len(groups) == 4, f"{len(frame)} rows, {len(groups)} points"
+        assert len(units) == len(frame.columns) == len(sources), "units and sources aligned"
         unit = dict(zip(frame.columns, units))
-        check(unit["collective.w"] == "seconds", f"collective.w in {unit['collective.w']!r}")
-        check(unit["mean"] == "seconds", f"mean in {unit['mean']!r}")
-        check(unit["completion_mean"] == "seconds", "completion_mean in seconds")
-        check(unit["samples"] == "", "samples has no unit")
-        check(dict(zip(frame.columns, sources))["noise.f"] == "params", "noise.f from params")
-        check(list(frame["point"]) == [0, 1, 2, 3], "point index")
-        check(frame["exact_in_ci"].dtype == np.float64, "a bool column with gaps is float64")
+        assert unit["collective.w"] == "seconds", f"collective.w in {unit['collective.w']!r}"
+        assert unit["mean"] == "seconds", f"mean in {unit['mean']!r}"
+        assert unit["completion_mean"] == "seconds", "completion_mean in seconds"
+        assert unit["samples"] == "", "samples has no unit"
+        assert dict(zip(frame.columns, sources))["noise.f"] == "params", "noise.f from params"
+        assert list(frame["point"]) == [0, 1, 2, 3], "point index"
+        assert frame["exact_in_ci"].dtype == np.float64, "a bool column with gaps is float64"
         for i, group in enumerate(groups):
             values = frame.iloc[i].to_dict()
             kind = group.attrs["kind"]
-            check(values["kind"].decode() == (kind.decode() if isinstance(kind, bytes) else kind),
-                  "kind")
+            assert (
+                values["kind"].decode() == (kind.decode() if isinstance(kind, bytes) else kind)
+            ), "kind"
             for source in ("params", "summary"):
                 for key, value in group[source].attrs.items():
                     if key.endswith(("_reason", "_units", "_missing")) or key not in values:
@@ -118,22 +114,24 @@ def main():
                     if np.ndim(value):
                         continue  # lists: not columns (parameters' lists are text)
                     if isinstance(value, str):
-                        check(got == value, f"{source}.{key}: {got!r} != {value!r}")
+                        assert got == value, f"{source}.{key}: {got!r} != {value!r}"
                     else:
-                        check(float(got) == float(value), f"{source}.{key}: {got} != {value}")
+                        assert float(got) == float(value), f"{source}.{key}: {got} != {value}"
                     declared = group[source].attrs.get(key + "_units", b"")
                     declared = declared.decode() if isinstance(declared, bytes) else declared
-                    check(declared == "" or declared in unit[key].split(" | "),
-                          f"{key}: unit {unit[key]!r}, the point declares {declared!r}")
+                    assert declared == "" or declared in unit[key].split(" | "), (
+                        f"{key}: unit {unit[key]!r}, the point declares {declared!r}")
             for key in ("noise.f", "completion_mean", "mean"):
                 present = key in group["params"].attrs or key in group["summary"].attrs
-                check(present or math.isnan(values[key]), f"{key} absent but not NaN")
+                assert present or math.isnan(values[key]), f"{key} absent but not NaN"
+
+
+def test_bounds_table(binary, work):
     check_bounds_table(binary)
+
+
+def test_old_bounds_layout(binary, work):
     check_old_bounds_layout(binary)
-    if failures:
-        print("\n".join(failures))
-        sys.exit(1)
-    print("points table: one call, rows and units as in the point groups; bounds in their table")
 
 
 def check_bounds_table(binary):
@@ -145,25 +143,25 @@ def check_bounds_table(binary):
                     "--no-checkpoint"], check=True)
     with h5py.File("py-bounds.h5", "r") as f:
         frame = pandas.DataFrame(f["points_bounds"][()])
-        check(len(frame) == count, f"{len(frame)} rows of bounds")
-        check(list(frame["bound"]) == list(range(1, count + 1)), "bounds in order")
-        check(list(frame["value"]) == [float(i) for i in range(1, count + 1)], "values exact")
-        check(not any(re.match(r"bound_\d+_", c) for c in f["points_table"].dtype.names),
-              "no bound columns in the points table")  # the model's bound_lower is not one
+        assert len(frame) == count, f"{len(frame)} rows of bounds"
+        assert list(frame["bound"]) == list(range(1, count + 1)), "bounds in order"
+        assert list(frame["value"]) == [float(i) for i in range(1, count + 1)], "values exact"
+        assert not any(re.match(r"bound_\d+_", c) for c in f["points_table"].dtype.names), (
+            "no bound columns in the points table")  # the model's bound_lower is not one
         # Nothing else grows with the bounds: the summary group holds the model's fields only.
         summary = f["points"]["0000"]["summary"].attrs
-        check(len(summary) < 120 and "bounds_decided" in summary,
-              f"{len(summary)} attributes in the summary group")
-        check(len(f["points_table"].dtype.names) < 100, "points table columns")
+        assert len(summary) < 120 and "bounds_decided" in summary, (
+            f"{len(summary)} attributes in the summary group")
+        assert len(f["points_table"].dtype.names) < 100, "points table columns"
     result = collnoise.load("py-bounds.h5")
     bounds = collnoise.bounds(result)
-    check(len(bounds) == count, f"collnoise.bounds: {len(bounds)} rows")
-    check(list(bounds.columns) == ["point", "bound", *FIELDS],
-          f"columns {list(bounds.columns)[:4]}...")
-    check(list(bounds["value"]) == [float(i) for i in range(1, count + 1)], "bounds() values")
-    check(set(bounds["verdict"]) == {"holds"}, f"verdicts {set(bounds['verdict'])}")
-    check(bounds["name"].iloc[-1] == f"b{count}", "last name")
-    check(result.units.get(f"bound_{count}_value") == "seconds", "wide column's unit")
+    assert len(bounds) == count, f"collnoise.bounds: {len(bounds)} rows"
+    assert list(bounds.columns) == ["point", "bound", *FIELDS], (
+        f"columns {list(bounds.columns)[:4]}...")
+    assert list(bounds["value"]) == [float(i) for i in range(1, count + 1)], "bounds() values"
+    assert set(bounds["verdict"]) == {"holds"}, f"verdicts {set(bounds['verdict'])}"
+    assert bounds["name"].iloc[-1] == f"b{count}", "last name"
+    assert result.units.get(f"bound_{count}_value") == "seconds", "wide column's unit"
 
 
 def check_old_bounds_layout(binary):
@@ -208,29 +206,26 @@ def check_old_bounds_layout(binary):
                               capture_output=True, text=True).stdout
     import json
     old_point, new_point = json.loads(old_json)["points"][0], json.loads(new_json)["points"][0]
-    check(old_point == new_point, "summary --json of the old layout is the new one's")
-    check(list(old_point)[-1] == "bounds_decided", "bounds_decided last")
+    assert old_point == new_point, "summary --json of the old layout is the new one's"
+    assert list(old_point)[-1] == "bounds_decided", "bounds_decided last"
     old_bounds = collnoise.bounds(collnoise.load("old.h5", verify=False))
     new_bounds = collnoise.bounds(collnoise.load("new.h5"))
-    check(list(old_bounds["value"]) == list(new_bounds["value"]) == [1.0, 2.0, 3.0],
-          "bounds() of both layouts")
-    check(list(old_bounds["verdict"]) == list(new_bounds["verdict"]), "verdicts of both layouts")
+    assert list(old_bounds["value"]) == list(new_bounds["value"]) == [1.0, 2.0, 3.0], (
+        "bounds() of both layouts")
+    assert list(old_bounds["verdict"]) == list(new_bounds["verdict"]), "verdicts of both layouts"
     wide_old = collnoise.load("old.h5", verify=False).points
     wide_new = collnoise.load("new.h5").points
     columns = [f"bound_{i}_{field}" for i in (1, 2, 3) for field in FIELDS]
-    check(sorted(wide_new.columns) == sorted(wide_old.columns), "the same points columns")
-    check(wide_new[columns].iloc[0].tolist() == wide_old[columns].iloc[0].tolist(),
-          "the same bound columns")
-    check(wide_new.at[0, "bound_3_value"] == 3.0, "a bound's column")
+    assert sorted(wide_new.columns) == sorted(wide_old.columns), "the same points columns"
+    assert wide_new[columns].iloc[0].tolist() == wide_old[columns].iloc[0].tolist(), (
+        "the same bound columns")
+    assert wide_new.at[0, "bound_3_value"] == 3.0, "a bound's column"
     old_point = collnoise.load("old.h5", verify=False).point(0)
     new_point = collnoise.load("new.h5").point(0)
     for i in (1, 2, 3):
         for field in FIELDS:
             key = f"bound_{i}_{field}"
-            check(old_point.summary.get(key) == new_point.summary.get(key),
-                  f"{key}: {old_point.summary.get(key)!r} != {new_point.summary.get(key)!r}")
-        check(new_point.units.get(f"bound_{i}_value") == "seconds", "a bound's unit")
+            assert old_point.summary.get(key) == new_point.summary.get(key), (
+                f"{key}: {old_point.summary.get(key)!r} != {new_point.summary.get(key)!r}")
+        assert new_point.units.get(f"bound_{i}_value") == "seconds", "a bound's unit"
 
-
-if __name__ == "__main__":
-    main()

@@ -1,8 +1,8 @@
 """The Python package's layers point down (python/collnoise/__init__.py, LAYERS), run by ctest:
 
-    /usr/bin/python3 tests/test_python_layers.py [PACKAGE]
+    /usr/bin/python3 -m pytest tests/python/test_python_layers.py
 
-PACKAGE is the package's folder (default: python/collnoise beside tests/). Every module of it is
+The package is python/collnoise of this source tree. Every module of it is
 parsed with `ast`, nothing is imported or run, and every import of the package's own modules is
 found: at the top of a module, inside functions and classes, under `if`s, and
 importlib.import_module or __import__ called with a constant name. A module may import modules
@@ -16,19 +16,14 @@ from __future__ import annotations
 
 import ast
 import os
-import sys
+
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = "collnoise"
 ROOT = "__init__"  # the package's own __init__.py, as LAYERS names it
 
-failures: list[str] = []
 
-
-def check(condition: bool, what: str) -> None:
-    if not condition:
-        failures.append(what)
-        print(f"FAILED: {what}", file=sys.stderr)
 
 
 def read_layers(folder: str) -> list[tuple[str, ...]]:
@@ -162,40 +157,31 @@ def check_itself(layers: list[tuple[str, ...]], known: set[str]) -> None:
     for text, line in planted.items():
         bad = upward_imports(text, lowest, False, known, layers, "planted.py")
         if line is None:
-            check(bad == [], f"the checker refuses a downward import: {text!r} gives {bad}")
+            assert bad == [], f"the checker refuses a downward import: {text!r} gives {bad}"
         else:
-            check(len(bad) == 1 and bad[0].startswith(f"planted.py:{line}: {lowest} "),
-                  f"the checker misses an upward import: {text!r} gives {bad}")
+            assert len(bad) == 1 and bad[0].startswith(f"planted.py:{line}: {lowest} "), (
+                f"the checker misses an upward import: {text!r} gives {bad}")
 
 
-def main() -> int:
-    folder = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
-                             os.path.join(os.path.dirname(HERE), "python", PACKAGE))
+def test_layers_point_down():
+    folder = os.path.join(os.path.dirname(os.path.dirname(HERE)), "python", PACKAGE)
     layers = read_layers(folder)
     modules = modules_of(folder)
     known = set(modules)
     check_itself(layers, known)
     declared = [name for names in layers for name in names]
-    check(len(declared) == len(set(declared)), f"LAYERS names a module twice: {declared}")
+    assert len(declared) == len(set(declared)), f"LAYERS names a module twice: {declared}"
     for name in declared:
-        check(name in known, f"LAYERS names {name}, which is no module of {folder}")
+        assert name in known, f"LAYERS names {name}, which is no module of {folder}"
+    # Every module's upward imports, all of them named in the one failure.
+    problems = []
     for module, (path, is_package) in sorted(modules.items()):
         shown = os.path.relpath(path, os.path.dirname(os.path.dirname(folder)))
         if layer_of(module, layers) is None:
-            check(False, f"{shown}: the module {module} is in no layer (add it to LAYERS in "
-                         f"{PACKAGE}/__init__.py)")
+            problems.append(f"{shown}: the module {module} is in no layer (add it to LAYERS in "
+                            f"{PACKAGE}/__init__.py)")
             continue
         with open(path, encoding="utf-8") as f:
             source = f.read()
-        for line in upward_imports(source, module, is_package, known, layers, shown):
-            check(False, line)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print(f"python layers: {len(modules)} modules in {len(layers)} layers, every import of the "
-          f"package's own modules points down")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        problems += upward_imports(source, module, is_package, known, layers, shown)
+    assert not problems, "\n".join(problems)

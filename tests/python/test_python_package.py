@@ -1,6 +1,7 @@
 """The collnoise Python package's reading API against real result files (run by ctest).
 
-    /usr/bin/python3 tests/test_python_package.py BINARY WORKDIR
+    /usr/bin/python3 -m pytest tests/python/test_python_package.py --collnoise-binary BINARY \
+        --work-dir WORKDIR
 
 load(), the points table as a DataFrame, params, summary, exact, units, series, reasons,
 histograms and their UHI view, files without a points table, refused files, the former reader
@@ -23,10 +24,12 @@ import stat
 import struct
 import subprocess
 import sys
+
+import pytest
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.dirname(HERE)
+SOURCE = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(SOURCE, "python"))
 sys.path.insert(0, os.path.join(SOURCE, "python", "legacy"))
 
@@ -84,12 +87,7 @@ m = [2, 4, 8]
 "isoefficiency.c1" = 1.0e-2
 """
 
-failures: list[str] = []
 
-
-def check(condition, what: str) -> None:
-    if not condition:
-        failures.append(what)
 
 
 def run(binary: str, name: str, text: str) -> str:
@@ -106,84 +104,85 @@ def check_table(path: str) -> None:
         raw = pd.DataFrame(f["points_table"][()])
         names = list(f["points_table"].dtype.names)
         groups = len(f["points"])
-    check(isinstance(result.points, pd.DataFrame) and len(result.points) == groups == len(result),
-          f"{path}: one row per point")
-    check(list(result.points.columns) == names, f"{path}: the table's columns, in order")
-    check(list(result.points["point"]) == list(range(groups)), f"{path}: row i is point i")
+    assert (
+        isinstance(result.points, pd.DataFrame) and len(result.points) == groups == len(result)
+    ), f"{path}: one row per point"
+    assert list(result.points.columns) == names, f"{path}: the table's columns, in order"
+    assert list(result.points["point"]) == list(range(groups)), f"{path}: row i is point i"
     for name in names:
         got, want = result.points[name], raw[name]
         if want.dtype == object:
-            check(all(g == w.decode() for g, w in zip(got, want)), f"{path}: {name} as str")
+            assert all(g == w.decode() for g, w in zip(got, want)), f"{path}: {name} as str"
         else:
-            check(np.array_equal(got.to_numpy(), want.to_numpy(), equal_nan=True),
-                  f"{path}: {name} values")
-    check(set(result.params.columns) == {c for c in names if result.sources[c] == "params"},
-          f"{path}: params are the parameter columns")
-    check(set(result.summary.columns) == {c for c in names if result.sources[c] == "summary"},
-          f"{path}: summary is the summary columns")
+            assert np.array_equal(got.to_numpy(), want.to_numpy(), equal_nan=True), (
+                f"{path}: {name} values")
+    assert set(result.params.columns) == {c for c in names if result.sources[c] == "params"}, (
+        f"{path}: params are the parameter columns")
+    assert set(result.summary.columns) == {c for c in names if result.sources[c] == "summary"}, (
+        f"{path}: summary is the summary columns")
 
 
 def check_tree(path: str) -> None:
     result = collnoise.load(path)
-    check(result.kind == "tree_barrier" and result.name == "api-tree", "tree: kind and name")
-    check(result.units["mean"] == "seconds" and result.units["collective.w"] == "seconds"
-          and result.units["samples"] == "", f"tree: units {result.units.get('mean')!r}")
-    check("collective.N" in result.params and "mean" not in result.params, "tree: params")
+    assert result.kind == "tree_barrier" and result.name == "api-tree", "tree: kind and name"
+    assert (result.units["mean"] == "seconds" and result.units["collective.w"] == "seconds"
+          and result.units["samples"] == ""), f"tree: units {result.units.get('mean')!r}"
+    assert "collective.N" in result.params and "mean" not in result.params, "tree: params"
     exact = result.exact
     for key in ("exact_mean", "exact_sd", "theorem1_lower", "theorem1_upper", "noiseless_time",
                 "median_exact", "bound_lower"):
-        check(key in exact.columns, f"tree: exact has {key}")
+        assert key in exact.columns, f"tree: exact has {key}"
     for key in ("mean", "ci_low", "exact_in_ci", "exact_in_ci_adjusted", "samples", "z_score"):
-        check(key not in exact.columns, f"tree: exact has no {key}")
-    check(np.array_equal(exact["exact_mean"], result.points["exact_mean"]), "tree: exact values")
+        assert key not in exact.columns, f"tree: exact has no {key}"
+    assert np.array_equal(exact["exact_mean"], result.points["exact_mean"]), "tree: exact values"
     # The file's nulls: NaN in the table, None with a reason in the point group.
     big = result.point(1)
-    check(math.isnan(result.points.at[1, "theorem1_lower"]), "tree: null is NaN in the table")
-    check(big.summary["theorem1_lower"] is None and
-          "full tree" in result.reason(1, "theorem1_lower"), "tree: the reason of a null")
-    check(big.units["mean"] == "seconds" and "mean_units" not in big.summary,
-          "tree: <key>_units is a unit, not a value")
-    check(len(big.raw) == 500, "tree: raw samples")
+    assert math.isnan(result.points.at[1, "theorem1_lower"]), "tree: null is NaN in the table"
+    assert (big.summary["theorem1_lower"] is None and
+          "full tree" in result.reason(1, "theorem1_lower")), "tree: the reason of a null"
+    assert big.units["mean"] == "seconds" and "mean_units" not in big.summary, (
+        "tree: <key>_units is a unit, not a value")
+    assert len(big.raw) == 500, "tree: raw samples"
     # Histograms and their UHI view.
     h = result.histogram(1)
-    check(h.name == "phase_time" and h.unit == h.units == "seconds", f"histogram {h.name}")
-    check(len(h.edges) == len(h.counts) + 1 and h.total() == 500, "histogram: edges and total")
-    check(result.histogram(1, "phase_time") is h, "histogram by name")
+    assert h.name == "phase_time" and h.unit == h.units == "seconds", f"histogram {h.name}"
+    assert len(h.edges) == len(h.counts) + 1 and h.total() == 500, "histogram: edges and total"
+    assert result.histogram(1, "phase_time") is h, "histogram by name"
     try:
         result.histogram(1, "nothing")
-        failures.append("an unknown histogram name accepted")
+        pytest.fail("an unknown histogram name accepted")
     except KeyError as e:
-        check("phase_time" in str(e), "an unknown histogram's error lists the histograms")
+        assert "phase_time" in str(e), "an unknown histogram's error lists the histograms"
     u = h.to_uhi()
     axis = u.axes[0]
-    check(u.kind == "COUNT" and np.array_equal(u.values(), h.counts) and
-          np.array_equal(u.variances(), h.counts) and np.array_equal(u.counts(), h.counts),
-          "UHI: kind, values, variances, counts")
-    check(len(axis) == len(h.counts) and axis[0] == (h.edges[0], h.edges[1]) and
-          axis[-1] == (h.edges[-2], h.edges[-1]) and list(axis)[3] == axis[3],
-          "UHI: the axis is a sequence of bin edges")
-    check(axis.traits.circular is False and axis.traits.discrete is False, "UHI: traits")
-    check(len(u.values(flow=True)) == len(h.counts) + 2 and u.values(flow=True).sum() == 500,
-          "UHI: flow bins")
-    check(h.to_uhi_dict()["storage"]["values"].sum() == 500, "UHI serialization dictionary")
+    assert (u.kind == "COUNT" and np.array_equal(u.values(), h.counts) and
+          np.array_equal(u.variances(), h.counts) and np.array_equal(u.counts(), h.counts)), (
+        "UHI: kind, values, variances, counts")
+    assert (len(axis) == len(h.counts) and axis[0] == (h.edges[0], h.edges[1]) and
+          axis[-1] == (h.edges[-2], h.edges[-1]) and list(axis)[3] == axis[3]), (
+        "UHI: the axis is a sequence of bin edges")
+    assert axis.traits.circular is False and axis.traits.discrete is False, "UHI: traits"
+    assert len(u.values(flow=True)) == len(h.counts) + 2 and u.values(flow=True).sum() == 500, (
+        "UHI: flow bins")
+    assert h.to_uhi_dict()["storage"]["values"].sum() == 500, "UHI serialization dictionary"
     try:  # where scikit-hep's uhi is installed, the protocol check itself
         from uhi.typing.plottable import PlottableHistogram
-        check(isinstance(u, PlottableHistogram), "UHI: isinstance PlottableHistogram")
+        assert isinstance(u, PlottableHistogram), "UHI: isinstance PlottableHistogram"
     except ImportError:
         pass
-    check(result.plot_hints(0)["references"][0] == "exact_mean", "plot hints")
+    assert result.plot_hints(0)["references"][0] == "exact_mean", "plot hints"
 
     # The former reader gives what it gave.
     old = collnoise_reader.load(path)
-    check(old.root["seed"] == 5 and old.kind == "tree_barrier" and len(old.points) == 2,
-          "collnoise_reader: root, kind, points")
+    assert old.root["seed"] == 5 and old.kind == "tree_barrier" and len(old.points) == 2, (
+        "collnoise_reader: root, kind, points")
     for i, p in enumerate(old.points):
-        check(p.summary == result.point(i).summary and p.params == result.point(i).params,
-              "collnoise_reader: summaries and parameters")
+        assert p.summary == result.point(i).summary and p.params == result.point(i).params, (
+            "collnoise_reader: summaries and parameters")
         uhi = p.histograms["phase_time"].to_uhi()
-        check(isinstance(uhi, dict) and len(uhi["storage"]["values"]) == len(h.counts) + 2,
-              "collnoise_reader: to_uhi() is the serialization dictionary")
-    check(old.run_file()["seed"] == 5, "collnoise_reader: run_file()")
+        assert isinstance(uhi, dict) and len(uhi["storage"]["values"]) == len(h.counts) + 2, (
+            "collnoise_reader: to_uhi() is the serialization dictionary")
+    assert old.run_file()["seed"] == 5, "collnoise_reader: run_file()"
 
     # A file written before the points table: the same table, from the point groups. h5py
     # changing it breaks its checksum: read without verification, as --no-verify does.
@@ -192,11 +191,11 @@ def check_tree(path: str) -> None:
         del f["points_table"]
     older = collnoise.load("api-tree-old.h5", verify=False)
     for column in ("collective.N", "mean", "ci_low", "theorem1_lower", "exact_mean", "ci_method"):
-        check(older.points[column].tolist() == result.points[column].tolist() or
-              np.array_equal(older.points[column], result.points[column], equal_nan=True),
-              f"no points table: {column} from the point groups")
-    check(older.units["mean"] == "seconds" and older.sources["noise.f"] == "params",
-          "no points table: units and sources")
+        assert (older.points[column].tolist() == result.points[column].tolist() or
+              np.array_equal(older.points[column], result.points[column], equal_nan=True)), (
+            f"no points table: {column} from the point groups")
+    assert older.units["mean"] == "seconds" and older.sources["noise.f"] == "params", (
+        "no points table: units and sources")
 
     # Refused: another format version, another kind of file.
     with h5py.File("api-tree-old.h5", "r+") as f:
@@ -208,9 +207,9 @@ def check_tree(path: str) -> None:
             with warnings.catch_warnings():  # other.h5, written by h5py, has no checksum
                 warnings.simplefilter("ignore", collnoise.UnsealedFileWarning)
                 collnoise.load(bad, verify=False)
-            failures.append(f"{bad} accepted")
+            pytest.fail(f"{bad} accepted")
         except collnoise.FormatError as e:
-            check(word in str(e) and bad in str(e), f"{bad}: the error names {word}")
+            assert word in str(e) and bad in str(e), f"{bad}: the error names {word}"
 
 
 def check_nhalf(path: str) -> None:
@@ -218,10 +217,10 @@ def check_nhalf(path: str) -> None:
     exact = result.exact
     for key in ("nhalf_exact", "nhalf_paper_approx", "nhalf_full_tree", "exact_mean_at_half",
                 "exact_mean_at_double", "target_time"):
-        check(key in exact.columns, f"nhalf: exact has {key}")
+        assert key in exact.columns, f"nhalf: exact has {key}"
     for key in ("check_below_mean", "check_passed", "nhalf_exact_resolved"):
-        check(key not in exact.columns, f"nhalf: exact has no {key}")
-    check(result.histograms(0) == {}, "nhalf: an analysis has no histograms")
+        assert key not in exact.columns, f"nhalf: exact has no {key}"
+    assert result.histograms(0) == {}, "nhalf: an analysis has no histograms"
 
 
 def check_isoefficiency(path: str) -> None:
@@ -230,10 +229,10 @@ def check_isoefficiency(path: str) -> None:
     with h5py.File(path, "r") as f:
         summary = f["points/0000/summary"].attrs
         stored, missing = summary["W"], set(summary.get("W_missing", []))
-    check(len(w) == len(stored) == 3, "isoefficiency: W over m")
-    check(all(math.isnan(w[i]) if i in missing else w[i] == stored[i] for i in range(len(w))),
-          "isoefficiency: a list with null entries reads as NaN there")
-    check(np.array_equal(result.series(1, "m"), [2, 4, 8]), "isoefficiency: m")
+    assert len(w) == len(stored) == 3, "isoefficiency: W over m"
+    assert all(math.isnan(w[i]) if i in missing else w[i] == stored[i] for i in range(len(w))), (
+        "isoefficiency: a list with null entries reads as NaN there")
+    assert np.array_equal(result.series(1, "m"), [2, 4, 8]), "isoefficiency: m"
 
 
 def check_missing_module(work: str, path: str) -> None:
@@ -246,8 +245,8 @@ def check_missing_module(work: str, path: str) -> None:
     done = subprocess.run([sys.executable, "-m", "collnoise.plot", path], env=env, cwd=work,
                           capture_output=True, text=True)
     lines = done.stderr.strip().splitlines()
-    check(done.returncode == 2 and len(lines) == 1 and "h5py" in lines[0],
-          f"without h5py: exit {done.returncode}, {done.stderr!r}")
+    assert done.returncode == 2 and len(lines) == 1 and "h5py" in lines[0], (
+        f"without h5py: exit {done.returncode}, {done.stderr!r}")
 
 
 def expect_damaged(path: str, words: str) -> None:
@@ -256,12 +255,12 @@ def expect_damaged(path: str, words: str) -> None:
     for load in (collnoise.load, collnoise_reader.load):
         try:
             load(path)
-            failures.append(f"{path}: a damaged file accepted by {load.__module__}.load")
+            pytest.fail(f"{path}: a damaged file accepted by {load.__module__}.load")
         except collnoise.DamagedFileError as e:
             remedy = "verify=False" in str(e) or "neither" in str(e)  # as collnoise verify
-            check(e.path == path and f"'{path}'" in str(e) and words in str(e) and remedy and
-                  isinstance(e, ValueError),
-                  f"{path}: the error names the file and says {words!r}: {e}")
+            assert (e.path == path and f"'{path}'" in str(e) and words in str(e) and remedy and
+                  isinstance(e, ValueError)), (
+                f"{path}: the error names the file and says {words!r}: {e}")
 
 
 def flipped_exponent(path: str, copy: str) -> float:
@@ -284,29 +283,29 @@ def flipped_exponent(path: str, copy: str) -> float:
 
 def check_seals(binary: str, work: str, path: str) -> None:
     """The checksum, checked as `collnoise verify` checks it."""
-    check(collnoise.verify(path) is True and collnoise.load(path).sealed,
-          "a file collnoise wrote: its checksum matches")
+    assert collnoise.verify(path) is True and collnoise.load(path).sealed, (
+        "a file collnoise wrote: its checksum matches")
     with open(path, "rb") as f:
         seal = f.read(512).split(b"\0")[0].decode().splitlines()
     length = os.path.getsize(path) - 512
-    check(seal[0] == "collnoise sealed file 1" and seal[2] == f"bytes {length}",
-          f"the seal's text: {seal}")
+    assert seal[0] == "collnoise sealed file 1" and seal[2] == f"bytes {length}", (
+        f"the seal's text: {seal}")
     import xxhash
     with open(path, "rb") as f:
         f.seek(512)
-        check(seal[1] == "xxh3-128 " + xxhash.xxh3_128(f.read()).hexdigest(),
-              "the seal's digest is xxhash's hexdigest (high 64 bits first)")
+        assert seal[1] == "xxh3-128 " + xxhash.xxh3_128(f.read()).hexdigest(), (
+            "the seal's digest is xxhash's hexdigest (high 64 bits first)")
 
     # One exponent bit flipped: the mean reads as twice or half itself without verification.
     mean = collnoise.load(path).points.at[0, "mean"]
     read = flipped_exponent(path, "flipped.h5")
-    check(read in (2 * mean, mean / 2), f"flipped: the mean {mean} reads as {read} unverified")
+    assert read in (2 * mean, mean / 2), f"flipped: the mean {mean} reads as {read} unverified"
     expect_damaged("flipped.h5", "its checksum does not match its content")
     done = subprocess.run([binary, "verify", "flipped.h5"], capture_output=True, text=True)
-    check(done.returncode == 2 and "its checksum does not match its content" in done.stderr,
-          f"collnoise verify flipped.h5: {done.returncode} {done.stderr!r}")
-    check(len(collnoise_reader.load("flipped.h5", verify=False).points) == 2,
-          "collnoise_reader.load(verify=False) reads a damaged file")
+    assert done.returncode == 2 and "its checksum does not match its content" in done.stderr, (
+        f"collnoise verify flipped.h5: {done.returncode} {done.stderr!r}")
+    assert len(collnoise_reader.load("flipped.h5", verify=False).points) == 2, (
+        "collnoise_reader.load(verify=False) reads a damaged file")
 
     # Refused before h5py parses any of it.
     import collnoise.result as result_module
@@ -319,7 +318,7 @@ def check_seals(binary: str, work: str, path: str) -> None:
         pass
     finally:
         result_module.h5py.File = real
-    check(opened == [], f"a damaged file was opened by h5py: {opened}")
+    assert opened == [], f"a damaged file was opened by h5py: {opened}"
 
     # A file replaced after it was loaded is checked again before a point group is read.
     shutil.copy(path, "replaced.h5")
@@ -328,9 +327,9 @@ def check_seals(binary: str, work: str, path: str) -> None:
     os.replace("replaced.tmp", "replaced.h5")
     try:
         result.point(0)
-        failures.append("a point group read from a file damaged after it was loaded")
+        pytest.fail("a point group read from a file damaged after it was loaded")
     except collnoise.DamagedFileError as e:
-        check("replaced.h5" in str(e), f"replaced: {e}")
+        assert "replaced.h5" in str(e), f"replaced: {e}"
 
     # Truncated: after the seal, and inside it.
     data = open(path, "rb").read()
@@ -350,8 +349,8 @@ def check_seals(binary: str, work: str, path: str) -> None:
             f.write(damaged)
         expect_damaged(name, "its seal is unreadable")
         done = subprocess.run([binary, "verify", name], capture_output=True, text=True)
-        check(done.returncode == 2 and "its seal is unreadable" in done.stderr,
-              f"collnoise verify {name}: {done.returncode} {done.stderr!r}")
+        assert done.returncode == 2 and "its seal is unreadable" in done.stderr, (
+            f"collnoise verify {name}: {done.returncode} {done.stderr!r}")
 
     # Without a seal (an HDF5 file another program wrote, here h5py): read with a warning.
     with h5py.File(path, "r") as src, h5py.File("unsealed.h5", "w") as dst:
@@ -363,24 +362,24 @@ def check_seals(binary: str, work: str, path: str) -> None:
         warnings.simplefilter("always")
         unsealed = collnoise.load("unsealed.h5")
     notes = [w for w in seen if issubclass(w.category, collnoise.UnsealedFileWarning)]
-    check(len(notes) == 1 and "'unsealed.h5' carries no checksum" in str(notes[0].message),
-          f"unsealed: one warning naming the file: {[str(w.message) for w in seen]}")
-    check(unsealed.points.at[0, "mean"] == mean and not unsealed.sealed, "unsealed: read")
+    assert len(notes) == 1 and "'unsealed.h5' carries no checksum" in str(notes[0].message), (
+        f"unsealed: one warning naming the file: {[str(w.message) for w in seen]}")
+    assert unsealed.points.at[0, "mean"] == mean and not unsealed.sealed, "unsealed: read"
     done = subprocess.run([binary, "verify", "unsealed.h5"], capture_output=True, text=True)
-    check(done.returncode == 0 and "no checksum" in done.stdout, "collnoise verify: no checksum")
+    assert done.returncode == 0 and "no checksum" in done.stdout, "collnoise verify: no checksum"
 
     # collnoise plot: one line naming the damaged file, exit 2, no traceback; --no-verify draws.
     for name in ("flipped.h5", "truncated.h5", "tag.h5"):
         done = subprocess.run([binary, "plot", name, "--out", "damaged-figures"],
                               capture_output=True, text=True)
         lines = done.stderr.strip().splitlines()
-        check(done.returncode == 2 and len(lines) == 1 and
+        assert (done.returncode == 2 and len(lines) == 1 and
               f"error: '{name}' is damaged: " in lines[0] and "--no-verify" in lines[0] and
-              done.stdout == "", f"collnoise plot {name}: exit {done.returncode}, {done.stderr!r}")
+              done.stdout == ""), f"collnoise plot {name}: exit {done.returncode}, {done.stderr!r}"
     done = subprocess.run([binary, "plot", "flipped.h5", "--no-verify", "--out", "unverified"],
                           capture_output=True, text=True)
-    check(done.returncode == 0 and done.stdout.strip() and done.stderr == "",
-          f"collnoise plot --no-verify: exit {done.returncode}, {done.stderr!r}")
+    assert done.returncode == 0 and done.stdout.strip() and done.stderr == "", (
+        f"collnoise plot --no-verify: exit {done.returncode}, {done.stderr!r}")
 
     # Without xxhash: one line saying what to install, unless the check is skipped.
     fake = os.path.join(work, "without-xxhash")
@@ -393,13 +392,13 @@ def check_seals(binary: str, work: str, path: str) -> None:
     done = subprocess.run([sys.executable, "-c", code.format(path)], env=env, capture_output=True,
                           text=True)
     out = done.stdout.splitlines()
-    check(done.returncode == 0 and len(out) == 2 and "python3-xxhash" in out[0] and
-          path in out[0] and float(out[1]) == mean, f"without xxhash: {done.stdout!r}")
+    assert (done.returncode == 0 and len(out) == 2 and "python3-xxhash" in out[0] and
+          path in out[0] and float(out[1]) == mean), f"without xxhash: {done.stdout!r}"
     done = subprocess.run([sys.executable, "-m", "collnoise.plot", path], env=env, cwd=work,
                           capture_output=True, text=True)
     lines = done.stderr.strip().splitlines()
-    check(done.returncode == 2 and len(lines) == 1 and "python3-xxhash" in lines[0],
-          f"collnoise plot without xxhash: exit {done.returncode}, {done.stderr!r}")
+    assert done.returncode == 2 and len(lines) == 1 and "python3-xxhash" in lines[0], (
+        f"collnoise plot without xxhash: exit {done.returncode}, {done.stderr!r}")
 
 
 def check_special_files(work: str) -> None:
@@ -430,33 +429,43 @@ def check_special_files(work: str) -> None:
             done = subprocess.run([sys.executable, "-c", code, path], env=env, timeout=10,
                                   capture_output=True, text=True)
         except subprocess.TimeoutExpired:
-            check(False, f"collnoise.load({path!r}) still waits after 10 s")
+            assert False, f"collnoise.load({path!r}) still waits after 10 s"
             continue
-        check(done.returncode == 0 and done.stdout == f"{path} | {kind} | {message}\n" * 3,
-              f"load/verify {path}: exit {done.returncode}, {done.stdout!r} {done.stderr!r}")
-    check(stat.S_ISFIFO(os.stat(fifo).st_mode), "the FIFO is kept")
+        assert done.returncode == 0 and done.stdout == f"{path} | {kind} | {message}\n" * 3, (
+            f"load/verify {path}: exit {done.returncode}, {done.stdout!r} {done.stderr!r}")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode), "the FIFO is kept"
 
 
-def main() -> int:
-    binary, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    os.makedirs(work, exist_ok=True)
-    os.chdir(work)
-    tree, nhalf, iso = (run(binary, n, t) for n, t in
-                        (("api-tree", TREE), ("api-nhalf", NHALF), ("api-iso", ISO)))
-    for path in (tree, nhalf, iso):
-        check_table(path)
-    check_tree(tree)
-    check_nhalf(nhalf)
-    check_isoefficiency(iso)
-    check_missing_module(work, tree)
-    check_seals(binary, work, tree)
+@pytest.fixture(scope="module")
+def results(binary, work) -> dict[str, str]:
+    return {n: run(binary, n, t) for n, t in
+            (("api-tree", TREE), ("api-nhalf", NHALF), ("api-iso", ISO))}
+
+
+@pytest.mark.parametrize("name", ["api-tree", "api-nhalf", "api-iso"])
+def test_table(results, name):
+    check_table(results[name])
+
+
+def test_tree(results):
+    check_tree(results["api-tree"])
+
+
+def test_nhalf(results):
+    check_nhalf(results["api-nhalf"])
+
+
+def test_isoefficiency(results):
+    check_isoefficiency(results["api-iso"])
+
+
+def test_missing_module(work, results):
+    check_missing_module(work, results["api-tree"])
+
+
+def test_seals(binary, work, results):
+    check_seals(binary, work, results["api-tree"])
+
+
+def test_special_files(work):
     check_special_files(work)
-    if failures:
-        print("\n".join(failures))
-        return 1
-    print("collnoise package: tables, exact values, series, histograms, the former reader")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -2,24 +2,23 @@
 (run by ctest): both check a file's checksum before reading it, and both say in one line on
 stderr that they are deprecated. They go with the next result format version.
 
-    test_reader.py COLLNOISE_BINARY WORKDIR
+    /usr/bin/python3 -m pytest tests/python/test_reader.py --collnoise-binary BINARY \
+        --work-dir WORKDIR
 """
 import json
 import os
 import subprocess
 import sys
 
+import pytest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-LEGACY = os.path.join(HERE, "..", "python", "legacy")
+LEGACY = os.path.join(HERE, "..", "..", "python", "legacy")
 PLOT_RESULT = os.path.join(LEGACY, "plot_result.py")
 READER_NOTE = "collnoise_reader is deprecated: use the collnoise package (docs/python.md)"
 PLOT_NOTE = "plot_result.py is deprecated: use collnoise plot (docs/python.md)"
 sys.path.insert(0, LEGACY)
 import collnoise_reader as cr  # noqa: E402
-
-binary, work = sys.argv[1], sys.argv[2]
-os.makedirs(work, exist_ok=True)
-os.chdir(work)
 
 TREE = """name = "reader-tree"
 seed = 5
@@ -55,96 +54,103 @@ D = 5.0e-5
 N = [4, 64]
 """
 
-failures = []
+
+@pytest.fixture(scope="module")
+def results(binary, work):
+    """The two runs, each with its `summary --json`."""
+    summaries = {}
+    for name, text in [("reader-tree", TREE), ("reader-cycles", CYCLES)]:
+        with open(f"{name}.toml", "w") as f:
+            f.write(text)
+        subprocess.run([binary, "run", f"{name}.toml", "--out", f"{name}.h5", "--force",
+                        "--quiet"], check=True)
+        summaries[name] = json.loads(subprocess.run(
+            [binary, "summary", f"{name}.h5", "--json"], check=True, capture_output=True,
+            text=True).stdout)
+    return summaries
 
 
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-
-
-for name, text in [("reader-tree", TREE), ("reader-cycles", CYCLES)]:
-    with open(f"{name}.toml", "w") as f:
-        f.write(text)
-    subprocess.run([binary, "run", f"{name}.toml", "--out", f"{name}.h5", "--force", "--quiet"],
-                   check=True)
-    summary = json.loads(subprocess.run([binary, "summary", f"{name}.h5", "--json"], check=True,
-                                        capture_output=True, text=True).stdout)
+@pytest.mark.parametrize("name", ["reader-tree", "reader-cycles"])
+def test_reader_gives_the_summary_and_the_script_plots(results, name):
+    summary = results[name]
     result = cr.load(f"{name}.h5")
-    check(len(result.points) == len(summary["points"]), f"{name}: point count")
-    check(result.root["seed"] == 5, f"{name}: seed")
+    assert len(result.points) == len(summary["points"]), f"{name}: point count"
+    assert result.root["seed"] == 5, f"{name}: seed"
     for p, s in zip(result.points, summary["points"]):
         for key, value in s.items():
             if key == "params" or key.endswith("_reason"):
                 continue
             got = p.summary.get(key)
             if value is None:
-                check(got is None and p.reasons.get(key) == s[key + "_reason"],
-                      f"{name}: {key} null with its reason")
+                assert got is None and p.reasons.get(key) == s[key + "_reason"], (
+                    f"{name}: {key} null with its reason")
             elif isinstance(value, float):
-                check(got is not None and abs(got - value) <= 1e-15 * abs(value),
-                      f"{name}: {key} = {got}, json {value}")
+                assert got is not None and abs(got - value) <= 1e-15 * abs(value), (
+                    f"{name}: {key} = {got}, json {value}")
             else:
-                check(got == value, f"{name}: {key} = {got!r}, json {value!r}")
+                assert got == value, f"{name}: {key} = {got!r}, json {value!r}"
         for h in p.histograms.values():
-            check(len(h.edges) == len(h.counts) + 1, f"{name}: {h.name} edges")
+            assert len(h.edges) == len(h.counts) + 1, f"{name}: {h.name} edges"
             uhi = h.to_uhi()
-            check(len(uhi["storage"]["values"]) == len(h.counts) + 2, f"{name}: UHI flow bins")
+            assert len(uhi["storage"]["values"]) == len(h.counts) + 2, f"{name}: UHI flow bins"
     done = subprocess.run([sys.executable, PLOT_RESULT, f"{name}.h5", "--out", "figures"],
                           check=True, capture_output=True, text=True)
     out = done.stdout.split()
-    check(len(out) >= 1 and all(os.path.getsize(f) > 10000 for f in out), f"{name}: figures")
-    check(done.stderr.splitlines() == [PLOT_NOTE], f"plot_result.py's note: {done.stderr!r}")
+    assert len(out) >= 1 and all(os.path.getsize(f) > 10000 for f in out), f"{name}: figures"
+    assert done.stderr.splitlines() == [PLOT_NOTE], f"plot_result.py's note: {done.stderr!r}"
 
-tree = cr.load("reader-tree.h5")
-p = tree.points[1]
-check(len(p.raw) == 2000 and abs(p.raw.mean() - p.metrics["phase_time"]["mean"]) < 1e-12,
-      "raw phase times and the folded mean")
-check(p.summary["mean"] > 0 and p.summary["ci_method"] == "semiparametric_peng",
-      "heavy tail: semiparametric interval")
-check(tree.points[0].summary["theorem1_lower"] is not None, "N = 7 is a full tree")
-check(tree.points[1].summary["theorem1_lower"] is None and
-      "full tree" in tree.points[1].reasons["theorem1_lower"], "N = 1000 is not")
-check(all(isinstance(q.wall_time_s, float) and q.wall_time_s >= 0 for q in tree.points),
-      "every point's wall time, outside its summary")
-check(all("wall_time_s" not in q.summary for q in tree.points), "no wall time in a summary")
+def test_tree_points_raw_samples_and_reasons(results):
+    tree = cr.load("reader-tree.h5")
+    p = tree.points[1]
+    assert len(p.raw) == 2000 and abs(p.raw.mean() - p.metrics["phase_time"]["mean"]) < 1e-12, (
+        "raw phase times and the folded mean")
+    assert p.summary["mean"] > 0 and p.summary["ci_method"] == "semiparametric_peng", (
+        "heavy tail: semiparametric interval")
+    assert tree.points[0].summary["theorem1_lower"] is not None, "N = 7 is a full tree"
+    assert (tree.points[1].summary["theorem1_lower"] is None and
+          "full tree" in tree.points[1].reasons["theorem1_lower"]), "N = 1000 is not"
+    assert all(isinstance(q.wall_time_s, float) and q.wall_time_s >= 0 for q in tree.points), (
+        "every point's wall time, outside its summary")
+    assert all("wall_time_s" not in q.summary for q in tree.points), "no wall time in a summary"
+
 
 # A file of another format version is refused with a clear message. h5py changing the file
 # breaks its checksum: refused as damaged, by the reader and by the plotting script, unless read
 # without verification.
-import h5py  # noqa: E402
+def test_changed_file_refused(results):
+    import h5py
 
-with h5py.File("reader-tree.h5", "r+") as f:
-    f.attrs["format_version"] = 99
-try:
-    cr.load("reader-tree.h5")
-    failures.append("a file changed by h5py accepted")
-except cr.DamagedFileError as e:
-    check("'reader-tree.h5' is damaged: " in str(e) and "verify=False" in str(e),
-          f"a changed file: the error names it and says it is damaged: {e}")
-done = subprocess.run([sys.executable, PLOT_RESULT, "reader-tree.h5", "--out", "figures"],
-                      capture_output=True, text=True)
-lines = done.stderr.strip().splitlines()
-check(done.returncode == 2 and len(lines) == 2 and lines[0] == PLOT_NOTE and
-      "'reader-tree.h5' is damaged" in lines[1] and "Traceback" not in done.stderr,
-      f"plot_result.py on a changed file: {done.stderr!r}")
-try:
-    cr.load("reader-tree.h5", verify=False)
-    failures.append("format version 99 accepted")
-except cr.FormatError as e:
-    check("format_version" in str(e), "format error names the attribute")
+    with h5py.File("reader-tree.h5", "r+") as f:
+        f.attrs["format_version"] = 99
+    try:
+        cr.load("reader-tree.h5")
+        pytest.fail("a file changed by h5py accepted")
+    except cr.DamagedFileError as e:
+        assert "'reader-tree.h5' is damaged: " in str(e) and "verify=False" in str(e), (
+            f"a changed file: the error names it and says it is damaged: {e}")
+    done = subprocess.run([sys.executable, PLOT_RESULT, "reader-tree.h5", "--out", "figures"],
+                          capture_output=True, text=True)
+    lines = done.stderr.strip().splitlines()
+    assert (done.returncode == 2 and len(lines) == 2 and lines[0] == PLOT_NOTE and
+          "'reader-tree.h5' is damaged" in lines[1] and "Traceback" not in done.stderr), (
+        f"plot_result.py on a changed file: {done.stderr!r}")
+    try:
+        cr.load("reader-tree.h5", verify=False)
+        pytest.fail("format version 99 accepted")
+    except cr.FormatError as e:
+        assert "format_version" in str(e), "format error names the attribute"
+
 
 # Importing the reader says once, in one line, that it is deprecated (from any folder, finding
 # the package beside it).
-done = subprocess.run([sys.executable, "-c", "import collnoise_reader, collnoise_reader"],
-                      capture_output=True, text=True, env={**os.environ, "PYTHONPATH": LEGACY})
-check(done.returncode == 0 and done.stderr.splitlines() == [READER_NOTE],
-      f"importing collnoise_reader: {done.stderr!r}")
-# The deprecated scripts are kept until the next format version, then removed.
-check(cr.FORMAT_VERSION == 2, "a new result format version: remove python/legacy/ (the "
-      "deprecated collnoise_reader and plot_result.py), their install rules and this test")
+def test_import_says_deprecated_once():
+    done = subprocess.run([sys.executable, "-c", "import collnoise_reader, collnoise_reader"],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": LEGACY})
+    assert done.returncode == 0 and done.stderr.splitlines() == [READER_NOTE], (
+        f"importing collnoise_reader: {done.stderr!r}")
 
-if failures:
-    print("\n".join(failures))
-    sys.exit(1)
-print("reader and plots: ok")
+
+# The deprecated scripts are kept until the next format version, then removed.
+def test_legacy_goes_with_the_next_format_version():
+    assert cr.FORMAT_VERSION == 2, ("a new result format version: remove python/legacy/ (the "
+          "deprecated collnoise_reader and plot_result.py), their install rules and this test")

@@ -13,9 +13,9 @@
 #include "runs/point_factory.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
-#include "tests/command_line.hpp"
-#include "tests/points_table_reader.hpp"
-#include "tests/result_tallies.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/points_table_reader.hpp"
+#include "tests/fixtures/result_tallies.hpp"
 
 namespace fs = std::filesystem;
 using namespace collnoise;

@@ -15,8 +15,8 @@
 #include "runs/bound_check.hpp"
 #include "runs/point_factory.hpp"
 #include "runs/run_file.hpp"
-#include "tests/command_line.hpp"
-#include "tests/points_table_reader.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/points_table_reader.hpp"
 
 using namespace collnoise;
 using namespace collnoise::testing;

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 using namespace collnoise::testing;
 

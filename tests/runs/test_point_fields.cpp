@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 namespace {
 

@@ -20,8 +20,8 @@
 #include "runs/progress_tracker.hpp"
 #include "runs/run_file.hpp"
 #include "runs/work_estimate.hpp"
-#include "tests/command_line.hpp"
-#include "tests/points_table_reader.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/points_table_reader.hpp"
 
 using namespace collnoise;
 using collnoise::testing::run_command_line;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 #include "core/key_spec.hpp"
 #include "engine/study.hpp"
 #include "runs/run_settings.hpp"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 namespace fs = std::filesystem;
 using collnoise::testing::run_command_line;

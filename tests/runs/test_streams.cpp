@@ -8,7 +8,7 @@
 #include "core/param_reader.hpp"
 #include "core/rng.hpp"
 #include "outputs/result_file.hpp"
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 namespace fs = std::filesystem;
 using collnoise::testing::replace_text;
@@ -154,7 +154,7 @@ TEST_CASE("results record their stream format, merges refuse parts of another") 
   CHECK(std::get<std::int64_t>(*format) == collnoise::kStreamFormat);
   // A result of 645c846 (stream format 1, before the field existed) is not a share of a run of
   // this build.
-  const std::string old = std::string(COLLNOISE_SOURCE_DIR) + "/tests/data/old-format-645c846.h5";
+  const std::string old = std::string(COLLNOISE_SOURCE_DIR) + "/tests/fixtures/data/old-format-645c846.h5";
   const auto refused = run_command_line("merge " + old + " --out streams-merged.h5 --quiet");
   INFO(refused.output);
   CHECK(refused.code == 2);

@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 #include "estimators/histogram.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/quantile_interval.hpp"

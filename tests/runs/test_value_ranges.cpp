@@ -8,7 +8,7 @@
 #include "core/errors.hpp"
 #include "engine/cycles/netgauge_loggp.hpp"
 #include "engine/schedules/goal_reader.hpp"
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;

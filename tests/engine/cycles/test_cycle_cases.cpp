@@ -16,7 +16,7 @@
 #include "engine/cycles/cycle_study.hpp"
 #include "runs/point_factory.hpp"
 #include "runs/run_file.hpp"
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 namespace fs = std::filesystem;
 using namespace collnoise;

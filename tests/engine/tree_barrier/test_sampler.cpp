@@ -9,7 +9,7 @@
 #include "engine/tree_barrier/sampler.hpp"
 #include "engine/tree_barrier/tree_theory.hpp"
 #include "estimators/accumulator.hpp"
-#include "tests/test_models.hpp"
+#include "tests/fixtures/tree_barrier_models.hpp"
 
 using namespace collnoise;
 

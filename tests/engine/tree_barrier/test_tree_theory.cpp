@@ -6,7 +6,7 @@
 #include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/timed_tree_barrier.hpp"
 #include "engine/tree_barrier/tree_theory.hpp"
-#include "tests/test_models.hpp"
+#include "tests/fixtures/tree_barrier_models.hpp"
 
 using namespace collnoise;
 

@@ -13,7 +13,7 @@
 #include "engine/schedules/algorithms.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
-#include "tests/schedule_nets.hpp"
+#include "tests/fixtures/schedule_nets.hpp"
 
 using namespace collnoise;
 

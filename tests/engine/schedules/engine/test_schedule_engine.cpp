@@ -249,8 +249,8 @@ rank 1 {
 #include "engine/schedules/generated_schedule.hpp"
 #include "engine/schedules/message_delays.hpp"
 #include "engine/schedules/schedule_noise.hpp"
-#include "tests/command_line.hpp"
-#include "tests/same_operations.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/same_operations.hpp"
 
 TEST_CASE("generated algorithms equal their GOAL export read back") {
   for (const auto& algorithm : algorithm_kinds())

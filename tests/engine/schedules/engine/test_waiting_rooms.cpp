@@ -18,7 +18,7 @@
 #include "engine/schedules/algorithms.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
-#include "tests/schedule_nets.hpp"
+#include "tests/fixtures/schedule_nets.hpp"
 
 using namespace collnoise;
 using collnoise::test::net_of;

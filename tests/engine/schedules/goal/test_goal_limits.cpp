@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 #include "core/errors.hpp"
 #include "core/stop_request.hpp"
 #include "engine/schedules/algorithms.hpp"

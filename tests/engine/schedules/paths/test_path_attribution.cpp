@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "tests/command_line.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 using namespace collnoise::testing;
 

@@ -13,7 +13,7 @@
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
 #include "engine/schedules/timeline_recorder.hpp"
-#include "small_schedules.hpp"
+#include "tests/fixtures/small_schedules.hpp"
 
 using namespace collnoise;
 

@@ -19,8 +19,8 @@
 #include "engine/schedules/rank_classes.hpp"
 #include "engine/schedules/schedule_engine_impl.hpp"
 #include "engine/schedules/schedule_noise.hpp"
-#include "tests/same_operations.hpp"
-#include "tests/schedule_nets.hpp"
+#include "tests/fixtures/same_operations.hpp"
+#include "tests/fixtures/schedule_nets.hpp"
 
 using namespace collnoise;
 using collnoise::test::expect_same_operations;
