@@ -119,7 +119,7 @@ class CycleCpuNoise {
 };
 
 // Both cycle engines (the fast one on 1 thread) on CPUs from `make`, which must agree to the
-// last bit (tests/test_cycles.cpp); the reference's result.
+// last bit (tests/engine/cycles/test_cycle_engine.cpp); the reference's result.
 template <class Make>
 CycleResult cycle_engines(const CycleSetup& setup, const Make& make) {
   auto reference_cpu = make();

@@ -313,7 +313,7 @@ TEST_CASE(
   }
 }
 
-// The Python figure (python/collnoise/figures/timeline.py, tests/test_timeline_figure.py) reads
+// The Python figure (python/collnoise/figures/timeline.py, tests/python/test_timeline_figure.py) reads
 // this same file: the writer's output for the hand-made timeline, kept in tests/fixtures/data. A change
 // of the format shows here first; record the file anew by deleting it and running this test.
 TEST_CASE("timeline as Chrome trace JSON: the file the Python figure's test reads", "[timeline]") {

@@ -7,14 +7,15 @@
 
 TEST_CASE("no test case name starts with a dash", "[hygiene]") {
   const std::string opening = std::string("TEST_CASE(\"") + "-";
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(COLLNOISE_SOURCE_DIR) + "/tests")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
+           std::string(COLLNOISE_SOURCE_DIR) + "/tests")) {
     if (entry.path().extension() != ".cpp") continue;
     std::ifstream in(entry.path());
     int number = 0;
     for (std::string line; std::getline(in, line);) {
       ++number;
-      INFO(entry.path().filename().string() << ":" << number << ": " << line);
+      INFO(entry.path().lexically_relative(COLLNOISE_SOURCE_DIR).string()
+           << ":" << number << ": " << line);
       CHECK(line.find(opening) == std::string::npos);
     }
   }

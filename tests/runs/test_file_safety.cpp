@@ -16,6 +16,7 @@
 #include "tests/fixtures/command_line.hpp"
 #include "tests/fixtures/points_table_reader.hpp"
 #include "tests/fixtures/result_tallies.hpp"
+#include "tests/fixtures/small_runs.hpp"
 
 namespace fs = std::filesystem;
 
@@ -24,26 +25,15 @@ namespace {
 using collnoise::testing::CommandResult;
 using collnoise::testing::count_lines_starting;
 using collnoise::testing::expect_refused;
+using collnoise::testing::long_tree_run;
 using collnoise::testing::replace_text;
 using collnoise::testing::run_command_line;
 using collnoise::testing::slurp;
+using collnoise::testing::small_tree_sweep_run;
 using collnoise::testing::write_text;
 
 // A tree barrier on a detour trace: 16 chunks of 50 samples over two points.
-const char* kTraced = R"(name = "safe"
-seed = 5
-samples = 400
-chunk_size = 50
-[collective]
-kind = "tree_barrier"
-w = 1.0e-3
-tau = 1.0e-6
-[noise]
-law = "trace"
-file = "TRACE"
-[sweep]
-N = [7, 300]
-)";
+const std::string kTraced = small_tree_sweep_run("safe", "law = \"trace\"\nfile = \"TRACE\"\n");
 
 const char* kTrace = "0\t100\n1000\t1100\n5000\t300\n";
 const char* kOtherTrace = "0\t100\n1000\t1100\n5000\t900\n";
@@ -355,19 +345,8 @@ TEST_CASE("a result records each data file's path and hash", "[file_safety]") {
 
 TEST_CASE("an output path naming a directory is refused before sampling", "[file_safety]") {
   // Many seconds of sampling if it ran (2^20 ranks per sample).
-  write_text("fs10.toml", R"(name = "fs10"
-seed = 5
-samples = 20000
-chunk_size = 16
-[collective]
-kind = "tree_barrier"
-w = 1.0e-3
-tau = 1.0e-6
-log2_N = 20
-[noise]
-law = "exponential"
-f = 0.01
-)");
+  write_text("fs10.toml", long_tree_run("fs10"));
+
   fs::create_directories("fs10-dir");
   for (const char* force : {"", " --force"}) {
     const auto start = std::chrono::steady_clock::now();

@@ -1,37 +1,21 @@
-// The run-file and output layers know no model: the size keys that replace one another, the
-// mixture's array of component tables and the parameters the summary table always shows are
-// declared by the models and laws (KeySpec::alternatives, short_form, table_array;
-// PlotHints::table_params), and runs/ and outputs/ only read those declarations.
-#include <algorithm>
+// Keys that replace one another, declared by the models and laws (KeySpec::alternatives,
+// short_form, table_array), read by the run-file layer, which knows no model: a swept log2_N or a
+// case's levels replace the N given before them, and a mixture's array of component tables
+// becomes keys of their own.
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "core/errors.hpp"
 #include "engine/study.hpp"
-#include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
-#include "runs/presentation.hpp"
 #include "runs/run_file.hpp"
+#include "tests/fixtures/small_runs.hpp"
 
 using namespace collnoise;
 
 namespace {
 
-const char* kTreeWithN = R"(name = "neutral"
-seed = 7
-samples = 10
-[collective]
-kind = "tree_barrier"
-w = 1.0e-3
-N = 15
-[noise]
-law = "exponential"
-f = 0.1
-)";
+const std::string kTreeWithN = testing::tiny_tree_run("neutral");
 
 std::string with(const std::string& base, const std::string& more) {
   return base + more;
@@ -44,26 +28,6 @@ std::string refusal(const std::string& text) {
     return e.what();
   }
   return "(accepted)";
-}
-
-// The text with its // comments taken out (string literals holding "//" are not in these files'
-// way: a comment starts at the first // of a line outside a string).
-std::string code_of(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, code;
-  while (std::getline(in, line)) {
-    bool in_string = false;
-    std::size_t cut = line.size();
-    for (std::size_t i = 0; i + 1 < line.size(); ++i) {
-      if (line[i] == '"' && (i == 0 || line[i - 1] != '\\')) in_string = !in_string;
-      if (!in_string && line[i] == '/' && line[i + 1] == '/') {
-        cut = i;
-        break;
-      }
-    }
-    code += line.substr(0, cut) + "\n";
-  }
-  return code;
 }
 
 }  // namespace
@@ -139,64 +103,4 @@ weight = 0.25
         "neutral.toml:11: noise.components[0] must be a table");
   CHECK(refusal(with(kTreeWithN, "[sweep]\n\"noise.components\" = [1]\n")) ==
         "neutral.toml:12: [sweep] key 'noise.components' is not a sweepable parameter");
-}
-
-TEST_CASE("The summary table shows N and the law though every point has the same",
-          "[model_neutral][outputs]") {
-  const RunSpec run = parse_run_text(with(kTreeWithN, "[sweep]\ncollective.w = [1.0e-3, 2.0e-3]\n"),
-                                     "neutral.toml", std::nullopt);
-  std::vector<PointResult> results;
-  for (const PreparedPoint& point : prepare_points(run))
-    results.push_back(point_result(point, Record{}, nullptr, 0));
-  REQUIRE(results.size() == 2);
-  CHECK(results[0].table_params == "collective.N\nnoise.law\n");
-  const auto header_words = [](const std::string& table) {
-    std::istringstream words(table.substr(0, table.find('\n')));
-    std::vector<std::string> columns;
-    for (std::string w; words >> w;) columns.push_back(w);
-    return columns;
-  };
-  const auto shows = [](const std::vector<std::string>& columns, const std::string& word) {
-    return std::find(columns.begin(), columns.end(), word) != columns.end();
-  };
-  const std::string table = summary_table(results);
-  INFO(table);
-  const std::vector<std::string> columns = header_words(table);
-  CHECK(shows(columns, "N"));
-  CHECK(shows(columns, "law"));
-  CHECK(shows(columns, "w"));
-  // Without the model's list only what varies is shown.
-  std::vector<Record> params, summaries;
-  for (const auto& r : results) {
-    params.push_back(r.params);
-    summaries.push_back(r.summary);
-  }
-  const std::string bare = summary_table(params, summaries, results[0].table_columns, "");
-  INFO(bare);
-  const std::vector<std::string> bare_columns = header_words(bare);
-  CHECK(!shows(bare_columns, "N"));
-  CHECK(!shows(bare_columns, "law"));
-  CHECK(shows(bare_columns, "w"));
-}
-
-TEST_CASE("runs/ and outputs/ name no model key in their code", "[model_neutral]") {
-  // Comments may name keys as examples; the code reads the models' declarations instead. The
-  // reference pages (runs/reference_docs.cpp) are prose about the keys, written out as docs.
-  const std::string root = COLLNOISE_SOURCE_DIR;
-  std::size_t files = 0;
-  for (const std::string dir : {"runs", "outputs"})
-    for (const auto& entry : std::filesystem::directory_iterator(root + "/" + dir)) {
-      const std::string name = entry.path().filename().string();
-      const std::string ext = entry.path().extension().string();
-      if ((ext != ".cpp" && ext != ".hpp") || name == "reference_docs.cpp") continue;
-      ++files;
-      const std::string code = code_of(entry.path().string());
-      for (const char* word :
-           {"collective.N", "log2_N", "\"levels\"", "noise.components", "noise.law\"",
-            "\"collective\"", "\"noise\"", "\"tree_barrier\"", "collective.kind"}) {
-        INFO(dir + "/" + name + " names " + word);
-        CHECK(code.find(word) == std::string::npos);
-      }
-    }
-  CHECK(files > 20);
 }
