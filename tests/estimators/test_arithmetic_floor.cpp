@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "tests/fixtures/command_line.hpp"
 #include "core/errors.hpp"
 #include "distributions/law_spec.hpp"
 #include "engine/tree_barrier/sampler.hpp"
@@ -21,6 +20,7 @@
 #include "estimators/tally_codec.hpp"
 #include "outputs/hdf5.hpp"
 #include "outputs/tally_io.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 using namespace collnoise;
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "tests/fixtures/command_line.hpp"
 #include "core/errors.hpp"
 #include "core/timeline.hpp"
 #include "outputs/timeline_chrome.hpp"
 #include "outputs/timeline_otf2.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 namespace fs = std::filesystem;
 using collnoise::SpanKind;
@@ -313,11 +313,13 @@ TEST_CASE(
   }
 }
 
-// The Python figure (python/collnoise/figures/timeline.py, tests/python/test_timeline_figure.py) reads
-// this same file: the writer's output for the hand-made timeline, kept in tests/fixtures/data. A change
-// of the format shows here first; record the file anew by deleting it and running this test.
+// The Python figure (python/collnoise/figures/timeline.py, tests/python/test_timeline_figure.py)
+// reads this same file: the writer's output for the hand-made timeline, kept in
+// tests/fixtures/data. A change of the format shows here first; record the file anew by deleting it
+// and running this test.
 TEST_CASE("timeline as Chrome trace JSON: the file the Python figure's test reads", "[timeline]") {
-  const fs::path recorded = fs::path(COLLNOISE_SOURCE_DIR) / "tests/fixtures/data/timeline-sample.json";
+  const fs::path recorded =
+      fs::path(COLLNOISE_SOURCE_DIR) / "tests/fixtures/data/timeline-sample.json";
   const std::string written = collnoise::chrome_trace_json(sample_timeline());
   if (!fs::exists(recorded)) {
     collnoise::testing::write_text(recorded.string(), written);

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "tests/fixtures/command_line.hpp"
 #include "core/key_spec.hpp"
 #include "engine/study.hpp"
 #include "runs/run_settings.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 using namespace collnoise;
 using namespace collnoise::testing;

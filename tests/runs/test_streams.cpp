@@ -154,7 +154,8 @@ TEST_CASE("results record their stream format, merges refuse parts of another") 
   CHECK(std::get<std::int64_t>(*format) == collnoise::kStreamFormat);
   // A result of 645c846 (stream format 1, before the field existed) is not a share of a run of
   // this build.
-  const std::string old = std::string(COLLNOISE_SOURCE_DIR) + "/tests/fixtures/data/old-format-645c846.h5";
+  const std::string old =
+      std::string(COLLNOISE_SOURCE_DIR) + "/tests/fixtures/data/old-format-645c846.h5";
   const auto refused = run_command_line("merge " + old + " --out streams-merged.h5 --quiet");
   INFO(refused.output);
   CHECK(refused.code == 2);

@@ -10,12 +10,12 @@
 #include <random>
 #include <vector>
 
-#include "tests/fixtures/command_line.hpp"
 #include "estimators/histogram.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/quantile_interval.hpp"
 #include "runs/bound_check.hpp"
 #include "runs/bound_expression.hpp"
+#include "tests/fixtures/command_line.hpp"
 
 using namespace collnoise;
 using namespace collnoise::testing;
