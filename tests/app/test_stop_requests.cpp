@@ -12,11 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using collnoise::testing::long_tree_run;
-using collnoise::testing::replace_text;
-using collnoise::testing::small_tree_sweep_run;
-using collnoise::testing::stop_after;
-using collnoise::testing::write_text;
+using namespace collnoise::testing;
 
 const std::string kSmall = small_tree_sweep_run("hard", "law = \"pareto\"\na = 2.5\nf = 0.01\n");
 

@@ -14,12 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using collnoise::testing::dead_pid;
-using collnoise::testing::long_tree_run;
-using collnoise::testing::run_command_line;
-using collnoise::testing::run_shell;
-using collnoise::testing::small_tree_sweep_run;
-using collnoise::testing::write_text;
+using namespace collnoise::testing;
 
 const std::string kSmall = small_tree_sweep_run("hard", "law = \"pareto\"\na = 2.5\nf = 0.01\n");
 

@@ -10,8 +10,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using collnoise::testing::run_command_line;
-using collnoise::testing::write_text;
+using namespace collnoise::testing;
 
 }  // namespace
 

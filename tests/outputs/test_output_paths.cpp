@@ -12,12 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using collnoise::testing::expect_refused;
-using collnoise::testing::replace_text;
-using collnoise::testing::run_command_line;
-using collnoise::testing::slurp;
-using collnoise::testing::small_tree_sweep_run;
-using collnoise::testing::write_text;
+using namespace collnoise::testing;
 
 const std::string kSmall = small_tree_sweep_run("hard", "law = \"pareto\"\na = 2.5\nf = 0.01\n");
 

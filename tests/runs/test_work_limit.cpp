@@ -8,11 +8,7 @@
 
 namespace {
 
-using collnoise::testing::expect_refused;
-using collnoise::testing::long_tree_run;
-using collnoise::testing::replace_text;
-using collnoise::testing::run_command_line;
-using collnoise::testing::write_text;
+using namespace collnoise::testing;
 
 // A run of a few seconds, for locks and signals.
 const std::string kLong = long_tree_run("hard-long");
