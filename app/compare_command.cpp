@@ -25,6 +25,7 @@
 #include "core/stop_request.hpp"
 #include "core/units.hpp"
 #include "distributions/measured_times.hpp"
+#include "engine/schedules/schedule_fields.hpp"
 #include "estimators/quantile_interval.hpp"
 #include "estimators/summary_fields.hpp"
 #include "estimators/two_sample.hpp"
@@ -82,12 +83,14 @@ std::vector<double> simulated_completions(const CompareOptions& o, std::size_t p
 // times pooled.
 std::vector<double> simulated_rank_finishes(const CompareOptions& o, const ResultFile& result,
                                             std::string& what) {
-  const auto held = whole_field(result.summaries[o.point], "completion_samples").value_or(0);
+  const auto held =
+      whole_field(result.summaries[o.point], schedule_fields::kCompletion.samples().name)
+          .value_or(0);
   const std::uint64_t samples = std::min(o.rank_samples, held);
   // The pooled finishing times, then their sorted copy, checked before the point is prepared
   // (whose engine's memory is checked there).
-  const auto ranks =
-      static_cast<std::size_t>(whole_field(result.summaries[o.point], "ranks").value_or(0));
+  const auto ranks = static_cast<std::size_t>(
+      whole_field(result.summaries[o.point], schedule_fields::kRanks.name).value_or(0));
   check_memory_limit(
       static_cast<double>(samples) * static_cast<double>(ranks) * sizeof(double) * 2.0,
       fmt::format("--mode ranks: the finishing times of {} ranks in {} samples "

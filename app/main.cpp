@@ -150,6 +150,43 @@ CLI::App* add_schedule_command(CLI::App& app, ScheduleOptions& schedule) {
   return schedule_cmd;
 }
 
+// Runs the chosen command under the interrupt handlers: every failure it meets ends as one line
+// on stderr (rank 0's, where all processes meet it) and the exit code docs/cli.md gives it.
+template <class Command>
+int run_reporting_failures(const Command& command, const ProcessGroup& group) {
+  try {
+    // Every command stops on SIGINT, SIGTERM and SIGUSR1 the same way: its long phases poll the
+    // request and it exits 3 saying what was kept (docs/cli.md).
+    const InterruptHandlers handlers;
+    return checked_stdout(command(), group);
+  } catch (const InputError& e) {
+    // Every process meets the same bad input (each reads the run file; rank 0's own checks are
+    // shared), so all of them stop here; one says why.
+    if (group.is_root()) fmt::print(stderr, "collnoise: error: {}\n", one_line(e.what()));
+    return exit_code::kBadInput;
+  } catch (const StopRequested&) {
+    if (group.is_root())
+      fmt::print(stderr,
+                 "collnoise: interrupted by signal {} before anything could be kept: nothing was "
+                 "written\n",
+                 stop_signal());
+    return exit_code::kInterrupted;
+  } catch (const std::bad_alloc&) {
+    return report_failure(group, "out of memory");
+  } catch (const std::system_error& e) {
+    // fmt::print throws this when stdout cannot be written (so does std::filesystem, for its
+    // own failures).
+    if (std::ferror(stdout)) {
+      std::clearerr(stdout);
+      return report_failure(group,
+                            ("could not write standard output: " + e.code().message()).c_str());
+    }
+    return report_failure(group, one_line(e.what()).c_str());
+  } catch (const std::exception& e) {
+    return report_failure(group, one_line(e.what()).c_str());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -250,35 +287,5 @@ int main(int argc, char** argv) {
     }
     return summary_command(summary);
   };
-  try {
-    // Every command stops on SIGINT, SIGTERM and SIGUSR1 the same way: its long phases poll the
-    // request and it exits 3 saying what was kept (docs/cli.md).
-    const InterruptHandlers handlers;
-    return checked_stdout(dispatch(), group);
-  } catch (const InputError& e) {
-    // Every process meets the same bad input (each reads the run file; rank 0's own checks are
-    // shared), so all of them stop here; one says why.
-    if (group.is_root()) fmt::print(stderr, "collnoise: error: {}\n", one_line(e.what()));
-    return exit_code::kBadInput;
-  } catch (const StopRequested&) {
-    if (group.is_root())
-      fmt::print(stderr,
-                 "collnoise: interrupted by signal {} before anything could be kept: nothing was "
-                 "written\n",
-                 stop_signal());
-    return exit_code::kInterrupted;
-  } catch (const std::bad_alloc&) {
-    return report_failure(group, "out of memory");
-  } catch (const std::system_error& e) {
-    // fmt::print throws this when stdout cannot be written (so does std::filesystem, for its
-    // own failures).
-    if (std::ferror(stdout)) {
-      std::clearerr(stdout);
-      return report_failure(group,
-                            ("could not write standard output: " + e.code().message()).c_str());
-    }
-    return report_failure(group, one_line(e.what()).c_str());
-  } catch (const std::exception& e) {
-    return report_failure(group, one_line(e.what()).c_str());
-  }
+  return run_reporting_failures(dispatch, group);
 }

@@ -316,63 +316,70 @@ int report_interruption(const Execution& execution, const RunOptions& options, c
       failure.what(), fmt::join(tried, "; ")));
 }
 
-}  // namespace
+// The phases of run_command, in its order.
 
-int run_command(const RunOptions& given) {
-  const auto start = std::chrono::steady_clock::now();
-  // A bare name runs the shipped run file of that name (app/shipped_runs.hpp); from here on the
-  // run file is its path, in messages and resume hints too.
+/// The options with the run file located: a bare name runs the shipped run file of that name
+/// (app/shipped_runs.hpp); from here on the run file is its path, in messages and resume hints
+/// too.
+RunOptions with_located_run_file(const RunOptions& given) {
   RunOptions options = given;
   options.run_file = locate_run_file(given.run_file);
   if (options.run_file != given.run_file && !options.quiet && !options.validate_only)
     print_note(fmt::format("running the shipped run file {}", options.run_file));
-  const ProcessGroup& group = ProcessGroup::world();
-  // A stop request (its handlers are main's) during the preparation of large points is
-  // honoured too.
-  const PartSpec part = options.part.empty() ? PartSpec{} : parse_part(options.part);
-  const RunSpec run = load_run_file(options.run_file, options.seed);
-  // Reading and validating GOAL files comes before the estimate: it keeps to the limit itself.
-  set_memory_limit(work_limits(run, 0.0, options.max_memory_gib, 1).max_bytes);
-  const std::vector<PreparedPoint> points = prepare_points(run);
-  check_combination(run, points, part);
-  // By default the processes on one machine share its cores.
-  const int threads = options.threads > 0 ? options.threads
-                                          : std::max(1, omp_get_max_threads() / group.local_size());
+  return options;
+}
+
+/// The threads of each process: by default the processes on one machine share its cores.
+int threads_per_process(const RunOptions& options, const ProcessGroup& group) {
+  return options.threads > 0 ? options.threads
+                             : std::max(1, omp_get_max_threads() / group.local_size());
+}
+
+/// The run's estimate, refused (before anything runs) beyond the limits of time and memory.
+RunEstimate estimate_within_limits(const RunOptions& options, const RunSpec& run,
+                                   const std::vector<PreparedPoint>& points, const PartSpec& part,
+                                   int threads, int cores) {
   const RunEstimate estimate = estimate_run(
       run, points, threads, part.whole() ? 1.0 : 1.0 / static_cast<double>(part.count));
-  const int cores = threads * group.size();
   check_work_limits(run, points, estimate,
                     work_limits(run, options.max_core_hours, options.max_memory_gib, cores));
-  ProgressTracker tracker(progress_points(run, points, estimate, part));
-  const std::string work_line = fmt::format(
-      "{} points{}; estimated work {} (about {} on {} cores), memory {}", points.size(),
-      samples_text(tracker.total_samples(), run.precision.enabled),
-      describe_core_seconds(estimate.core_seconds),
-      describe_duration(estimate.core_seconds / cores), cores, describe_bytes(estimate.peak_bytes));
-  if (options.validate_only) {
-    if (group.is_root()) {
-      fmt::print("{}: valid; {}\n", options.run_file, work_line);
-      print_costliest_points(estimate);
-    }
-    return exit_code::kSuccess;
-  }
-  const std::string out = output_path(options, run, part);
-  const std::string ckpt = options.no_checkpoint
-                               ? std::string()
-                               : (options.checkpoint.empty() ? out + ".ckpt" : options.checkpoint);
-  const std::optional<OutputGuard> guard =
-      guard_run_outputs(options, run, points, out, ckpt, part, group);
+  return estimate;
+}
 
-  // Rank 0 shows the progress of every process.
+/// The line that says what the run will do: its points, samples, work and memory.
+std::string describe_work(const RunSpec& run, const std::vector<PreparedPoint>& points,
+                          const ProgressTracker& tracker, const RunEstimate& estimate, int cores) {
+  return fmt::format("{} points{}; estimated work {} (about {} on {} cores), memory {}",
+                     points.size(), samples_text(tracker.total_samples(), run.precision.enabled),
+                     describe_core_seconds(estimate.core_seconds),
+                     describe_duration(estimate.core_seconds / cores), cores,
+                     describe_bytes(estimate.peak_bytes));
+}
+
+/// The progress shown on stderr, by rank 0 for every process (none elsewhere), started with the
+/// work line; without a display the line is a note unless --quiet.
+std::unique_ptr<ProgressDisplay> start_progress(const RunOptions& options,
+                                                const ProgressTracker& tracker, int cores,
+                                                const std::string& work_line,
+                                                const ProcessGroup& group) {
   const ProgressMode mode =
       group.is_root() ? progress_mode(options.progress, options.quiet, ::isatty(STDERR_FILENO) != 0)
                       : ProgressMode::kNone;
-  const std::unique_ptr<ProgressDisplay> display =
+  std::unique_ptr<ProgressDisplay> display =
       progress_on_stderr(tracker, mode, options.progress_every_s, cores);
   if (display)
     display->start(work_line);
   else if (!options.quiet)
     print_note(work_line);
+  return display;
+}
+
+/// How the points are sampled: threads, part, checkpoints, resume, verification, the stop
+/// request, progress, and where warnings and notes go (through `display`, when there is one,
+/// which clears the bar first).
+ExecutionOptions execution_options(const RunOptions& options, int threads, const PartSpec& part,
+                                   const std::string& ckpt, ProgressTracker& tracker,
+                                   ProgressDisplay* display) {
   ExecutionOptions exec;
   exec.threads = threads;
   exec.part = part;
@@ -383,30 +390,28 @@ int run_command(const RunOptions& given) {
   if (options.without_integrity) skip_seals_for_benchmark();
   exec.stop_requested = [] { return InterruptHandlers::requested(); };
   exec.progress = &tracker;
-  // Under the bar, warnings and notes go through the display, which clears the bar first.
   exec.warn = print_warning;
   if (display) {
-    exec.warn = [&display](const std::string& message) {
+    exec.warn = [display](const std::string& message) {
       display->message("collnoise: warning: " + one_line(message));
     };
-    exec.read.note = [&display](const std::string& message) {
+    exec.read.note = [display](const std::string& message) {
       display->message("collnoise: note: " + one_line(message));
     };
   }
   if (options.interrupt_after_chunks > 0)
-    exec.after_round = [&](std::uint64_t chunks) {
-      if (chunks == options.interrupt_after_chunks) std::raise(SIGINT);
+    exec.after_round = [after = options.interrupt_after_chunks](std::uint64_t chunks) {
+      if (chunks == after) std::raise(SIGINT);
     };
-  if (display) display->run_in_background();
-  Execution execution = execute_run(run, points, exec, group);
-  if (display) display->finish(!execution.interrupted);
+  return exec;
+}
 
-  if (execution.interrupted) {
-    if (!group.is_root()) return exit_code::kInterrupted;
-    return report_interruption(execution, options, run, out, ckpt, part);
-  }
-  if (!group.is_root()) return exit_code::kSuccess;
-
+/// Rank 0's end of a finished run: the result file written (or the run kept in a checkpoint when
+/// it cannot be), the checkpoint removed, the summary table and the line naming the result.
+int write_finished_run(std::chrono::steady_clock::time_point start, const RunOptions& options,
+                       const RunSpec& run, const std::vector<PreparedPoint>& points,
+                       const PartSpec& part, const std::string& out, const std::string& ckpt,
+                       int threads, const ProcessGroup& group, Execution& execution) {
   std::vector<PointResult> results;
   for (std::size_t i = 0; i < points.size(); ++i) {
     PointOutcome& o = execution.points[i];
@@ -438,6 +443,56 @@ int run_command(const RunOptions& given) {
     print_note(fmt::format("signal {} arrived after the result was complete: '{}' is whole",
                            stop_signal(), out));
   return exit_code::kSuccess;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& given) {
+  const auto start = std::chrono::steady_clock::now();
+  const RunOptions options = with_located_run_file(given);
+  const ProcessGroup& group = ProcessGroup::world();
+  // A stop request (its handlers are main's) during the preparation of large points is
+  // honoured too.
+  const PartSpec part = options.part.empty() ? PartSpec{} : parse_part(options.part);
+  const RunSpec run = load_run_file(options.run_file, options.seed);
+  // Reading and validating GOAL files comes before the estimate: it keeps to the limit itself.
+  set_memory_limit(work_limits(run, 0.0, options.max_memory_gib, 1).max_bytes);
+  const std::vector<PreparedPoint> points = prepare_points(run);
+  check_combination(run, points, part);
+  const int threads = threads_per_process(options, group);
+  const int cores = threads * group.size();
+  const RunEstimate estimate = estimate_within_limits(options, run, points, part, threads, cores);
+  ProgressTracker tracker(progress_points(run, points, estimate, part));
+  const std::string work_line = describe_work(run, points, tracker, estimate, cores);
+  if (options.validate_only) {
+    if (group.is_root()) {
+      fmt::print("{}: valid; {}\n", options.run_file, work_line);
+      print_costliest_points(estimate);
+    }
+    return exit_code::kSuccess;
+  }
+  const std::string out = output_path(options, run, part);
+  const std::string ckpt = options.no_checkpoint
+                               ? std::string()
+                               : (options.checkpoint.empty() ? out + ".ckpt" : options.checkpoint);
+  const std::optional<OutputGuard> guard =
+      guard_run_outputs(options, run, points, out, ckpt, part, group);
+
+  const std::unique_ptr<ProgressDisplay> display =
+      start_progress(options, tracker, cores, work_line, group);
+  const ExecutionOptions exec =
+      execution_options(options, threads, part, ckpt, tracker, display.get());
+  if (display) display->run_in_background();
+  Execution execution = execute_run(run, points, exec, group);
+  if (display) display->finish(!execution.interrupted);
+
+  if (execution.interrupted) {
+    if (!group.is_root()) return exit_code::kInterrupted;
+    return report_interruption(execution, options, run, out, ckpt, part);
+  }
+  if (!group.is_root()) return exit_code::kSuccess;
+  return write_finished_run(start, options, run, points, part, out, ckpt, threads, group,
+                            execution);
 }
 
 }  // namespace collnoise

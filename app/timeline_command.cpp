@@ -24,6 +24,7 @@
 #include "core/stop_request.hpp"
 #include "engine/schedules/paths/timeline_recorder.hpp"
 #include "engine/schedules/schedule/any_schedule.hpp"
+#include "engine/schedules/schedule_fields.hpp"
 #include "engine/schedules/schedule_study.hpp"
 #include "outputs/atomic_file.hpp"
 #include "outputs/path_conflicts.hpp"
@@ -123,8 +124,8 @@ std::string default_out(const TimelineOptions& o) {
 // The replay against what the run recorded of the same sample (its ranks' finishing times, when
 // the point kept them for this sample): equal, or the result is not this engine's on this data.
 void check_against_run(const Record& summary, std::uint64_t sample, const ScheduleRun& run) {
-  const Field* index = summary.find("sample_finish_index");
-  const Field* finish = summary.find("sample_finish");
+  const Field* index = summary.find(schedule_fields::kSampleFinishIndex.name);
+  const Field* finish = summary.find(schedule_fields::kSampleFinish.name);
   if (index == nullptr || finish == nullptr || !std::holds_alternative<std::uint64_t>(*index) ||
       std::get<std::uint64_t>(*index) != sample || !std::holds_alternative<Series>(*finish)) {
     print_note(fmt::format(
@@ -143,7 +144,7 @@ void check_against_run(const Record& summary, std::uint64_t sample, const Schedu
 }
 
 std::uint64_t samples_of(const Record& summary) {
-  const Field* n = summary.find("completion_samples");
+  const Field* n = summary.find(schedule_fields::kCompletion.samples().name);
   return n != nullptr && std::holds_alternative<std::uint64_t>(*n) ? std::get<std::uint64_t>(*n)
                                                                    : 0;
 }

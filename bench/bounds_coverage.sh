@@ -4,7 +4,7 @@
 # never hold), and `[precision] until = "bounds_decided"`. The run stops early only when an
 # interval excludes the exact mean, i.e. only on a coverage failure: the share of seeds that stop
 # before the cap is the method's error rate, to be at most 1 - confidence (0.05). (At a fixed
-# 95% per look the same rule errs far more often: tests/test_user_bounds.cpp measures both.)
+# 95% per look the same rule errs far more often: tests/runs/test_user_bounds.cpp measures both.)
 #
 #   bash bench/bounds_coverage.sh [COLLNOISE] [SEEDS]      # defaults: build/collnoise 200
 set -euo pipefail

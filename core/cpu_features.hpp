@@ -10,7 +10,7 @@
 // sets, the kernels are integer code or IEEE operations done one at a time in source order
 // (-ffp-contract=off, and no FMA in the variants' instruction sets at all: a fused multiply-add
 // rounds once where the baseline rounds twice), and no variant calls a vector math library.
-// tests/test_cpu_dispatch.cpp runs every variant the machine supports and compares.
+// tests/core/test_cpu_dispatch.cpp runs every variant the machine supports and compares.
 //
 // COLLNOISE_CPU_LEVEL=x86-64|x86-64-v3|x86-64-v4 in the environment caps the level (to check that
 // results do not depend on it, or to rule a variant out); a build with COLLNOISE_NATIVE=ON

@@ -3,7 +3,7 @@
 // model declares the fields it writes for its points (ModelKind::summary_fields, engine/study.hpp)
 // and writes each through its declaration (Record::put), its table columns and plot hints name
 // declarations too, and docs/reference/summary-fields.md and the Python package's list of names
-// (python/collnoise/fields.py) are generated from them. tests/test_summary_schema.cpp checks
+// (python/collnoise/fields.py) are generated from them. tests/runs/test_summary_schema.cpp checks
 // every model's points against its declarations; scripts/check_field_literals.py checks that no
 // field name is spelled twice in the sources.
 //

@@ -79,32 +79,6 @@ void put_quantiles(Record& record, const QuantileFields& fields, const Histogram
   }
 }
 
-// The string-prefix forms, kept while models move to the declarations above.
-void put_mean(Record& record, const std::string& prefix, const Accumulator& acc,
-              const MeanInterval& interval, const std::string& unit) {
-  put_mean(record, MeanFields(prefix, unit, ""), acc, interval);
-}
-
-void put_null_mean(Record& record, const std::string& prefix, const std::string& reason) {
-  const MeanFields fields(prefix, "", "");
-  for (const FieldSpec& field : fields.specs()) record.set(field.name, Field(Null{reason}));
-}
-
-void put_quantiles(Record& record, const std::string& prefix, const Histogram& histogram,
-                   double level, const std::string& unit) {
-  put_quantiles(record, QuantileFields(prefix, unit, ""), histogram, level);
-}
-
-std::vector<FieldSpec> mean_field_specs(const std::string& prefix, const std::string& unit,
-                                        const std::string& what, const std::string& when) {
-  return MeanFields(prefix, unit, what, when).specs();
-}
-
-std::vector<FieldSpec> quantile_field_specs(const std::string& prefix, const std::string& unit,
-                                            const std::string& what, const std::string& when) {
-  return QuantileFields(prefix, unit, what, when).specs();
-}
-
 std::string join_warnings(const std::vector<std::string>& warnings) {
   std::string out;
   for (const auto& w : warnings) out += (out.empty() ? "" : "; ") + w;

@@ -31,7 +31,8 @@ namespace {
 std::string page_header(const std::string& title, const std::string& registry) {
   return fmt::format(
       "<!-- Generated from {} by `{}`; do not edit by hand.\n"
-      "     tests/test_reference_docs.cpp fails when this file differs from the registry. -->\n"
+      "     tests/runs/test_reference_docs.cpp fails when this file differs from the registry. "
+      "-->\n"
       "# {}\n\n",
       registry, kRegenerateReferenceCommand, title);
 }
@@ -362,7 +363,8 @@ std::string summary_fields_page() {
       "file stores beside the field (`<field>_units`); a blank unit means none: a count, a ratio\n"
       "of like quantities, text or a verdict. *Written* says whether every point of the model\n"
       "writes the field or when it does. A field may be null, with its reason beside it\n"
-      "(`<field>_reason`). tests/test_summary_schema.cpp runs a point of each model and checks\n"
+      "(`<field>_reason`). tests/runs/test_summary_schema.cpp runs a point of each model and "
+      "checks\n"
       "that it writes exactly the fields declared here.\n\n"
       "## Fields every point carries\n\n"
       "Written after the model's own (runs/point_fields.hpp), by `run` and `merge` alike.\n\n";
@@ -475,7 +477,7 @@ std::string python_fields_module() {
       "\"\"\"The summary fields' names and units, as the models declare them.\n\n"
       "Generated from model_kinds() (engine/models.cpp) and shared_point_fields()\n"
       "(runs/point_fields.cpp) by `{}`; do not edit by hand.\n"
-      "tests/test_reference_docs.cpp fails when this file differs from the declarations.\n"
+      "tests/runs/test_reference_docs.cpp fails when this file differs from the declarations.\n"
       "docs/reference/summary-fields.md says what each field means. A module of the package\n"
       "names a field as `fields.<name>`, never as a string of its own.\n"
       "\"\"\"\n\nfrom types import SimpleNamespace\n\n",

@@ -4,9 +4,9 @@
 // kinds of time-based noise (distributions/time_noises.cpp), the generated algorithms
 // (engine/schedules/algorithms/algorithms.cpp) and the summary fields (ModelKind::summary_fields
 // and runs/point_fields.cpp), and the Python package's list of those fields. The files are
-// committed; `collnoise reference DIR --python FILE` writes them, and tests/test_reference_docs.cpp
-// fails when the committed ones differ from what the registries give, so the tables cannot drift
-// from the code.
+// committed; `collnoise reference DIR --python FILE` writes them, and
+// tests/runs/test_reference_docs.cpp fails when the committed ones differ from what the registries
+// give, so the tables cannot drift from the code.
 #include <string>
 #include <vector>
 

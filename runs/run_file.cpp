@@ -227,27 +227,48 @@ std::string data_file_base(const std::string& origin) {
   return std::filesystem::path(origin).parent_path().string();
 }
 
-}  // namespace
+// The phases of parse_run_text, in its order; each refuses what it reads with the file's line.
 
-RunSpec parse_run_text(const std::string& given, const std::string& origin,
-                       std::optional<std::uint64_t> seed_override) {
-  // A byte-order mark (some editors write one) is no part of the run.
-  const std::string content(without_byte_order_mark(given));
-  toml::table root;
+toml::table parse_toml(const std::string& content, const std::string& origin) {
   try {
-    root = toml::parse(content, origin);
+    return toml::parse(content, origin);
   } catch (const toml::parse_error& e) {
     throw InputError(fmt::format("{}:{}:{}: malformed TOML: {}", origin, e.source().begin.line,
                                  e.source().begin.column, e.description()));
   }
-  RunSpec run;
-  run.path = origin;
-  run.text = content;
-  run.data_base = data_file_base(origin);
+}
 
+/// The top level of a run file, sorted: the keys of the run and its base point (tables
+/// flattened into dotted keys), each [[case]]'s overrides (at least one, empty), the [sweep]
+/// axes. [[bound]] tables are read into the run as they come.
+struct RunTables {
   NodeMap all;
   std::vector<NodeMap> cases;
   NodeMap sweep;
+};
+
+std::vector<NodeMap> read_cases(const std::string& origin, const toml::node& node) {
+  const auto* arr = node.as_array();
+  if (!arr) throw InputError(fmt::format("{}: use [[case]] tables", where(origin, node)));
+  std::vector<NodeMap> cases;
+  for (auto&& c : *arr) {
+    const auto* t = c.as_table();
+    if (!t) throw InputError(fmt::format("{}: each [[case]] must be a table", where(origin, c)));
+    NodeMap m;
+    for (auto&& [ck, cv] : *t) {
+      // A case may use quoted dotted keys or sub-tables ([case.noise]); both flatten.
+      if (const auto* sub = cv.as_table())
+        flatten(*sub, std::string(ck.str()), m);
+      else
+        m[std::string(ck.str())] = &cv;
+    }
+    cases.push_back(std::move(m));
+  }
+  return cases;
+}
+
+RunTables sort_top_level(const toml::table& root, const std::string& origin, RunSpec& run) {
+  RunTables tables;
   for (auto&& [k, v] : root) {
     const std::string key(k.str());
     if (key == "bound") {
@@ -257,32 +278,22 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
     } else if (key == "sweep") {
       const auto* t = v.as_table();
       if (!t) throw InputError(fmt::format("{}: [sweep] must be a table", where(origin, v)));
-      flatten(*t, "", sweep);
+      flatten(*t, "", tables.sweep);
     } else if (key == "case") {
-      const auto* arr = v.as_array();
-      if (!arr) throw InputError(fmt::format("{}: use [[case]] tables", where(origin, v)));
-      for (auto&& c : *arr) {
-        const auto* t = c.as_table();
-        if (!t)
-          throw InputError(fmt::format("{}: each [[case]] must be a table", where(origin, c)));
-        NodeMap m;
-        for (auto&& [ck, cv] : *t) {
-          // A case may use quoted dotted keys or sub-tables ([case.noise]); both flatten.
-          if (const auto* sub = cv.as_table())
-            flatten(*sub, std::string(ck.str()), m);
-          else
-            m[std::string(ck.str())] = &cv;
-        }
-        cases.push_back(std::move(m));
-      }
+      tables.cases = read_cases(origin, v);
     } else if (const auto* t = v.as_table()) {
-      flatten(*t, key, all);
+      flatten(*t, key, tables.all);
     } else {
-      all[key] = &v;
+      tables.all[key] = &v;
     }
   }
-  if (cases.empty()) cases.emplace_back();
+  if (tables.cases.empty()) tables.cases.emplace_back();
+  return tables;
+}
 
+/// The run's settings (seed, samples, precision, output, ...), after every key is known.
+void read_run_settings(RunSpec& run, const NodeMap& all, const std::string& origin,
+                       std::optional<std::uint64_t> seed_override) {
   for (const auto& [key, node] : all)
     if (!is_setting(key) && !is_point_key(key))
       throw InputError(fmt::format("{}: unknown key '{}'", where(origin, *node), key));
@@ -290,7 +301,10 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
   if (run.precision.until_bounds_decided && run.bounds.empty())
     throw InputError(fmt::format(
         "{}: precision.until = \"bounds_decided\" needs [[bound]] tables to decide", origin));
+}
 
+/// The point every case and sweep starts from: the point keys given outside [[case]] and [sweep].
+PointSpec base_point(const NodeMap& all, const std::string& origin) {
   PointSpec base;
   for (const auto& [key, node] : all) {
     if (!is_point_key(key)) continue;
@@ -299,8 +313,14 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
     else
       base.params[key] = to_param(origin, key, *node);
   }
+  return base;
+}
 
-  std::vector<std::pair<std::string, std::vector<ParamValue>>> axes;
+/// The [sweep] axes, in the order of their keys: each a point key and its values.
+using SweepAxes = std::vector<std::pair<std::string, std::vector<ParamValue>>>;
+
+SweepAxes read_sweep_axes(const NodeMap& sweep, const std::string& origin) {
+  SweepAxes axes;
   for (const auto& [raw_key, node] : sweep) {
     const std::string key = alias(raw_key);
     if (!is_point_key(key) || is_table_array(key))
@@ -314,45 +334,75 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
     for (auto&& v : *arr) values.push_back(to_param(origin, key, v));
     axes.emplace_back(key, std::move(values));
   }
+  return axes;
+}
 
-  // The number of points, refused before any of them is built.
-  double total_points = static_cast<double>(cases.size());
+/// The number of points, refused before any of them is built.
+void refuse_too_many_points(std::size_t cases, const SweepAxes& axes, const std::string& origin) {
+  double total_points = static_cast<double>(cases);
   for (const auto& axis : axes) total_points *= static_cast<double>(axis.second.size());
   if (total_points > static_cast<double>(kMaxPoints))
     throw InputError(fmt::format(
         "{}: [sweep] and [[case]] give {:.0f} points: at most {} points per run file (split the "
         "run)",
         origin, total_points, kMaxPoints));
+}
 
-  for (const auto& overrides : cases) {
-    PointSpec with_case = base;
-    for (const auto& [raw_key, node] : overrides) {
-      const std::string key = alias(raw_key);
-      if (!is_point_key(key))
-        throw InputError(fmt::format("{}: [[case]] key '{}' is not a point parameter",
-                                     where(origin, *node), raw_key));
-      drop_alternatives_of(key, with_case.params);
-      if (is_table_array(key))
-        with_case.table_arrays[key] = array_of_tables(origin, key, *node);
-      else
-        with_case.params[key] = to_param(origin, key, *node);
-    }
-    std::size_t total = 1;
-    for (const auto& axis : axes) total *= axis.second.size();
-    for (std::size_t flat = 0; flat < total; ++flat) {
-      if ((flat & 0x3ff) == 0) throw_if_stop_requested();  // a sweep of a million points
-      PointSpec point = with_case;
-      std::size_t rest = flat;
-      for (std::size_t a = axes.size(); a-- > 0;) {  // the last axis varies fastest
-        const auto& [key, values] = axes[a];
-        drop_alternatives_of(key, point.params);
-        point.params[key] = values[rest % values.size()];
-        rest /= values.size();
-      }
-      spread_table_arrays(point);
-      run.points.push_back(std::move(point));
-    }
+/// The base point with a case's overrides, each replacing the keys it is an alternative of.
+PointSpec with_case(const PointSpec& base, const NodeMap& overrides, const std::string& origin) {
+  PointSpec point = base;
+  for (const auto& [raw_key, node] : overrides) {
+    const std::string key = alias(raw_key);
+    if (!is_point_key(key))
+      throw InputError(fmt::format("{}: [[case]] key '{}' is not a point parameter",
+                                   where(origin, *node), raw_key));
+    drop_alternatives_of(key, point.params);
+    if (is_table_array(key))
+      point.table_arrays[key] = array_of_tables(origin, key, *node);
+    else
+      point.params[key] = to_param(origin, key, *node);
   }
+  return point;
+}
+
+/// Every point of the sweep over `axes` from `start` (the last axis varies fastest), appended.
+void append_sweep(const PointSpec& start, const SweepAxes& axes, std::vector<PointSpec>& points) {
+  std::size_t total = 1;
+  for (const auto& axis : axes) total *= axis.second.size();
+  for (std::size_t flat = 0; flat < total; ++flat) {
+    if ((flat & 0x3ff) == 0) throw_if_stop_requested();  // a sweep of a million points
+    PointSpec point = start;
+    std::size_t rest = flat;
+    for (std::size_t a = axes.size(); a-- > 0;) {  // the last axis varies fastest
+      const auto& [key, values] = axes[a];
+      drop_alternatives_of(key, point.params);
+      point.params[key] = values[rest % values.size()];
+      rest /= values.size();
+    }
+    spread_table_arrays(point);
+    points.push_back(std::move(point));
+  }
+}
+
+}  // namespace
+
+RunSpec parse_run_text(const std::string& given, const std::string& origin,
+                       std::optional<std::uint64_t> seed_override) {
+  // A byte-order mark (some editors write one) is no part of the run.
+  const std::string content(without_byte_order_mark(given));
+  const toml::table root = parse_toml(content, origin);
+  RunSpec run;
+  run.path = origin;
+  run.text = content;
+  run.data_base = data_file_base(origin);
+
+  const RunTables tables = sort_top_level(root, origin, run);
+  read_run_settings(run, tables.all, origin, seed_override);
+  const PointSpec base = base_point(tables.all, origin);
+  const SweepAxes axes = read_sweep_axes(tables.sweep, origin);
+  refuse_too_many_points(tables.cases.size(), axes, origin);
+  for (const auto& overrides : tables.cases)
+    append_sweep(with_case(base, overrides, origin), axes, run.points);
   return run;
 }
 

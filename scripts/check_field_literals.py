@@ -28,6 +28,42 @@ GENERATED = "python/collnoise/fields.py"
 
 # (name, file): the name's literal in that file means something other than the summary field.
 OTHER_MEANINGS = {
+    # A tally's statistics, stored per metric (outputs/tally_io: min, max, mean, sd, samples).
+    *{(n, "outputs/tally_io.cpp") for n in ("mean", "min", "max", "sd", "samples")},
+    # compare's JSON report and its --mode values (app/compare_command, docs/compare.md).
+    *{(n, f) for n in ("mean", "ci_low", "ci_high", "max", "ranks", "confidence", "warnings")
+       for f in ("app/compare_command.cpp", "app/compare_command.hpp")},
+    # ... and the QQ figure reading that report's quantile names.
+    *{(n, "python/collnoise/figures/qq.py") for n in ("median", "p99", "ci_low", "ci_high")},
+    # The statistic a user bound names by default (runs/user_bound: mean or a quantile's name).
+    ("mean", "runs/user_bound.cpp"),
+    # The run's confidence and process count as the result's root attributes and run settings.
+    ("confidence", "outputs/result_file.cpp"), ("confidence", "runs/run_settings.cpp"),
+    ("confidence", "python/collnoise/figures/curve.py"),
+    ("processes", "outputs/result_file.cpp"), ("processes", "app/merge_command.cpp"),
+    ("samples", "outputs/result_file.cpp"), ("samples", "runs/run_settings.cpp"),
+    ("samples", "runs/progress_display.cpp"),
+    # precision.until's value (a run setting), not the field it waits for.
+    ("bounds_decided", "runs/run_settings.cpp"),
+    # The user bounds' pattern's members (bound_<i>_ci_low): suffixes, not fields.
+    *{(n, "estimators/bound_fields.cpp") for n in ("ci_low", "ci_high", "ci_method")},
+    # Table column titles that read as the field's suffix (stored as the table's headers).
+    *{(n, f) for n in ("samples", "ci_low", "ci_high")
+       for f in ("engine/schedules/schedule_study.cpp", "engine/network/network_study.cpp",
+                 "engine/isoefficiency/isoefficiency_study.cpp")},
+    # The name of a key group giving N, a command's option, a timeline's rank list.
+    *{("ranks", f) for f in ("engine/cycles/cycle_model_kind.cpp",
+                             "engine/schedules/schedule_model_kind.cpp",
+                             "engine/tree_barrier/tree_params.cpp", "app/main.cpp",
+                             "outputs/timeline_chrome.cpp", "python/collnoise/figures/timeline.py")},
+    # The schedule model's and command's name; a figure's name.
+    ("schedule", "engine/schedules/schedule_model_kind.cpp"), ("schedule", "app/main.cpp"),
+    ("schedule", "python/collnoise/figures/__init__.py"),
+    ("curve", "engine/study.hpp"), ("curve", "python/collnoise/figures/__init__.py"),
+    # The Bernoulli law's parameter; an algorithm's rounds function refused when missing;
+    # cgroup's "no limit".
+    ("p", "distributions/bernoulli.cpp"), ("p", "distributions/bernoulli.hpp"),
+    ("rounds", "engine/schedules/algorithms/algorithms.cpp"), ("max", "core/machine_memory.cpp"),
 }
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -71,7 +107,8 @@ def declared_names(root):
 def source_files(root):
     listed = subprocess.run(["git", "-C", str(root), "ls-files", "*.cpp", "*.hpp", "*.py"],
                             capture_output=True, text=True, check=True).stdout.split()
-    return [f for f in listed if not f.startswith("tests/") and f != GENERATED]
+    own = "scripts/check_field_literals.py"
+    return [f for f in listed if not f.startswith("tests/") and f not in (GENERATED, own)]
 
 
 def spellings(root, names):

@@ -21,7 +21,8 @@ C++ files the guide writes or edits must also be formatted (clang-format, when i
 when every step succeeded, 1 otherwise; each step is printed with its time.
 
 The scratch build compiles only the test files the guide writes and the registry-wide ones
-(COLLNOISE_TEST_FILES, tests/CMakeLists.txt): every tests/test_*.cpp that loops over a registry
+(COLLNOISE_TEST_FILES, tests/CMakeLists.txt, by their paths relative to tests/): every test_*.cpp
+below tests/ that loops over a registry
 (algorithm_kinds(), law_kinds(), model_kinds(), ...: REGISTRY_CALL), which an addition must pass
 with no edit of its own, found by that call, so that a new registry-wide test is run without an
 edit here. The test files that use COLLNOISE_SOURCE_DIR or COLLNOISE_BINARY (their compile lines
@@ -105,15 +106,19 @@ def copy_tree(source, destination):
 
 
 def registry_tests(tree):
-    """The stems of the test files of `tree` that loop over a registry (REGISTRY_CALL)."""
+    """The test files of `tree` that loop over a registry (REGISTRY_CALL), in any folder below
+    tests/: their paths relative to tests/, without .cpp ("engine/schedules/algorithms/test_x")."""
     tests = os.path.join(tree, "tests")
-    stems = []
-    for name in sorted(os.listdir(tests)):
-        if re.fullmatch(r"test_\w+\.cpp", name):
-            with open(os.path.join(tests, name), encoding="utf-8") as f:
-                if REGISTRY_CALL.search(f.read()):
-                    stems.append(name[:-len(".cpp")])
-    return stems
+    found = []
+    for folder, subfolders, names in os.walk(tests):
+        subfolders.sort()
+        for name in sorted(names):
+            if re.fullmatch(r"test_\w+\.cpp", name):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    if REGISTRY_CALL.search(f.read()):
+                        found.append(os.path.relpath(path, tests)[:-len(".cpp")])
+    return sorted(found)
 
 
 def one_line(path, anchor):
@@ -174,8 +179,8 @@ def apply(marker, body, tree, edited):
             del env["LC_CTYPE"]
         if shutil.which("ccache") and "CMAKE_CXX_COMPILER_LAUNCHER" not in env:
             env["CMAKE_CXX_COMPILER_LAUNCHER"] = "ccache"  # CMake's default for a new build tree
-        written = [os.path.splitext(os.path.basename(f))[0] for f in edited
-                   if re.fullmatch(r"tests/test_\w+\.cpp", f)]
+        written = [f[len("tests/"):-len(".cpp")] for f in edited
+                   if re.fullmatch(r"tests/([\w/]+/)?test_\w+\.cpp", f)]
         tests = sorted(set(registry_tests(tree) + written))
         print(f"walkthrough: test files built: {' '.join(tests)}", flush=True)
         env.setdefault("COLLNOISE_TEST_FILES", ";".join(tests))

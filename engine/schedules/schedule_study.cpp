@@ -15,6 +15,7 @@
 #include "core/work_in_flight.hpp"
 #include "engine/schedules/engine/message_delays.hpp"
 #include "engine/schedules/paths/path_composition.hpp"
+#include "engine/schedules/schedule_fields.hpp"
 #include "engine/schedules/simulate.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/summary_fields.hpp"
@@ -27,8 +28,6 @@ constexpr std::size_t kTopCapacity = 2048;
 // bench/RESULTS.md).
 constexpr double kSecondsPerSearch = 1.0e-9;
 constexpr double kNanosecond = 1e-9;
-// Every rank's noiseless finishing time is kept in the summary up to this many ranks.
-constexpr std::uint32_t kMaxRanksListed = 65536;
 
 // The most operations any rank of `s` holds.
 std::uint64_t most_operations_of(const AnySchedule& s) {
@@ -269,29 +268,12 @@ void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
 }
 
 std::vector<FieldSpec> schedule_summary_fields() {
-  const std::string s = "seconds";
-  const std::string sampled = "with collective.finish_sample";
-  const std::string listed =
-      fmt::format("a series over the ranks; null beyond {} ranks", kMaxRanksListed);
-  std::vector<FieldSpec> fields = {
-      {"schedule", "", "the schedule, described (algorithm or GOAL file)"},
-      {"ranks", "", "ranks of the schedule"},
-      {"operations", "", "operations of the schedule"},
-      {"events_per_sample", "", "events one simulated replication handles"},
-  };
-  append_fields(fields, mean_field_specs("completion_", s, "the completion time"));
-  append_fields(fields, {
-                            {"completion_sd", s, "standard deviation of the completion time"},
-                            {"noiseless_completion", s, "the completion time without noise"},
-                        });
-  append_fields(fields, quantile_field_specs("completion_", s, "the completion time"));
-  append_fields(
-      fields,
-      {
-          {"noiseless_finish", s, "every rank's finishing time without noise: " + listed},
-          {"sample_finish_index", "", "the replication whose finishing times follow", sampled},
-          {"sample_finish", s, "every rank's finishing time in it: " + listed, sampled},
-      });
+  using namespace schedule_fields;
+  FieldList fields = {kSchedule, kRanks, kOperations, kEventsPerSample};
+  append_fields(fields, kCompletion.specs());
+  append_fields(fields, {kCompletionSd, kNoiselessCompletion});
+  append_fields(fields, kCompletionQuantiles.specs());
+  append_fields(fields, {kNoiselessFinish, kSampleFinishIndex, kSampleFinish});
   append_fields(fields, PathAttribution::field_specs("with output.critical_path = true"));
   return fields;
 }
@@ -305,35 +287,34 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   const double level = context.confidence;
   const Accumulator total = tally.total(0);
   const MeanInterval ci = primary_mean(tally, level);
+  using namespace schedule_fields;
   Record s;
-  s.set("schedule", Field(source_.description));
+  s.put(kSchedule, Field(source_.description));
   // The noiseless run built the schedule once: its size is known without it.
-  s.set("ranks", Field(static_cast<std::uint64_t>(built_ranks_)));
-  s.set("operations", Field(built_operations_));
-  s.set("events_per_sample", Field(noiseless().events));
-  put_mean(s, "completion_", total, ci, "seconds");
-  s.set("completion_sd", Field(total.sd()));
-  s.set("noiseless_completion", Field(noiseless_completion()));
-  put_quantiles(s, "completion_", *tally.histogram_of(0), level, "seconds");
-  s.set_unit({"completion_sd", "noiseless_completion", "noiseless_finish", "sample_finish"},
-             "seconds");
-  const auto put_finish = [&](const std::string& name, const ScheduleRun& run) {
+  s.put(kRanks, Field(static_cast<std::uint64_t>(built_ranks_)));
+  s.put(kOperations, Field(built_operations_));
+  s.put(kEventsPerSample, Field(noiseless().events));
+  put_mean(s, kCompletion, total, ci);
+  s.put(kCompletionSd, Field(total.sd()));
+  s.put(kNoiselessCompletion, Field(noiseless_completion()));
+  put_quantiles(s, kCompletionQuantiles, *tally.histogram_of(0), level);
+  const auto put_finish = [&](const FieldSpec& field, const ScheduleRun& run) {
     if (built_ranks_ <= kMaxRanksListed) {
       std::vector<double> finish;
       for (const double t : run.finish) finish.push_back(t * kNanosecond);
-      s.set(name, Field(series_of(finish)));
+      s.put(field, Field(series_of(finish)));
     } else {
-      s.set(name, Field(Null{fmt::format("more than {} ranks: not listed", kMaxRanksListed)}));
+      s.put(field, Field(Null{fmt::format("more than {} ranks: not listed", kMaxRanksListed)}));
     }
   };
-  put_finish("noiseless_finish", noiseless());
+  put_finish(kNoiselessFinish, noiseless());
   std::vector<std::string> warnings = ci.warnings;
   if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
   if (finish_sample_) {
-    s.set("sample_finish_index", Field(*finish_sample_));
+    s.put(kSampleFinishIndex, Field(*finish_sample_));
     ScheduleEngineMemory memory;
     put_finish(
-        "sample_finish",
+        kSampleFinish,
         run_schedule(*schedule(), net_, noise_,
                      stream_key(key_, StreamPurpose::kReplication, *finish_sample_), memory));
   }
@@ -389,21 +370,21 @@ double ScheduleStudy::working_bytes(int threads) const {
 }
 
 std::vector<TableColumn> ScheduleStudy::columns() const {
-  return {{"ranks", "ranks", ""},
-          {"samples", "completion_samples", ""},
-          {"completion[s]", "completion_mean", ""},
-          {"ci_low", "completion_ci_low", ""},
-          {"ci_high", "completion_ci_high", ""},
-          {"noiseless[s]", "noiseless_completion", ""}};
+  using namespace schedule_fields;
+  return {{kRanks.name, kRanks.name, ""},
+          {"samples", kCompletion.samples().name, ""},
+          {"completion[s]", kCompletion.mean().name, ""},
+          {"ci_low", kCompletion.ci_low().name, ""},
+          {"ci_high", kCompletion.ci_high().name, ""},
+          {"noiseless[s]", kNoiselessCompletion.name, ""}};
 }
 
 PlotHints ScheduleStudy::plot_hints() const {
+  using namespace schedule_fields;
   PlotHints hints;
-  hints.y = "completion_mean";
-  hints.y_low = "completion_ci_low";
-  hints.y_high = "completion_ci_high";
+  hints.show(kCompletion);
   hints.y_label = "completion time [s]";
-  hints.references = {"noiseless_completion"};
+  hints.add_reference(kNoiselessCompletion);
   return hints;
 }
 

@@ -26,7 +26,7 @@ __version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
 
 #: The package's layers, lowest first (docs/python.md, "The package's layers"). A module imports
 #: modules of its own layer and of lower ones, never one of a higher layer, not even inside a
-#: function: tests/test_python_layers.py reads this table and checks every import. "figures" is
+#: function: tests/python/test_python_layers.py reads this table and checks every import. "figures" is
 #: the package collnoise.figures with every module in it; "__init__" is this file, whose names
 #: gather the layers below the figures. A new module is added here.
 LAYERS = (

@@ -73,7 +73,7 @@ inline constexpr std::size_t kRoundPrefetchDistance = 32;
 //
 // `use_rooms`: operations waiting for a busy CPU or NIC wait in rooms (one CPU and NIC per rank
 // only); else each is queued again as in LogGOPSim. Both give the same times
-// (tests/test_waiting_rooms.cpp).
+// (tests/engine/schedules/engine/test_waiting_rooms.cpp).
 // `observer` is told every occupation, message and rendezvous
 // (engine/schedules/engine/engine_observer.hpp).
 template <class Counter, class Sched, class Noise, class Observer>

@@ -21,6 +21,53 @@ std::string category_prefix(std::size_t c) {
   return fmt::format("path_{}_", path_category_name(static_cast<PathCategory>(c)));
 }
 
+// The fields of the attribution, each declared once (core/field_spec.hpp); field_specs() gives
+// them the condition the model writes them under.
+const std::string kSeconds = "seconds";
+const MeanFields kNoiseCharged{"noise_charged_", kSeconds,
+                               "the noise charged to all the sample's operations"};
+const FieldSpec kAbsorption{"absorption_ratio", "1",
+                            "share of the charged noise absorbed off the critical path"};
+const FieldSpec kAbsorptionLow{"absorption_ratio_ci_low", "1", "lower end of its interval"};
+const FieldSpec kAbsorptionHigh{"absorption_ratio_ci_high", "1", "upper end of its interval"};
+const FieldSpec kNoiseByStep{"path_noise_by_step", kSeconds,
+                             "the critical path's mean noise by step bucket (a series)"};
+const FieldSpec kPathStep{"path_step", "",
+                          "what a step is: \"round\" (an algorithm's) or \"operation\" (index)"};
+const FieldSpec kStepsPerBucket{"path_steps_per_bucket", "",
+                                "steps per bucket of path_noise_by_step"};
+const FieldSpec kLastRankTop{"last_rank_top", "",
+                             "the ranks (or ranges' first ranks) most often last"};
+const FieldSpec kLastRankShare{"last_rank_share", "1",
+                               "their shares of the samples, ties shared equally"};
+const FieldSpec kLastRankRange{"last_rank_range", "", "ranks per range (1 up to 4096 ranks)"};
+
+// A category's fields, a pattern: path_<category>_ with the mean of its time, its noiseless
+// value and the excess over it.
+struct CategoryFields {
+  MeanFields time;
+  FieldSpec noiseless;
+  FieldSpec excess;
+};
+
+const CategoryFields& category_fields(std::size_t c) {
+  static const std::vector<CategoryFields> fields = [] {
+    static const char* const meaning[kPathCategories] = {
+        "computation (calc)", "CPU overhead (o, O)", "NIC gap (g, G)", "wire latency (L)", "noise",
+        "rendezvous wait"};
+    std::vector<CategoryFields> all;
+    for (std::size_t k = 0; k < kPathCategories; ++k) {
+      const std::string prefix = category_prefix(k);
+      const std::string what = fmt::format("the critical path's time in {}", meaning[k]);
+      all.push_back({MeanFields(prefix, kSeconds, what),
+                     {prefix + "noiseless", kSeconds, what + " without noise"},
+                     {prefix + "excess", kSeconds, what + ": mean less the noiseless"}});
+    }
+    return all;
+  }();
+  return fields[c];
+}
+
 // The ranks (or, beyond kLastRankBins ranks, the first rank of each range) that finish last most
 // often, with their shares of the samples, largest first (ties by rank).
 void put_last_ranks(Record& record, const Histogram& last, std::uint32_t ranks) {
@@ -38,12 +85,11 @@ void put_last_ranks(Record& record, const Histogram& last, std::uint32_t ranks) 
     top.push_back(std::ceil(last.edges()[order[i]]));
     share.push_back(static_cast<double>(counts[order[i]]) / total);
   }
-  record.set("last_rank_top", Field(series_of(top)));
-  record.set("last_rank_share", Field(series_of(share)));
+  record.put(kLastRankTop, Field(series_of(top)));
+  record.put(kLastRankShare, Field(series_of(share)));
   // Ranks per histogram bin: 1 up to kLastRankBins ranks, else the width of each range.
-  record.set("last_rank_range",
+  record.put(kLastRankRange,
              Field(static_cast<double>(ranks) / static_cast<double>(counts.size())));
-  record.set_unit({"last_rank_share"}, "1");
 }
 
 }  // namespace
@@ -104,78 +150,56 @@ void PathAttribution::count_last(const CriticalPath& path, Histogram& histogram)
 }
 
 std::vector<FieldSpec> PathAttribution::field_specs(const std::string& when) {
-  const std::string s = "seconds";
-  static const char* const meaning[kPathCategories] = {
-      "computation (calc)", "CPU overhead (o, O)", "NIC gap (g, G)", "wire latency (L)", "noise",
-      "rendezvous wait"};
-  std::vector<FieldSpec> fields;
+  FieldList fields;
   for (std::size_t c = 0; c < kPathCategories; ++c) {
-    const std::string prefix = category_prefix(c);
-    const std::string what = fmt::format("the critical path's time in {}", meaning[c]);
-    append_fields(fields, mean_field_specs(prefix, s, what, when));
-    append_fields(fields, {{prefix + "noiseless", s, what + " without noise", when},
-                           {prefix + "excess", s, what + ": mean less the noiseless", when}});
+    const CategoryFields& category = category_fields(c);
+    append_fields(fields, category.time.specs());
+    append_fields(fields, {category.noiseless, category.excess});
   }
-  append_fields(fields, mean_field_specs("noise_charged_", s,
-                                         "the noise charged to all the sample's operations", when));
-  append_fields(
-      fields,
-      {{"absorption_ratio", "1", "share of the charged noise absorbed off the critical path", when},
-       {"absorption_ratio_ci_low", "1", "lower end of its interval", when},
-       {"absorption_ratio_ci_high", "1", "upper end of its interval", when},
-       {"path_noise_by_step", s, "the critical path's mean noise by step bucket (a series)", when},
-       {"path_step", "", "what a step is: \"round\" (an algorithm's) or \"operation\" (index)",
-        when},
-       {"path_steps_per_bucket", "", "steps per bucket of path_noise_by_step", when},
-       {"last_rank_top", "", "the ranks (or ranges' first ranks) most often last", when},
-       {"last_rank_share", "1", "their shares of the samples, ties shared equally", when},
-       {"last_rank_range", "", "ranks per range (1 up to 4096 ranks)", when}});
-  return fields;
+  append_fields(fields, kNoiseCharged.specs());
+  append_fields(fields, {kAbsorption, kAbsorptionLow, kAbsorptionHigh, kNoiseByStep, kPathStep,
+                         kStepsPerBucket, kLastRankTop, kLastRankShare, kLastRankRange});
+  return written_under(std::move(fields), when);
 }
 
 void PathAttribution::summarize(Record& record, const Tally& tally, const CriticalPath& noiseless,
                                 double level, std::vector<std::string>& warnings) const {
   const std::size_t first = first_metric();
-  std::vector<std::string> seconds;
   for (std::size_t c = 0; c < kPathCategories; ++c) {
-    const std::string prefix = category_prefix(c);
+    const CategoryFields& category = category_fields(c);
     const Accumulator acc = tally.total(first + c);
     const MeanInterval ci = student_t_interval(acc, level);
-    put_mean(record, prefix, acc, ci, "seconds");
-    for (const std::string& w : ci.warnings) warnings.push_back(prefix + "mean: " + w);
+    put_mean(record, category.time, acc, ci);
+    for (const std::string& w : ci.warnings)
+      warnings.push_back(category.time.mean().name + ": " + w);
     const double quiet = noiseless.time[c] * kNanosecond;
-    record.set(prefix + "noiseless", Field(quiet));
-    record.set(prefix + "excess", Field(acc.mean - quiet));
-    seconds.insert(seconds.end(), {prefix + "noiseless", prefix + "excess"});
+    record.put(category.noiseless, Field(quiet));
+    record.put(category.excess, Field(acc.mean - quiet));
   }
   const Accumulator charged = tally.total(first + kPathCategories);
-  put_mean(record, "noise_charged_", charged, student_t_interval(charged, level), "seconds");
+  put_mean(record, kNoiseCharged, charged, student_t_interval(charged, level));
   // The share of the charged noise absorbed in slack: 1 - E[path noise] / E[noise charged].
   const RatioInterval on_path =
       ratio_of_means(tally.total(first + static_cast<std::size_t>(PathCategory::kNoise)), charged,
                      tally.pair_total(tally.layout().pairs.size() - 1), level);
   if (on_path.ratio) {
-    record.set("absorption_ratio", Field(1.0 - *on_path.ratio));
-    record.set("absorption_ratio_ci_low",
+    record.put(kAbsorption, Field(1.0 - *on_path.ratio));
+    record.put(kAbsorptionLow,
                on_path.ci_high ? Field(1.0 - *on_path.ci_high) : Field(Null{on_path.reason}));
-    record.set("absorption_ratio_ci_high",
+    record.put(kAbsorptionHigh,
                on_path.ci_low ? Field(1.0 - *on_path.ci_low) : Field(Null{on_path.reason}));
   } else {
     const std::string why = charged.mean == 0.0 ? "no noise was charged" : on_path.reason;
-    for (const char* k :
-         {"absorption_ratio", "absorption_ratio_ci_low", "absorption_ratio_ci_high"})
-      record.set(k, Field(Null{why}));
+    for (const FieldSpec* field : {&kAbsorption, &kAbsorptionLow, &kAbsorptionHigh})
+      record.put(*field, Field(Null{why}));
   }
-  record.set_unit({"absorption_ratio", "absorption_ratio_ci_low", "absorption_ratio_ci_high"}, "1");
   // The path's noise by step bucket, what a step is and the buckets' width in steps.
   std::vector<double> by_step;
   for (std::size_t b = 0; b < buckets_; ++b)
     by_step.push_back(tally.total(first + kPathCategories + 1 + b).mean);
-  record.set("path_noise_by_step", Field(series_of(by_step)));
-  record.set("path_step", Field(std::string(steps_.round_of ? "round" : "operation")));
-  record.set("path_steps_per_bucket", Field(per_bucket_));
-  seconds.push_back("path_noise_by_step");
-  for (const std::string& key : seconds) record.set_unit(key, "seconds");
+  record.put(kNoiseByStep, Field(series_of(by_step)));
+  record.put(kPathStep, Field(std::string(steps_.round_of ? "round" : "operation")));
+  record.put(kStepsPerBucket, Field(per_bucket_));
   const Histogram* last = tally.histogram_named("last_rank");
   if (last != nullptr) put_last_ranks(record, *last, ranks_);
 }

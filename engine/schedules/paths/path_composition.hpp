@@ -21,7 +21,7 @@
 //
 // The binding constraint and the tie rules are critical_path.hpp's, and the sums are added in the
 // same order with the same arithmetic (path_sums.hpp): both recorders give the same bits
-// (tests/test_path_composition.cpp).
+// (tests/engine/schedules/paths/test_path_composition.cpp).
 #include <cstdint>
 #include <memory>
 #include <span>

@@ -39,7 +39,7 @@ before a module of the same name.
 `draw(result, rows)` takes the result and the rows (points) it draws, and returns a list of
 `(suffix, matplotlib Figure)`. It draws with the points table's values (`result.points`) and the
 point groups' lists (`result.series`), and marks every data line with `tag()` so that tests can
-compare what is drawn with what the file holds (tests/test_figures.py).
+compare what is drawn with what the file holds (tests/python/test_figures.py).
 
 The run file's [plot] table refines the figure: `title`, `panels` (the parameter that splits a
 figure into panels), `x` (the parameter on the horizontal axis) and `series` (the parameters

@@ -1,0 +1,41 @@
+#pragma once
+// The summary fields of a schedule point (ScheduleStudy::summarize), each declared once
+// (core/field_spec.hpp): the schema (schedule_summary_fields), the writer, the table, the plot
+// hints and the commands that read a schedule point back (timeline, compare) use these. The
+// critical path's fields are PathAttribution's (engine/schedules/paths/path_attribution.hpp).
+#include <cstdint>
+#include <string>
+
+#include "core/field_spec.hpp"
+#include "estimators/summary_fields.hpp"
+
+namespace collnoise::schedule_fields {
+
+/// Ranks up to which a point lists every rank's finishing time.
+inline constexpr std::uint32_t kMaxRanksListed = 65536;
+
+inline const std::string kSeconds = "seconds";
+inline const std::string kFinishSampled = "with collective.finish_sample";
+inline const std::string kListed =
+    "a series over the ranks; null beyond " + std::to_string(kMaxRanksListed) + " ranks";
+
+inline const FieldSpec kSchedule{"schedule", "",
+                                 "the schedule, described (algorithm or GOAL file)"};
+inline const FieldSpec kRanks{"ranks", "", "ranks of the schedule"};
+inline const FieldSpec kOperations{"operations", "", "operations of the schedule"};
+inline const FieldSpec kEventsPerSample{"events_per_sample", "",
+                                        "events one simulated replication handles"};
+inline const MeanFields kCompletion{"completion_", kSeconds, "the completion time"};
+inline const FieldSpec kCompletionSd{"completion_sd", kSeconds,
+                                     "standard deviation of the completion time"};
+inline const FieldSpec kNoiselessCompletion{"noiseless_completion", kSeconds,
+                                            "the completion time without noise"};
+inline const QuantileFields kCompletionQuantiles{"completion_", kSeconds, "the completion time"};
+inline const FieldSpec kNoiselessFinish{"noiseless_finish", kSeconds,
+                                        "every rank's finishing time without noise: " + kListed};
+inline const FieldSpec kSampleFinishIndex{
+    "sample_finish_index", "", "the replication whose finishing times follow", kFinishSampled};
+inline const FieldSpec kSampleFinish{
+    "sample_finish", kSeconds, "every rank's finishing time in it: " + kListed, kFinishSampled};
+
+}  // namespace collnoise::schedule_fields
