@@ -18,7 +18,7 @@
 #include "distributions/detour_trace.hpp"
 #include "distributions/latency_samples.hpp"
 #include "distributions/measured_times.hpp"
-#include "engine/cycles/netgauge_loggp.hpp"
+#include "distributions/netgauge_loggp.hpp"
 #include "tests/fixtures/command_line.hpp"
 #include "tests/fixtures/small_runs.hpp"
 

@@ -17,8 +17,9 @@
 #include "core/units.hpp"
 #include "distributions/detour_trace.hpp"
 #include "distributions/latency_samples.hpp"
+#include "distributions/netgauge_loggp.hpp"
 #include "distributions/time_noise_kind.hpp"
-#include "engine/cycles/netgauge_loggp.hpp"
+#include "engine/loggops/netgauge_loggops.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/errors.hpp"
-#include "engine/cycles/netgauge_loggp.hpp"
+#include "distributions/netgauge_loggp.hpp"
 #include "engine/schedules/goal/goal_reader.hpp"
 #include "tests/fixtures/command_line.hpp"
 

@@ -1,4 +1,4 @@
-#include "engine/cycles/netgauge_loggp.hpp"
+#include "distributions/netgauge_loggp.hpp"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -181,18 +181,6 @@ NetgaugeLogGP NetgaugeLogGPTable::nearest(std::uint64_t message_bytes) const {
 
 NetgaugeLogGP read_netgauge_loggp(const std::string& path, std::uint64_t message_bytes) {
   return NetgaugeLogGPTable::from_file(path).nearest(message_bytes);
-}
-
-LogGops to_loggops(const NetgaugeLogGP& params, std::uint64_t message_bytes) {
-  if (message_bytes < 1)
-    throw InputError(
-        fmt::format("LogGOPS needs a message size of at least 1 byte, got {}", message_bytes));
-  return {.L = params.L,
-          .o = params.o,
-          .g = params.g,
-          .G = params.G,
-          .O = 0.0,
-          .message_bytes = message_bytes};
 }
 
 }  // namespace collnoise

@@ -23,8 +23,6 @@
 #include <string>
 #include <vector>
 
-#include "engine/loggops/loggops.hpp"
-
 namespace collnoise {
 
 /// One row of a Netgauge LogGP file as read: seconds (G seconds per byte), -nan and negative
@@ -86,10 +84,5 @@ class NetgaugeLogGPTable {
 /// The parameters of `path` for `message_bytes`, as NetgaugeLogGPTable::nearest; errors as
 /// NetgaugeLogGPTable::from_file.
 NetgaugeLogGP read_netgauge_loggp(const std::string& path, std::uint64_t message_bytes);
-
-/// LogGOPS parameters for messages of `message_bytes` (>= 1; InputError otherwise): L,
-/// o = (o_s + o_r)/2, g and G as measured, O = 0 (the overheads are measured at a message size,
-/// so they already hold the per-byte CPU cost there).
-LogGops to_loggops(const NetgaugeLogGP& params, std::uint64_t message_bytes);
 
 }  // namespace collnoise
