@@ -2,7 +2,7 @@
 
 Generated from model_kinds() (engine/models.cpp) and shared_point_fields()
 (runs/point_fields.cpp) by `build/collnoise reference docs/reference --python python/collnoise/fields.py`; do not edit by hand.
-tests/test_reference_docs.cpp fails when this file differs from the declarations.
+tests/runs/test_reference_docs.cpp fails when this file differs from the declarations.
 docs/reference/summary-fields.md says what each field means. A module of the package
 names a field as `fields.<name>`, never as a string of its own.
 """

@@ -22,6 +22,7 @@
 #include "engine/schedules/engine/schedule_engine.hpp"
 #include "engine/schedules/goal/goal_reader.hpp"
 #include "engine/schedules/goal/goal_writer.hpp"
+#include "engine/schedules/simulate.hpp"
 #include "tests/fixtures/bounded_runs.hpp"
 #include "tests/fixtures/command_line.hpp"
 
@@ -39,7 +40,7 @@ TEST_CASE("the schedule engine acts on a stop inside a quadratic matching search
   const Schedule s = read_goal_text(reversed_gather(1U << 17), "reversed.goal");
   clear_stop_request();
   const ScheduleNet net{.L = 1000.0, .o = 100.0, .g = 10.0, .G = 1.0};
-  auto running = std::async(std::launch::async, [&] { return simulate_schedule(s, net); });
+  auto running = std::async(std::launch::async, [&] { return run_schedule(s, net); });
   REQUIRE(running.wait_for(std::chrono::milliseconds(500)) == std::future_status::timeout);
   const auto asked = Clock::now();
   request_stop(SIGTERM);
@@ -52,7 +53,7 @@ TEST_CASE("the schedule engine acts on a stop inside a quadratic matching search
 TEST_CASE("the noiseless run counts its match-list searches for the estimate", "[bounded]") {
   const Schedule s = read_goal_text(reversed_gather(1024), "reversed.goal");
   const ScheduleNet net{.L = 1000.0, .o = 100.0, .g = 10.0, .G = 1.0};
-  const ScheduleRun run = simulate_schedule(s, net);
+  const ScheduleRun run = run_schedule(s, net);
   REQUIRE(run.complete);
   // Message from rank r meets the receives of ranks 1023 .. r + 1 before its own (the first
   // entry of a list, held with its rank, is not counted): at least a third of N^2 / 2.
@@ -61,7 +62,7 @@ TEST_CASE("the noiseless run counts its match-list searches for the estimate", "
       "num_ranks 3\nrank 0 {\nl0: recv 8b from 1 tag 0\nl1: recv 8b from 2 tag 0\n}\n"
       "rank 1 {\nl0: send 8b to 0 tag 0\n}\nrank 2 {\nl0: send 8b to 0 tag 0\n}\n",
       "in_order.goal");
-  CHECK(simulate_schedule(in_order, net).searched <= 2);
+  CHECK(run_schedule(in_order, net).searched <= 2);
 }
 
 TEST_CASE("repeated cycles count the dependencies between cycles", "[bounded]") {

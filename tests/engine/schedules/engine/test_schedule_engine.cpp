@@ -24,6 +24,7 @@
 #include "engine/schedules/goal/goal_writer.hpp"
 #include "engine/schedules/schedule/generated_schedule.hpp"
 #include "engine/schedules/schedule_study.hpp"
+#include "engine/schedules/simulate.hpp"
 #include "tests/fixtures/command_line.hpp"
 #include "tests/fixtures/same_operations.hpp"
 #include "tests/fixtures/schedule_nets.hpp"
@@ -35,7 +36,7 @@ using collnoise::test::hand_net;
 namespace {
 
 std::vector<double> finish_of(const std::string& goal, const ScheduleNet& net = hand_net()) {
-  const ScheduleRun run = simulate_schedule(read_goal_text(goal, "test.goal"), net);
+  const ScheduleRun run = run_schedule(read_goal_text(goal, "test.goal"), net);
   INFO(run.incomplete);
   REQUIRE(run.complete);
   return run.finish;
@@ -136,7 +137,7 @@ l0: recv 8b from 0 tag 4
 }
 )",
                                   "t.goal");
-  const ScheduleRun run = simulate_schedule(bad, hand_net());
+  const ScheduleRun run = run_schedule(bad, hand_net());
   CHECK_FALSE(run.complete);
   CHECK_THAT(run.incomplete, Contains("rank 1"));
 }
@@ -144,7 +145,7 @@ l0: recv 8b from 0 tag 4
 TEST_CASE("a deadlock names the receive that never matched, and no tag on a calc") {
   // Rank 0's calc waits for a receive whose message (another tag) never comes: the receive is
   // what is stuck, not the calc after it.
-  const ScheduleRun stuck = simulate_schedule(read_goal_text(R"(num_ranks 2
+  const ScheduleRun stuck = run_schedule(read_goal_text(R"(num_ranks 2
 rank 0 {
 l0: calc 100
 l1: recv 8b from 1 tag 5
@@ -155,8 +156,8 @@ rank 1 {
 l0: send 8b to 0 tag 6
 }
 )",
-                                                             "stuck.goal"),
-                                              hand_net());
+                                                        "stuck.goal"),
+                                         hand_net());
   CHECK_FALSE(stuck.complete);
   CHECK(stuck.incomplete ==
         "rank 0's operation 1 (recv from 1, tag 5) never found a matching message");
@@ -177,7 +178,7 @@ TEST_CASE("without noise, schedules give the cycle engines' closed forms") {
         std::tuple{"recursive_doubling_allreduce", 64U, CycleAlgorithm::kButterfly}}) {
     AlgorithmParams p;
     p.ranks = n;
-    const ScheduleRun run = simulate_schedule(find_algorithm(name)->generate(p), net);
+    const ScheduleRun run = run_schedule(find_algorithm(name)->generate(p), net);
     CycleSetup setup;
     setup.algorithm = algorithm;
     setup.ranks = n;

@@ -23,6 +23,7 @@
 #include "engine/schedules/goal/goal_writer.hpp"
 #include "engine/schedules/schedule/generated_schedule.hpp"
 #include "engine/schedules/schedule_study.hpp"
+#include "engine/schedules/simulate.hpp"
 #include "tests/fixtures/command_line.hpp"
 #include "tests/fixtures/same_operations.hpp"
 #include "tests/fixtures/schedule_nets.hpp"
@@ -103,7 +104,7 @@ rank 1 {
   std::ostringstream again;
   write_goal(back, again);
   CHECK(again.str() == out.str());
-  CHECK(simulate_schedule(back, hand_net()).finish == simulate_schedule(s, hand_net()).finish);
+  CHECK(run_schedule(back, hand_net()).finish == run_schedule(s, hand_net()).finish);
 }
 
 TEST_CASE("generated algorithms equal their GOAL export read back") {
@@ -122,8 +123,8 @@ TEST_CASE("generated algorithms equal their GOAL export read back") {
         write_goal(s, goal);
         const Schedule back = read_goal_text(goal.str(), algorithm.name + ".goal");
         CHECK(back.operations() == s.operations());
-        const ScheduleRun a = simulate_schedule(s, hand_net());
-        const ScheduleRun b = simulate_schedule(back, hand_net());
+        const ScheduleRun a = run_schedule(s, hand_net());
+        const ScheduleRun b = run_schedule(back, hand_net());
         REQUIRE(a.complete);
         CHECK(a.finish == b.finish);
         CHECK(a.events == b.events);

@@ -14,7 +14,7 @@
 #include "engine/schedules/paths/path_composition.hpp"
 #include "engine/schedules/paths/timeline_recorder.hpp"
 #include "engine/schedules/schedule/generated_schedule.hpp"
-#include "small_schedules.hpp"
+#include "tests/fixtures/small_schedules.hpp"
 
 using namespace collnoise;
 

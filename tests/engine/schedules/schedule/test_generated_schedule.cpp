@@ -22,6 +22,7 @@
 #include "engine/schedules/goal/goal_writer.hpp"
 #include "engine/schedules/schedule/generated_schedule.hpp"
 #include "engine/schedules/schedule_study.hpp"
+#include "engine/schedules/simulate.hpp"
 #include "tests/fixtures/command_line.hpp"
 #include "tests/fixtures/same_operations.hpp"
 #include "tests/fixtures/schedule_nets.hpp"
@@ -47,8 +48,8 @@ TEST_CASE("algorithms generated on the fly equal the stored ones, operation by o
         REQUIRE(generated);
         const GeneratedSchedule& fly = *generated;
         test::expect_same_operations(stored, fly);
-        const ScheduleRun x = simulate_schedule(stored, hand_net());
-        const ScheduleRun y = simulate_schedule(fly, hand_net());
+        const ScheduleRun x = run_schedule(stored, hand_net());
+        const ScheduleRun y = run_schedule(fly, hand_net());
         REQUIRE(x.complete);
         CHECK(x.finish == y.finish);
         CHECK(x.events == y.events);
