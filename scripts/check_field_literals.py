@@ -60,10 +60,11 @@ OTHER_MEANINGS = {
     ("schedule", "engine/schedules/schedule_model_kind.cpp"), ("schedule", "app/main.cpp"),
     ("schedule", "python/collnoise/figures/__init__.py"),
     ("curve", "engine/study.hpp"), ("curve", "python/collnoise/figures/__init__.py"),
-    # The Bernoulli law's parameter; an algorithm's rounds function refused when missing;
+    # The Bernoulli law's parameter; an algorithm's functions refused when missing;
     # cgroup's "no limit".
     ("p", "distributions/bernoulli.cpp"), ("p", "distributions/bernoulli.hpp"),
-    ("rounds", "engine/schedules/algorithms/algorithms.cpp"), ("max", "core/machine_memory.cpp"),
+    *{(n, "engine/schedules/algorithms/algorithms.cpp") for n in ("rounds", "operations")},
+    ("max", "core/machine_memory.cpp"),
 }
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
