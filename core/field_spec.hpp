@@ -15,6 +15,11 @@
 
 namespace collnoise {
 
+/// What a field holds: what the samples give (an estimate, a count, a verdict, text), or an exact
+/// value beside it (a closed form, a theory's bound, the noiseless run): `collnoise.Result.exact`
+/// shows the latter.
+enum class FieldKind { kSampled, kExact };
+
 struct FieldSpec {
   std::string name;  ///< as in the summary record: "mean", "theorem2_lower"
   /// The unit the record stores beside it ("seconds", "work units", "1"); empty for a field that
@@ -24,6 +29,7 @@ struct FieldSpec {
   /// When the field is written: empty for every point of the model, otherwise the condition
   /// ("time-based noise only").
   std::string when;
+  FieldKind kind = FieldKind::kSampled;
 
   /// The same field, written under `condition` (a model's fields that share one condition).
   FieldSpec written(std::string condition) const {
@@ -32,6 +38,12 @@ struct FieldSpec {
     return copy;
   }
 };
+
+/// `field`, declared as an exact value (FieldKind::kExact).
+inline FieldSpec exact_field(FieldSpec field) {
+  field.kind = FieldKind::kExact;
+  return field;
+}
 
 /// The list of declared fields a model (or the fields every point shares) writes, in order:
 /// single declarations and the expansions of patterns.

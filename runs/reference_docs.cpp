@@ -488,6 +488,12 @@ std::string python_fields_module() {
   for (const FieldSpec& field : fields)
     out += fmt::format("    {}: {},\n", field.name, python_string(field.unit));
   out += "}\n";
+  out +=
+      "\n# The fields holding exact values beside the estimates (FieldKind::kExact): closed\n"
+      "# forms, a theory's bounds, the noiseless run.\nEXACT = frozenset({\n";
+  for (const FieldSpec& field : fields)
+    if (field.kind == FieldKind::kExact) out += fmt::format("    {},\n", field.name);
+  out += "})\n";
   out += python_patterns();
   out +=
       "\n\n"

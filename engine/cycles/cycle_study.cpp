@@ -77,9 +77,10 @@ const FieldSpec kRecoveryMethod{"recovery_ratio_method", "", "how its interval w
 const FieldSpec kAdoptions{"adoptions_per_rank_cycle", "",
                            "adoptions of a redundant message per rank and cycle",
                            "for " + kButterflyOnly};
-const FieldSpec kNoiseless{"noiseless_closed_form", kSeconds, "T_M without noise, in closed form"};
-const FieldSpec kNoiselessRedundant{"noiseless_closed_form_redundant", kSeconds,
-                                    "the same for the redundant variant"};
+const FieldSpec kNoiseless =
+    exact_field({"noiseless_closed_form", kSeconds, "T_M without noise, in closed form"});
+const FieldSpec kNoiselessRedundant = exact_field(
+    {"noiseless_closed_form_redundant", kSeconds, "the same for the redundant variant"});
 const FieldSpec kCycle{"cycle", "", "the cycle numbers 1 .. collective.cycles (a series)"};
 
 std::string total_name(const std::string& c) {

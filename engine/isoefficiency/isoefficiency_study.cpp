@@ -33,8 +33,8 @@ const FieldSpec kW{"W", kWorkUnits,
                    "the work that keeps the efficiency at each m (null where none does)"};
 const FieldSpec kWLow{"W_ci_low", kWorkUnits, "lower ends of W's intervals"};
 const FieldSpec kWHigh{"W_ci_high", kWorkUnits, "upper ends of W's intervals"};
-const FieldSpec kWExact{"W_exact", kWorkUnits,
-                        "W from the exact overheads, where they have a closed form"};
+const FieldSpec kWExact = exact_field(
+    {"W_exact", kWorkUnits, "W from the exact overheads, where they have a closed form"});
 const FieldSpec kWMethod{"W_ci_method", "", "how W's intervals were computed"};
 const FieldSpec kTq{"T_q", kSeconds, "the imbalance overhead at W"};
 const FieldSpec kTqLow{"T_q_ci_low", kSeconds, "lower ends of its intervals"};
@@ -47,8 +47,8 @@ const FieldSpec kSamplesPerM{"samples_per_m", "",
 const FieldSpec kGrowth{"growth_exponent", "", "the fitted log-log slope of W(m)"};
 const FieldSpec kGrowthLow{"growth_exponent_ci_low", "", "lower end of the slope's interval"};
 const FieldSpec kGrowthHigh{"growth_exponent_ci_high", "", "upper end of the slope's interval"};
-const FieldSpec kPredicted{"predicted_exponent", "",
-                           "the slope the theory predicts (null where W(m) is no power law)"};
+const FieldSpec kPredicted = exact_field(
+    {"predicted_exponent", "", "the slope the theory predicts (null where W(m) is no power law)"});
 const FieldSpec kScalable{"scalable", "", "whether a W keeps the efficiency at every m"};
 const FieldSpec kScalableNote{"scalable_note", "", "why not",
                               "when at some m no W reaches the target efficiency"};

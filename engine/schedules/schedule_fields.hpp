@@ -28,11 +28,11 @@ inline const FieldSpec kEventsPerSample{"events_per_sample", "",
 inline const MeanFields kCompletion{"completion_", kSeconds, "the completion time"};
 inline const FieldSpec kCompletionSd{"completion_sd", kSeconds,
                                      "standard deviation of the completion time"};
-inline const FieldSpec kNoiselessCompletion{"noiseless_completion", kSeconds,
-                                            "the completion time without noise"};
+inline const FieldSpec kNoiselessCompletion =
+    exact_field({"noiseless_completion", kSeconds, "the completion time without noise"});
 inline const QuantileFields kCompletionQuantiles{"completion_", kSeconds, "the completion time"};
-inline const FieldSpec kNoiselessFinish{"noiseless_finish", kSeconds,
-                                        "every rank's finishing time without noise: " + kListed};
+inline const FieldSpec kNoiselessFinish = exact_field(
+    {"noiseless_finish", kSeconds, "every rank's finishing time without noise: " + kListed});
 inline const FieldSpec kSampleFinishIndex{
     "sample_finish_index", "", "the replication whose finishing times follow", kFinishSampled};
 inline const FieldSpec kSampleFinish{

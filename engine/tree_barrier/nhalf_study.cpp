@@ -28,24 +28,28 @@ struct CountFields {
   FieldSpec digits;
 };
 
-const FieldSpec kTargetTime{"target_time", kSeconds, "2w: the expected phase time N_1/2 reaches"};
-const FieldSpec kPaperApprox{"nhalf_paper_approx", "",
-                             "the paper's approximate N_1/2 (null for laws it does not treat)"};
+const FieldSpec kTargetTime =
+    exact_field({"target_time", kSeconds, "2w: the expected phase time N_1/2 reaches"});
+const FieldSpec kPaperApprox = exact_field(
+    {"nhalf_paper_approx", "", "the paper's approximate N_1/2 (null for laws it does not treat)"});
 const FieldSpec kPaperFormula{"nhalf_paper_formula", "", "its formula as text (empty when null)"};
 const CountFields kExact{
-    {"nhalf_exact", "", "the smallest N with exact E[T] >= 2w (null when none below 2^126)"},
+    exact_field(
+        {"nhalf_exact", "", "the smallest N with exact E[T] >= 2w (null when none below 2^126)"}),
     {"nhalf_exact_string", "", "the same N in decimal digits, exact beyond 2^53", kFound}};
 const FieldSpec kExactResolved{"nhalf_exact_resolved", "",
                                "whether E[T] separates N_1/2 from its neighbours", kFound};
 const CountFields kExactLow{
-    {"nhalf_exact_low", "", "unresolved: the smallest N whose E[T] is within error of 2w", kFound},
+    exact_field({"nhalf_exact_low", "",
+                 "unresolved: the smallest N whose E[T] is within error of 2w", kFound}),
     {"nhalf_exact_low_string", "", "the same N in decimal digits", kUnresolved}};
 const CountFields kExactHigh{
-    {"nhalf_exact_high", "", "unresolved: the largest N whose E[T] is within error of 2w", kFound},
+    exact_field({"nhalf_exact_high", "",
+                 "unresolved: the largest N whose E[T] is within error of 2w", kFound}),
     {"nhalf_exact_high_string", "", "the same N in decimal digits", kUnresolved}};
 const FieldSpec kExactNote{"nhalf_exact_note", "", "why N_1/2 is a range", kUnresolved};
 const CountFields kFullTree{
-    {"nhalf_full_tree", "", "the smallest full tree 2^k - 1 with E[T] >= 2w"},
+    exact_field({"nhalf_full_tree", "", "the smallest full tree 2^k - 1 with E[T] >= 2w"}),
     {"nhalf_full_tree_string", "", "the same N in decimal digits", kFullFound}};
 const FieldSpec kFullTreeLevels{"nhalf_full_tree_levels", "", "its number of levels k", kFullFound};
 const FieldSpec kPaperRelativeError{"paper_relative_error", "",
@@ -68,9 +72,10 @@ const FieldSpec kBelowCiHigh{"check_below_ci_high", kSeconds, "upper end of its 
 const FieldSpec kAboveMean{"check_above_mean", kSeconds, "mean phase time at 2 N_1/2", kFound};
 const FieldSpec kAboveCiLow{"check_above_ci_low", kSeconds, "lower end of its interval", kFound};
 const FieldSpec kAboveCiHigh{"check_above_ci_high", kSeconds, "upper end of its interval", kFound};
-const FieldSpec kExactMeanAtHalf{"exact_mean_at_half", kSeconds, "exact E[T] at N_1/2 / 2", kFound};
-const FieldSpec kExactMeanAtDouble{"exact_mean_at_double", kSeconds, "exact E[T] at 2 N_1/2",
-                                   kFound};
+const FieldSpec kExactMeanAtHalf =
+    exact_field({"exact_mean_at_half", kSeconds, "exact E[T] at N_1/2 / 2", kFound});
+const FieldSpec kExactMeanAtDouble =
+    exact_field({"exact_mean_at_double", kSeconds, "exact E[T] at 2 N_1/2", kFound});
 const FieldSpec kCheckPassed{"check_passed", "",
                              "whether the intervals put 2w between the two checked N"};
 

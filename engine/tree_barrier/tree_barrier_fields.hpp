@@ -17,7 +17,7 @@ inline FieldSpec time_sd_field(std::string meaning) {
 
 /// The sampled time without any noise, in seconds; `meaning` says of which time.
 inline FieldSpec noiseless_time_field(std::string meaning) {
-  return {"noiseless_time", "seconds", std::move(meaning), ""};
+  return exact_field({"noiseless_time", "seconds", std::move(meaning), ""});
 }
 
 }  // namespace collnoise

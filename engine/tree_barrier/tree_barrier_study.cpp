@@ -28,9 +28,10 @@ const FieldSpec kMax{"max", kSeconds, "longest sampled phase"};
 const FieldSpec kTailIndex{"tail_index", "", "the law's tail index alpha (null for a light tail)"};
 const FieldSpec kTailIndexHill{"tail_index_hill", "",
                                "Hill's estimate of the tail index from the largest samples"};
-const FieldSpec kExactMean{"exact_mean", kSeconds, "exact E[T] (null for a tail index <= 1)"};
-const FieldSpec kExactSd{"exact_sd", kSeconds,
-                         "exact standard deviation of T (null for a tail index <= 2)"};
+const FieldSpec kExactMean =
+    exact_field({"exact_mean", kSeconds, "exact E[T] (null for a tail index <= 1)"});
+const FieldSpec kExactSd = exact_field(
+    {"exact_sd", kSeconds, "exact standard deviation of T (null for a tail index <= 2)"});
 const FieldSpec kExactInCi{"exact_in_ci", "", "whether exact_mean lies in the mean's interval"};
 const FieldSpec kExactInCiAdjusted{"exact_in_ci_adjusted", "",
                                    "the same at the Bonferroni-adjusted level of the run's points"};
@@ -40,18 +41,22 @@ const FieldSpec kWithinTheorem1{"within_theorem1", "",
                                 "whether the mean's interval meets Theorem 1's bounds"};
 const FieldSpec kWithinBounds{"within_bounds", "",
                               "whether the mean's interval meets bound_lower .. bound_upper"};
-const FieldSpec kTheorem1Lower{"theorem1_lower", kSeconds,
-                               "Theorem 1's lower bound as printed (full trees)"};
-const FieldSpec kTheorem1LowerCorrected{"theorem1_lower_corrected", kSeconds,
-                                        "Theorem 1's lower bound, leaves at the right depth"};
-const FieldSpec kTheorem1Upper{"theorem1_upper", kSeconds, "Theorem 1's upper bound (full trees)"};
-const FieldSpec kBoundLower{"bound_lower", kSeconds, "w + s E[Y^(n_D)] + 2 tau D, any N"};
-const FieldSpec kBoundUpper{"bound_upper", kSeconds, "w + s E[Y^N] + 2 tau D, any N"};
-const FieldSpec kTheorem2Lower{"theorem2_lower", kSeconds,
-                               "Theorem 2 (exponential noise, full trees)"};
-const FieldSpec kTheorem3Lower{"theorem3_lower", kSeconds, "Theorem 3 (Pareto noise, full trees)"};
-const FieldSpec kTheorem4Lower{"theorem4_lower", kSeconds,
-                               "Theorem 4 (Bernoulli noise, full trees)"};
+const FieldSpec kTheorem1Lower =
+    exact_field({"theorem1_lower", kSeconds, "Theorem 1's lower bound as printed (full trees)"});
+const FieldSpec kTheorem1LowerCorrected = exact_field(
+    {"theorem1_lower_corrected", kSeconds, "Theorem 1's lower bound, leaves at the right depth"});
+const FieldSpec kTheorem1Upper =
+    exact_field({"theorem1_upper", kSeconds, "Theorem 1's upper bound (full trees)"});
+const FieldSpec kBoundLower =
+    exact_field({"bound_lower", kSeconds, "w + s E[Y^(n_D)] + 2 tau D, any N"});
+const FieldSpec kBoundUpper =
+    exact_field({"bound_upper", kSeconds, "w + s E[Y^N] + 2 tau D, any N"});
+const FieldSpec kTheorem2Lower =
+    exact_field({"theorem2_lower", kSeconds, "Theorem 2 (exponential noise, full trees)"});
+const FieldSpec kTheorem3Lower =
+    exact_field({"theorem3_lower", kSeconds, "Theorem 3 (Pareto noise, full trees)"});
+const FieldSpec kTheorem4Lower =
+    exact_field({"theorem4_lower", kSeconds, "Theorem 4 (Bernoulli noise, full trees)"});
 const FieldSpec kNoiselessTime = noiseless_time_field("w + 2 tau D: the phase without noise");
 const QuantileFields kPhaseTimeQuantiles{"", kSeconds, "T"};
 
@@ -60,8 +65,8 @@ const QuantileFields kPhaseTimeQuantiles{"", kSeconds, "T"};
 FieldList exact_quantile_fields() {
   FieldList fields;
   for (double p : reported_probabilities())
-    fields.push_back(
-        {quantile_name(p) + "_exact", kSeconds, fmt::format("exact {} quantile of T", p), ""});
+    fields.push_back(exact_field(
+        {quantile_name(p) + "_exact", kSeconds, fmt::format("exact {} quantile of T", p), ""}));
   return fields;
 }
 const FieldList kExactQuantiles = exact_quantile_fields();

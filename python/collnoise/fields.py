@@ -672,6 +672,40 @@ UNITS = {
     last_rank_range: "",
 }
 
+# The fields holding exact values beside the estimates (FieldKind::kExact): closed
+# forms, a theory's bounds, the noiseless run.
+EXACT = frozenset({
+    W_exact,
+    predicted_exponent,
+    target_time,
+    nhalf_paper_approx,
+    nhalf_exact,
+    nhalf_exact_low,
+    nhalf_exact_high,
+    nhalf_full_tree,
+    exact_mean_at_half,
+    exact_mean_at_double,
+    exact_mean,
+    exact_sd,
+    theorem1_lower,
+    theorem1_lower_corrected,
+    theorem1_upper,
+    bound_lower,
+    bound_upper,
+    theorem2_lower,
+    theorem3_lower,
+    theorem4_lower,
+    noiseless_time,
+    median_exact,
+    p90_exact,
+    p99_exact,
+    p999_exact,
+    noiseless_closed_form,
+    noiseless_closed_form_redundant,
+    noiseless_completion,
+    noiseless_finish,
+})
+
 # An estimated mean's fields are <prefix><member> (MeanFields): MEAN.ci_low is "ci_low".
 MEAN = SimpleNamespace(
     samples="samples",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import tomllib
 from typing import Any
 
@@ -253,13 +252,6 @@ def _with_bound_columns(points: pd.DataFrame, table: pd.DataFrame) -> pd.DataFra
     return pd.concat([points.iloc[:, :at], wide, points.iloc[:, at:]], axis=1)
 
 
-# Summary fields that hold closed-form or exact values (not estimates or verdicts).
-_EXACT = re.compile(r"(^|_)exact($|_)|closed_form|^noiseless_|^theorem\d_|^bound_(lower|upper)$"
-                    r"|^nhalf_paper_approx$|^nhalf_full_tree$|^predicted_exponent$"
-                    r"|^target_time$")
-_NOT_EXACT = re.compile(r"_in_ci|_resolved$|_note$|_string$|_formula$|_levels$")
-
-
 class Result:
     """A collnoise result file.
 
@@ -375,7 +367,7 @@ class Result:
     @property
     def exact(self) -> pd.DataFrame:
         columns = [c for c in self._columns("summary")
-                   if _EXACT.search(c.removeprefix("summary.")) and not _NOT_EXACT.search(c)
+                   if c.removeprefix("summary.") in fields.EXACT
                    and self.points[c].dtype.kind in "fiu"]
         return self.points[columns]
 
