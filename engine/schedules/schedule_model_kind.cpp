@@ -7,8 +7,8 @@
 
 #include "core/errors.hpp"
 #include "distributions/detour_trace.hpp"
-#include "distributions/time_noise_kind.hpp"
 #include "distributions/netgauge_loggp.hpp"
+#include "distributions/time_noise_kind.hpp"
 #include "engine/loggops/loggops_keys.hpp"
 #include "engine/schedules/algorithms/algorithms.hpp"
 #include "engine/schedules/engine/message_delays.hpp"
