@@ -242,7 +242,7 @@ TEST_CASE("a run file from a pipe: the resume hint asks for its text, and resumi
   CHECK(summary_of("piped-resume.h5") == expected);
 }
 
-TEST_CASE("a run file that is a directory or a device is refused; a stop ends a wait for a FIFO",
+TEST_CASE("a run file that is a directory or a device is refused, a stop ends a wait for a FIFO",
           "[input_files]") {
   fs::create_directories(kDir + "/run-dir");
   const Timed dir =

@@ -154,7 +154,7 @@ TEST_CASE("the accumulator's mean is the exact mean rounded, also folded from ch
   CHECK(same_bits(back.total(0), total));
 }
 
-TEST_CASE("tallies without compensation terms read as uncompensated; damaged terms are refused",
+TEST_CASE("tallies without compensation terms read as uncompensated, damaged terms are refused",
           "[arithmetic_floor]") {
   const UlpSamples s = ulp_samples(256);
   const Tally whole = tally_of(s.values, 64, 0, 4);

@@ -199,7 +199,7 @@ TEST_CASE("a lock file that cannot be written fails the run (exit 1) and is not 
   CHECK_FALSE(fs::exists(out));
 }
 
-TEST_CASE("a lock left empty by a crash is taken over with a note; a file that is no lock is kept",
+TEST_CASE("a lock left empty by a crash is taken over with a note, a file that is no lock is kept",
           "[special_files]") {
   good_result();
   const std::string run = "run " + kDir + "/run.toml --quiet --force --no-checkpoint --out ";

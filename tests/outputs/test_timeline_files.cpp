@@ -199,7 +199,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "timeline as Chrome trace JSON: an existing file is kept unless forced; no note when "
+    "timeline as Chrome trace JSON: an existing file is kept unless forced, no note when "
     "the critical path stays on the chosen ranks",
     "[timeline]") {
   const fs::path path = "timeline-chrome-force.json";

@@ -327,7 +327,7 @@ TEST_CASE("progress: the background thread writes lines and stops at finish") {
   CHECK(count_of(out, "collnoise: done:") == 1);
 }
 
-TEST_CASE("run --progress: lines in a log, none, --quiet; each point's wall time recorded") {
+TEST_CASE("run --progress: lines in a log, none, --quiet, each point's wall time recorded") {
   write_text("growing.toml", kGrowing);
   // stderr is a pipe here, as in a batch job: auto means lines.
   const auto lines = run_command_line(
