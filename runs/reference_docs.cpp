@@ -391,15 +391,15 @@ std::vector<ReferencePage> reference_pages() {
 
 namespace {
 
-// Every declared field, each name once, in the order of the reference page; patterned names
-// (bound_<i>_name) apart.
-std::vector<FieldSpec> every_declared_field(std::vector<FieldSpec>& patterned) {
+// Every declared field, each name once, in the order of the reference page; the patterned
+// names (bound_<i>_name) are the patterns' members (python_patterns).
+std::vector<FieldSpec> every_declared_field() {
   std::vector<FieldSpec> fields;
   std::set<std::string> seen;
   const auto add = [&](const std::vector<FieldSpec>& list) {
     for (const FieldSpec& field : list) {
       if (!seen.insert(field.name).second) continue;
-      (field.name.find('<') == std::string::npos ? fields : patterned).push_back(field);
+      if (field.name.find('<') == std::string::npos) fields.push_back(field);
     }
   };
   add(shared_point_fields());
@@ -471,8 +471,7 @@ std::string python_patterns() {
 }  // namespace
 
 std::string python_fields_module() {
-  std::vector<FieldSpec> patterned;
-  const std::vector<FieldSpec> fields = every_declared_field(patterned);
+  const std::vector<FieldSpec> fields = every_declared_field();
   std::string out = fmt::format(
       "\"\"\"The summary fields' names and units, as the models declare them.\n\n"
       "Generated from model_kinds() (engine/models.cpp) and shared_point_fields()\n"
