@@ -191,24 +191,28 @@ ScheduleNoiseSpec read_schedule_noise(ParamReader& reader, std::uint32_t ranks,
   if (!reader.has("noise.law")) return spec;
   if (!names_time_noise(reader, "noise")) {
     // Scaled per second of work: an f-law's delays then follow each stage's length.
-    spec.stage = read_stage_noise(reader, "noise", 1.0);
-    if (spec.stage->scale > 0.0)
-      spec.tail_index = spec.stage->eta->tail_index();
-    else  // no delay at all (law "none", f = 0, p = 0): the noiseless run, not one of zeros
-      spec.stage.reset();
+    StageNoise stage = read_stage_noise(reader, "noise", 1.0);
+    // No delay at all (law "none", f = 0, p = 0) is the noiseless run, not one of zeros.
+    if (stage.scale > 0.0) {
+      spec.tail_index = stage.eta->tail_index();
+      spec.cpu = std::move(stage);
+    }
     return spec;
   }
   const TimeNoiseLaw law = read_time_noise(reader, "noise");
   time_law = law;
   spec.tail_index = tail_index(law);
-  spec.semantics =
+  const TimeSemantics semantics =
       reader.text(kSemantics) == "loggopsim" ? TimeSemantics::kLogGOPSim : TimeSemantics::kPreempt;
   const std::string cosched = reader.text(kCosched);
-  if (cosched == "all") spec.ranks_per_offset = std::max<std::uint32_t>(ranks, 1);
+  std::uint32_t ranks_per_offset = 1;
+  if (cosched == "all") ranks_per_offset = std::max<std::uint32_t>(ranks, 1);
   if (cosched == "node")
-    spec.ranks_per_offset = static_cast<std::uint32_t>(reader.integer(kRanksPerNode));
+    ranks_per_offset = static_cast<std::uint32_t>(reader.integer(kRanksPerNode));
   if (const auto* pattern = std::get_if<PatternNoise>(&law)) {
-    spec.pattern = in_nanoseconds(*pattern->pattern);
+    PatternCpuNoise one{.pattern = in_nanoseconds(*pattern->pattern),
+                        .semantics = semantics,
+                        .ranks_per_offset = ranks_per_offset};
     if (reader.text(kMeasurements) == "per_rank") {
       if (reader.peek_text("noise.law") != "trace")
         throw InputError("noise.measurements = \"per_rank\" applies to law = \"trace\"");
@@ -216,17 +220,26 @@ ScheduleNoiseSpec read_schedule_noise(ParamReader& reader, std::uint32_t ranks,
         throw InputError(
             "noise.measurement picks one measurement, noise.measurements = \"per_rank\" gives "
             "each rank one: keep one of them");
+      PerRankCpuNoise each{
+          .patterns = {}, .semantics = semantics, .ranks_per_offset = ranks_per_offset};
       for (const DetourPattern& m : read_trace_measurements(reader, "noise"))
-        spec.per_rank.push_back(in_nanoseconds(m));
+        each.patterns.push_back(in_nanoseconds(m));
+      if (!each.patterns.empty()) {
+        spec.cpu = std::move(each);
+        return spec;
+      }
     }
+    spec.cpu = std::move(one);
   } else {
     const auto& poisson = *std::get<std::shared_ptr<const PoissonDetours>>(law);
-    if (spec.semantics == TimeSemantics::kLogGOPSim)
+    if (semantics == TimeSemantics::kLogGOPSim)
       throw InputError(
           "noise.semantics = \"loggopsim\" applies to periodic and trace noise (LogGOPSim replays "
           "traces); Poisson detours take \"preempt\"");
-    spec.poisson = std::make_shared<const PoissonDetours>(
-        poisson.rate() * 1e-9, poisson.mean_duration() * 1e9, poisson.duration_law());
+    spec.cpu = PoissonCpuNoise{
+        .detours = std::make_shared<const PoissonDetours>(
+            poisson.rate() * 1e-9, poisson.mean_duration() * 1e9, poisson.duration_law()),
+        .ranks_per_offset = ranks_per_offset};
   }
   return spec;
 }

@@ -141,7 +141,7 @@ PathAttribution ScheduleStudy::attribution() const {
 }
 
 bool ScheduleStudy::noisy() const {
-  return noise_.stage || noise_.pattern || noise_.poisson || noise_.delays;
+  return noise_.noisy();
 }
 
 PathSteps ScheduleStudy::path_steps() const {

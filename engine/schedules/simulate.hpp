@@ -39,9 +39,9 @@ namespace collnoise {
 /// Simulates `schedule` (a Schedule or a GeneratedSchedule) once on `net` under `noise`, told to
 /// `observer`: every rank's finishing time (ns) and the run's counts.
 ///  - `net`: LogGOPS parameters in ns (G and O per byte), engine/loggops/loggops.hpp;
-///  - `noise`: in ns. The CPU noise is the first given of `stage`, `pattern` (one per rank in
-///    turn from `per_rank` when that is not empty) and `poisson`, else a quiet CPU; `delays`, when
-///    given, is the network noise. An empty spec is the noiseless run;
+///  - `noise`: in ns. Its `cpu` is one kind of CPU noise (none, per-stage, a pattern, a pattern
+///    per rank, Poisson detours: ScheduleCpuNoise in engine/schedule_noise_spec.hpp); `delays`,
+///    when given, is the network noise beside it. A default spec is the noiseless run;
 ///  - `key`: the replication's stream key (stream_key(study key, kReplication, index)); every
 ///    draw of the run comes from it, so one key gives one run, bit for bit. Noiseless runs
 ///    ignore it;

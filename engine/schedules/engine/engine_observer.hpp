@@ -5,7 +5,12 @@
 // critical path (engine/schedules/paths/critical_path.hpp) or its timeline without changing one
 // result. The engine calls an observer only when its `kActive` is true: with NoObserver the calls
 // compile away and the engine is the one measured in bench/.
+//
+// The records are plain, trivially copyable structs, filled by name where they are made
+// (SendSeen{.host = h, .cpu = ...}): several of their fields share a type, and a field given by
+// position could take another's value unnoticed.
 #include <cstdint>
+#include <type_traits>
 
 namespace collnoise {
 
@@ -75,6 +80,13 @@ struct AheadSeen {
   bool message;
   std::uint32_t peer = 0;  ///< a send's receiver, given to fetch_far only (else 0)
 };
+
+static_assert(std::is_trivially_copyable_v<CalcSeen> && std::is_trivially_copyable_v<SendSeen> &&
+                  std::is_trivially_copyable_v<MessageSeen> &&
+                  std::is_trivially_copyable_v<ReceiveSeen> &&
+                  std::is_trivially_copyable_v<RendezvousSeen> &&
+                  std::is_trivially_copyable_v<AheadSeen>,
+              "the engine hands its observer records by reference, cheap to make and copy");
 
 /// The observer that observes nothing (the engine's default).
 struct NoObserver {

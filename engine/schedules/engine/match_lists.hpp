@@ -88,10 +88,10 @@ class MatchPool {
   /// Fetches the first chunk of the list's chain into the cache, if it has one (the engine does
   /// so a few events ahead: chunks lie anywhere in the pool), and the three chunks after it: a
   /// rank that posts its receives at once gets its chunks one after the other, and under noise
-  /// its messages come out of order and search them (each a dependent miss: a tenth of a noisy
-  /// Schedgen barrier's time). Forced inline: GCC takes a function
-  /// that only prefetches for a pure one, and may delete a call to it whose result is unused
-  /// before inlining it (the engine's look-ahead lost its fetches so, bench/RESULTS.md).
+  /// its messages come out of order and search them (each a dependent miss). Forced inline: GCC
+  /// takes a function that only prefetches for a pure one, and may delete a call to it whose
+  /// result is unused before inlining it (bench/HISTORY.md, "Benchmark notes from the schedule
+  /// engine's comments").
   [[gnu::always_inline]] void prefetch(const List& list) const {
     if (list.head < kEmpty) {
       __builtin_prefetch(&chunks_[list.head]);

@@ -1,6 +1,7 @@
 #pragma once
 // The body of run_noisy (engine/schedules/engine/noisy_run.hpp), included by the files that
 // instantiate it for an observer.
+#include <variant>
 #include <vector>
 
 #include "engine/schedules/engine/noisy_run.hpp"
@@ -8,6 +9,31 @@
 
 namespace collnoise {
 namespace noisy_run_detail {
+
+// The engine's noise for each kind of CPU noise of a spec, for a run of `ranks` ranks drawn from
+// the replication stream `key`. Per-rank patterns use the pattern noise too: the engine's
+// instances stay one per engine noise type (quiet, stage, pattern, Poisson).
+inline QuietSchedule engine_noise(const NoCpuNoise&, std::uint64_t, std::uint32_t) {
+  return {};
+}
+inline StageScheduleNoise engine_noise(const StageNoise& stage, std::uint64_t key, std::uint32_t) {
+  return StageScheduleNoise(stage, key);
+}
+inline PatternScheduleNoise engine_noise(const PatternCpuNoise& p, std::uint64_t key,
+                                         std::uint32_t ranks) {
+  return PatternScheduleNoise(std::vector<const DetourPattern*>{p.pattern.get()}, p.semantics, key,
+                              ranks, p.ranks_per_offset);
+}
+inline PatternScheduleNoise engine_noise(const PerRankCpuNoise& p, std::uint64_t key,
+                                         std::uint32_t ranks) {
+  std::vector<const DetourPattern*> patterns;
+  for (const auto& pattern : p.patterns) patterns.push_back(pattern.get());
+  return PatternScheduleNoise(std::move(patterns), p.semantics, key, ranks, p.ranks_per_offset);
+}
+inline PoissonScheduleNoise engine_noise(const PoissonCpuNoise& p, std::uint64_t key,
+                                         std::uint32_t ranks) {
+  return PoissonScheduleNoise(*p.detours, key, ranks, p.ranks_per_offset);
+}
 
 // The CPU noise `cpu`, with the network noise of `noise` when it has some.
 template <class Sched, class Cpu, class Observer>
@@ -26,27 +52,12 @@ ScheduleRun run_with(const Sched& s, const ScheduleNet& net, const ScheduleNoise
 template <class Sched, class Observer>
 ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
                       std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer) {
-  using noisy_run_detail::run_with;
-  if (noise.stage) {
-    StageScheduleNoise n(*noise.stage, key);
-    return run_with(s, net, noise, key, n, memory, observer);
-  }
-  if (noise.pattern) {
-    std::vector<const DetourPattern*> patterns{noise.pattern.get()};
-    if (!noise.per_rank.empty()) {
-      patterns.clear();
-      for (const auto& p : noise.per_rank) patterns.push_back(p.get());
-    }
-    PatternScheduleNoise n(std::move(patterns), noise.semantics, key, s.ranks(),
-                           noise.ranks_per_offset);
-    return run_with(s, net, noise, key, n, memory, observer);
-  }
-  if (noise.poisson) {
-    PoissonScheduleNoise n(*noise.poisson, key, s.ranks(), noise.ranks_per_offset);
-    return run_with(s, net, noise, key, n, memory, observer);
-  }
-  QuietSchedule quiet;
-  return run_with(s, net, noise, key, quiet, memory, observer);
+  return std::visit(
+      [&](const auto& kind) {
+        auto cpu = noisy_run_detail::engine_noise(kind, key, s.ranks());
+        return noisy_run_detail::run_with(s, net, noise, key, cpu, memory, observer);
+      },
+      noise.cpu);
 }
 
 }  // namespace collnoise

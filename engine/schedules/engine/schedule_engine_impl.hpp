@@ -67,9 +67,9 @@ inline constexpr std::size_t kRoundPrefetchDistance = 32;
 // address never leaves the loop and its fields stay in registers, as one function's locals
 // would; the two helpers left out of line (release, sort_fresh) are static and take what they
 // need as arguments, and so is the one the compiler inlines on its own (prefetch_lists: forced
-// inline, its prefetches would be lost; it says why). Without this, splitting the loop into members
-// cost 4-7% on the noisy recursive doubling; with all of it inlined, 5% (the compiler then no
-// longer inlined the schedule's walk over an operation's dependents).
+// inline, its prefetches would be lost; it says why). Release stays out of line because, inlined,
+// it kept the compiler from inlining the schedule's walk over an operation's dependents (what
+// each choice cost: bench/HISTORY.md, "Benchmark notes from the schedule engine's comments").
 //
 // `use_rooms`: operations waiting for a busy CPU or NIC wait in rooms (one CPU and NIC per rank
 // only); else each is queued again as in LogGOPSim. Both give the same times
@@ -436,17 +436,17 @@ class EngineRun {
     const std::size_t distance =
         kStartRound || queue_.reading_round() ? kRoundPrefetchDistance : kPrefetchDistance;
     const Event* next = ahead<kStartRound>(distance);
-    // A stored schedule's records (its operation and dependents) are not fetched: the single
-    // function did, the split lost them unnoticed (as the match lists' fetches below), and
-    // restored they made this loop 8-9 % slower on the stored GOAL kernels at 2^15 ranks, 6-7 %
-    // at 2^16 (bench/RESULTS.md).
+    // A stored schedule's records (its operation and dependents) are not fetched: fetching them
+    // made this loop slower on the stored GOAL kernels (bench/HISTORY.md, "Benchmark notes from the
+    // schedule engine's comments").
     if (next != nullptr && !is_gate(*next)) {
       __builtin_prefetch(&state_[next->host]);
       __builtin_prefetch(&remaining_[next->op]);
       if constexpr (requires { observer_.fetch_far(AheadSeen{}); }) {
         // A send writes to its receiver's state in the observer: named here.
         const std::uint32_t peer = next->type() == kSend ? s_.view(next->host).peer(next->op) : 0;
-        observer_.fetch_far(AheadSeen{next->host, next->op, next->type() == kMessage, peer});
+        observer_.fetch_far(AheadSeen{
+            .host = next->host, .op = next->op, .message = next->type() == kMessage, .peer = peer});
       }
     }
     // Nearer, that state is in the cache: its match lists' chains, and the counter of the
@@ -456,7 +456,8 @@ class EngineRun {
       const std::uint64_t receive = prefetch_lists(s_, matches_pool_, state_[near->host], *near);
       if (receive != kNoReceive) __builtin_prefetch(&remaining_[receive]);
       if constexpr (requires { observer_.fetch_near(AheadSeen{}); })
-        observer_.fetch_near(AheadSeen{near->host, near->op, near->type() == kMessage});
+        observer_.fetch_near(
+            AheadSeen{.host = near->host, .op = near->op, .message = near->type() == kMessage});
     }
   }
   static constexpr std::uint64_t kNoReceive = ~std::uint64_t{0};
@@ -466,11 +467,11 @@ class EngineRun {
   // Why apart, not forced inline, and with a result: GCC deems a function that only prefetches
   // (MatchPool::prefetch) pure, and removes a call to it whose result goes unused (C++ loops are
   // taken to end); and into a function forced inline it inlines no ordinary function until that
-  // one is inlined in turn. Called from the forced-inline look-ahead, the match pool's prefetches
-  // were removed before they could be inlined: the chains' chunks came late (the noisy 2^20
-  // recursive doubling 6-8 % slower than the single function, where they were inlined first).
-  // Here, in an ordinary function, they are inlined at once, and the look-ahead uses its result,
-  // so the call stays. Static, so that the run's copy in the loop does not escape.
+  // one is inlined in turn, so from the forced-inline look-ahead the pool's prefetches would be
+  // removed before they could be inlined. Here, in an ordinary function, they are inlined at
+  // once, and the look-ahead uses its result, so the call stays (bench/HISTORY.md, "Benchmark notes
+  // from the schedule engine's comments"). Static, so that the run's copy in the loop does not
+  // escape.
   static std::uint64_t prefetch_lists(const Sched& s, const MatchPool& pool,
                                       const RankState<Slot>& r, const Event& near) {
     pool.prefetch(r.posted);
@@ -491,7 +492,13 @@ class EngineRun {
       const auto length = static_cast<double>(v.size(e.op));
       cpu = busy_until(h, Busy::kCalc, e.op, e.time, length, length);
       if constexpr (Observer::kActive)
-        observer_.calc(CalcSeen{h, v.cpu(e.op), e.op, e.op - v.first(), e.time, length, cpu});
+        observer_.calc(CalcSeen{.host = h,
+                                .cpu = v.cpu(e.op),
+                                .op = e.op,
+                                .index = e.op - v.first(),
+                                .start = e.time,
+                                .length = length,
+                                .end = cpu});
       ++events_;
       ++ran_;
       release(v, h, e.op, true);
@@ -521,14 +528,44 @@ class EngineRun {
       if constexpr (requires { noise_.message_delay(e.op, size); })
         arrival += noise_.message_delay(e.op, size);
       if constexpr (Observer::kActive)
-        observer_.send(SendSeen{h, v.cpu(e.op), v.nic(e.op), e.op, e.op - v.first(), v.peer(e.op),
-                                v.tag(e.op), size, e.time, loggopsim::send_overhead(net_, extra),
-                                cpu, nic, net_.o, wire_end, arrival, loggopsim::eager(net_, size)});
+        observer_.send(SendSeen{.host = h,
+                                .cpu = v.cpu(e.op),
+                                .nic = v.nic(e.op),
+                                .op = e.op,
+                                .index = e.op - v.first(),
+                                .peer = v.peer(e.op),
+                                .tag = v.tag(e.op),
+                                .bytes = size,
+                                .start = e.time,
+                                .overhead = loggopsim::send_overhead(net_, extra),
+                                .cpu_end = cpu,
+                                .nic_end = nic,
+                                .o = net_.o,
+                                .wire_end = wire_end,
+                                .arrival = arrival,
+                                .eager = loggopsim::eager(net_, size)});
       queue_.push(Event{arrival, stamp_++, e.op, v.peer(e.op), h << 2 | kMessage});
       if (loggopsim::eager(net_, size)) finish_op(v, h, e.op);
     } else {
       wait(e, kSendRoom, cpu, nic);
     }
+  }
+  // LogGOPSim releases a rendezvous sender when its receive matches the message, at the time t of
+  // whichever event came second: the send finishes then, and the sender's CPU `cpu` and NIC
+  // `nic` move ahead to t if they were free before (safe, as no event before t is left queued);
+  // the indices are those of that event's operation. `vs` is the view of `sender`, `send` its
+  // operation; `receiver` took the message. Both handlers release through here.
+  COLLNOISE_HOT_INLINE void release_sender(const View& vs, std::uint32_t sender, std::uint64_t send,
+                                           std::uint8_t cpu, std::uint8_t nic, double t,
+                                           std::uint32_t receiver) {
+    finish_op(vs, sender, send);
+    double& sender_cpu = cpu_of(sender, cpu);
+    double& sender_nic = send_nic(sender, nic);
+    sender_cpu = std::max(sender_cpu, t);
+    sender_nic = std::max(sender_nic, t);
+    if constexpr (Observer::kActive)
+      observer_.rendezvous(RendezvousSeen{
+          .sender = sender, .cpu = cpu, .nic = nic, .send = send, .time = t, .receiver = receiver});
   }
   // A posted receive: takes the first matching unexpected message, or waits in the posted list.
   COLLNOISE_HOT_INLINE void on_recv(const Event& e, const View& v) {
@@ -543,18 +580,13 @@ class EngineRun {
         state_[h].unexpected, [&](const PendingMatch& x) { return matches(want_src, want_tag, x); },
         m);
     if constexpr (Observer::kActive)
-      observer_.receive(ReceiveSeen{h, e.op, e.op - v.first(), e.time, taken});
+      observer_.receive(ReceiveSeen{
+          .host = h, .op = e.op, .index = e.op - v.first(), .time = e.time, .matched = taken});
     if (taken) {
-      if (!loggopsim::eager(net_, v.size(e.op))) {  // rendezvous: the send finishes now
+      // Rendezvous, the receive second: the sender's CPU and NIC indices are the receive's.
+      if (!loggopsim::eager(net_, v.size(e.op))) {
         const auto vs = s_.view(m.src);
-        finish_op(vs, m.src, vs.first() + m.op);
-        double& sender_cpu = cpu_of(m.src, v.cpu(e.op));
-        double& sender_nic = send_nic(m.src, v.nic(e.op));
-        sender_cpu = std::max(sender_cpu, e.time);
-        sender_nic = std::max(sender_nic, e.time);
-        if constexpr (Observer::kActive)
-          observer_.rendezvous(
-              RendezvousSeen{m.src, v.cpu(e.op), v.nic(e.op), vs.first() + m.op, e.time, h});
+        release_sender(vs, m.src, vs.first() + m.op, v.cpu(e.op), v.nic(e.op), e.time, h);
       }
       finish_op(v, h, e.op);
     } else {
@@ -582,20 +614,22 @@ class EngineRun {
       const bool taken = matches_pool_.take_first(
           state_[h].posted, [&](const PendingMatch& x) { return matches(origin, tag, x); }, r);
       if constexpr (Observer::kActive)
-        observer_.message(MessageSeen{h, origin, vs.cpu(send), vs.nic(send), send, size, e.time,
-                                      loggopsim::receive_overhead(net_, extra), cpu, nic,
-                                      loggopsim::eager(net_, size), taken});
+        observer_.message(MessageSeen{.host = h,
+                                      .origin = origin,
+                                      .cpu = vs.cpu(send),
+                                      .nic = vs.nic(send),
+                                      .send = send,
+                                      .bytes = size,
+                                      .start = e.time,
+                                      .overhead = loggopsim::receive_overhead(net_, extra),
+                                      .cpu_end = cpu,
+                                      .nic_end = nic,
+                                      .eager = loggopsim::eager(net_, size),
+                                      .matched = taken});
       if (taken) {
-        if (!loggopsim::eager(net_, size)) {  // rendezvous: the send finishes now
-          finish_op(vs, origin, send);
-          double& sender_cpu = cpu_of(origin, vs.cpu(send));
-          double& sender_nic = send_nic(origin, vs.nic(send));
-          sender_cpu = std::max(sender_cpu, e.time);
-          sender_nic = std::max(sender_nic, e.time);
-          if constexpr (Observer::kActive)
-            observer_.rendezvous(
-                RendezvousSeen{origin, vs.cpu(send), vs.nic(send), send, e.time, h});
-        }
+        // Rendezvous, the message second: the sender's CPU and NIC indices are its send's.
+        if (!loggopsim::eager(net_, size))
+          release_sender(vs, origin, send, vs.cpu(send), vs.nic(send), e.time, h);
         finish_op(v, h, v.first() + r.op);
       } else {
         matches_pool_.push_back(state_[h].unexpected, PendingMatch{origin, tag, local(vs, send)});

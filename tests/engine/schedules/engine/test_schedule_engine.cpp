@@ -289,8 +289,8 @@ l1 requires l0
   source.operations = 4;
   source.description = "two ranks";
   ScheduleNoiseSpec noise;
-  noise.pattern =
-      std::make_shared<const DetourPattern>(std::vector<Detour>{{0.0, 70.0}}, 500.0, "test");
+  noise.cpu = PatternCpuNoise{.pattern = std::make_shared<const DetourPattern>(
+                                  std::vector<Detour>{{0.0, 70.0}}, 500.0, "test")};
   const ScheduleStudy study(source, hand_net(), noise);
   // Without noise: rank 0 computes 300 ns and sends; the message arrives at 300 + o + L = 1400 ns,
   // rank 1 spends o + (8 - 1) G = 107 ns on it, then computes 200 ns: 1707 ns.

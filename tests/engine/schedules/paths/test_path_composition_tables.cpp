@@ -19,10 +19,62 @@ namespace {
 template <class Recorder>
 CriticalPath ping_pong(Recorder& r, std::uint64_t op) {
   r.begin(2, 1, 1);
-  r.send(SendSeen{0, 0, 0, op, 0, 1, 0, 8, 0.0, 1.0, 1.5, 1.0, 1.0, 11.0, 15.0, true});
-  r.message(MessageSeen{1, 0, 0, 0, op, 8, 15.0, 1.0, 16.0, 16.0, true, true});
-  r.send(SendSeen{1, 0, 0, op + 1, 1, 0, 0, 8, 16.0, 1.0, 17.0, 17.0, 1.0, 27.0, 33.0, true});
-  r.message(MessageSeen{0, 1, 0, 0, op + 1, 8, 33.0, 1.0, 34.0, 34.0, true, true});
+  r.send(SendSeen{.host = 0,
+                  .cpu = 0,
+                  .nic = 0,
+                  .op = op,
+                  .index = 0,
+                  .peer = 1,
+                  .tag = 0,
+                  .bytes = 8,
+                  .start = 0.0,
+                  .overhead = 1.0,
+                  .cpu_end = 1.5,
+                  .nic_end = 1.0,
+                  .o = 1.0,
+                  .wire_end = 11.0,
+                  .arrival = 15.0,
+                  .eager = true});
+  r.message(MessageSeen{.host = 1,
+                        .origin = 0,
+                        .cpu = 0,
+                        .nic = 0,
+                        .send = op,
+                        .bytes = 8,
+                        .start = 15.0,
+                        .overhead = 1.0,
+                        .cpu_end = 16.0,
+                        .nic_end = 16.0,
+                        .eager = true,
+                        .matched = true});
+  r.send(SendSeen{.host = 1,
+                  .cpu = 0,
+                  .nic = 0,
+                  .op = op + 1,
+                  .index = 1,
+                  .peer = 0,
+                  .tag = 0,
+                  .bytes = 8,
+                  .start = 16.0,
+                  .overhead = 1.0,
+                  .cpu_end = 17.0,
+                  .nic_end = 17.0,
+                  .o = 1.0,
+                  .wire_end = 27.0,
+                  .arrival = 33.0,
+                  .eager = true});
+  r.message(MessageSeen{.host = 0,
+                        .origin = 1,
+                        .cpu = 0,
+                        .nic = 0,
+                        .send = op + 1,
+                        .bytes = 8,
+                        .start = 33.0,
+                        .overhead = 1.0,
+                        .cpu_end = 34.0,
+                        .nic_end = 34.0,
+                        .eager = true,
+                        .matched = true});
   const std::vector<double> finish{34.0, 17.0};
   return r.result(finish);
 }
@@ -62,10 +114,62 @@ TEST_CASE("path composition tables: messages whose keys differ beyond 32 bits ke
   const std::uint64_t a = 5, b = a + (std::uint64_t{1} << 32);
   const auto run = [&](auto& r) {
     r.begin(2, 1, 1);
-    r.send(SendSeen{0, 0, 0, a, 0, 1, 0, 8, 0.0, 1.0, 1.0, 1.0, 1.0, 11.0, 15.0, true});
-    r.send(SendSeen{0, 0, 0, b, 1, 1, 1, 8, 1.0, 1.0, 2.0, 2.0, 1.0, 12.0, 40.0, true});
-    r.message(MessageSeen{1, 0, 0, 0, a, 8, 15.0, 1.0, 16.0, 16.0, true, true});
-    r.message(MessageSeen{1, 0, 0, 0, b, 8, 40.0, 1.0, 41.0, 41.0, true, true});
+    r.send(SendSeen{.host = 0,
+                    .cpu = 0,
+                    .nic = 0,
+                    .op = a,
+                    .index = 0,
+                    .peer = 1,
+                    .tag = 0,
+                    .bytes = 8,
+                    .start = 0.0,
+                    .overhead = 1.0,
+                    .cpu_end = 1.0,
+                    .nic_end = 1.0,
+                    .o = 1.0,
+                    .wire_end = 11.0,
+                    .arrival = 15.0,
+                    .eager = true});
+    r.send(SendSeen{.host = 0,
+                    .cpu = 0,
+                    .nic = 0,
+                    .op = b,
+                    .index = 1,
+                    .peer = 1,
+                    .tag = 1,
+                    .bytes = 8,
+                    .start = 1.0,
+                    .overhead = 1.0,
+                    .cpu_end = 2.0,
+                    .nic_end = 2.0,
+                    .o = 1.0,
+                    .wire_end = 12.0,
+                    .arrival = 40.0,
+                    .eager = true});
+    r.message(MessageSeen{.host = 1,
+                          .origin = 0,
+                          .cpu = 0,
+                          .nic = 0,
+                          .send = a,
+                          .bytes = 8,
+                          .start = 15.0,
+                          .overhead = 1.0,
+                          .cpu_end = 16.0,
+                          .nic_end = 16.0,
+                          .eager = true,
+                          .matched = true});
+    r.message(MessageSeen{.host = 1,
+                          .origin = 0,
+                          .cpu = 0,
+                          .nic = 0,
+                          .send = b,
+                          .bytes = 8,
+                          .start = 40.0,
+                          .overhead = 1.0,
+                          .cpu_end = 41.0,
+                          .nic_end = 41.0,
+                          .eager = true,
+                          .matched = true});
     const std::vector<double> finish{2.0, 41.0};
     return r.result(finish);
   };
@@ -87,11 +191,58 @@ TEST_CASE("path composition tables: messages beyond a rank's inbox wait in the t
   const auto run = [&](auto& r) {
     r.begin(4, 1, 1);
     for (std::uint32_t k = 1; k <= 3; ++k)
-      r.send(SendSeen{k, 0, 0, 10 * k, 0, 0, 0, 8, 0.0, 1.0, 1.0, 1.0, 1.0, 11.0,
-                      k == 3 ? 31.0 : 11.0, true});
-    r.message(MessageSeen{0, 1, 0, 0, 10, 8, 11.0, 1.0, 12.0, 12.0, true, true});
-    r.message(MessageSeen{0, 2, 0, 0, 20, 8, 12.0, 1.0, 13.0, 13.0, true, true});
-    r.message(MessageSeen{0, 3, 0, 0, 30, 8, 31.0, 1.0, 32.0, 32.0, true, true});
+      r.send(SendSeen{.host = k,
+                      .cpu = 0,
+                      .nic = 0,
+                      .op = 10 * k,
+                      .index = 0,
+                      .peer = 0,
+                      .tag = 0,
+                      .bytes = 8,
+                      .start = 0.0,
+                      .overhead = 1.0,
+                      .cpu_end = 1.0,
+                      .nic_end = 1.0,
+                      .o = 1.0,
+                      .wire_end = 11.0,
+                      .arrival = k == 3 ? 31.0 : 11.0,
+                      .eager = true});
+    r.message(MessageSeen{.host = 0,
+                          .origin = 1,
+                          .cpu = 0,
+                          .nic = 0,
+                          .send = 10,
+                          .bytes = 8,
+                          .start = 11.0,
+                          .overhead = 1.0,
+                          .cpu_end = 12.0,
+                          .nic_end = 12.0,
+                          .eager = true,
+                          .matched = true});
+    r.message(MessageSeen{.host = 0,
+                          .origin = 2,
+                          .cpu = 0,
+                          .nic = 0,
+                          .send = 20,
+                          .bytes = 8,
+                          .start = 12.0,
+                          .overhead = 1.0,
+                          .cpu_end = 13.0,
+                          .nic_end = 13.0,
+                          .eager = true,
+                          .matched = true});
+    r.message(MessageSeen{.host = 0,
+                          .origin = 3,
+                          .cpu = 0,
+                          .nic = 0,
+                          .send = 30,
+                          .bytes = 8,
+                          .start = 31.0,
+                          .overhead = 1.0,
+                          .cpu_end = 32.0,
+                          .nic_end = 32.0,
+                          .eager = true,
+                          .matched = true});
     const std::vector<double> finish{32.0, 1.0, 1.0, 1.0};
     return r.result(finish);
   };
