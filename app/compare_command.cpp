@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <span>
 
 #include "app/cli_values.hpp"
 #include "app/exit_codes.hpp"
@@ -48,7 +49,26 @@ struct Samples {
   std::string simulated_what;
   std::string measured_what;
   std::vector<std::string> warnings;
+  // --mode ranks: per iteration (measured) or sample (simulated), the largest rank time less the
+  // smallest, and that spread divided by the largest; each sorted.
+  std::vector<double> simulated_spread, measured_spread;
+  std::vector<double> simulated_relative_spread, measured_relative_spread;
 };
+
+// Rows of `columns` values (row-major: an iteration's or a sample's ranks): each row's largest
+// less its smallest, and that divided by the largest (0 for a row of zeros).
+void row_spreads(std::span<const double> values, std::size_t columns, std::vector<double>& spread,
+                 std::vector<double>& relative) {
+  if (columns == 0) return;
+  for (std::size_t start = 0; start + columns <= values.size(); start += columns) {
+    const auto row = values.subspan(start, columns);
+    const auto [low, high] = std::minmax_element(row.begin(), row.end());
+    spread.push_back(*high - *low);
+    relative.push_back(*high > 0.0 ? (*high - *low) / *high : 0.0);
+  }
+  std::sort(spread.begin(), spread.end());
+  std::sort(relative.begin(), relative.end());
+}
 
 std::optional<std::uint64_t> whole_field(const Record& record, const std::string& key) {
   const Field* f = record.find(key);
@@ -193,6 +213,11 @@ Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_
   s.measured = o.mode == "max" ? m.iteration_maxima() : m.seconds;
   s.measured_what = measured_description(m, o.mode);
   check_match(result, point, m, s);
+  if (o.mode == "ranks") {  // both still in row order: a sample's (an iteration's) ranks together
+    const auto ranks = whole_field(result.summaries[point], schedule_fields::kRanks.name);
+    row_spreads(s.simulated, ranks.value_or(0), s.simulated_spread, s.simulated_relative_spread);
+    if (m.per_rank) row_spreads(m.seconds, m.ranks, s.measured_spread, s.measured_relative_spread);
+  }
   sort_polling(s.simulated);
   sort_polling(s.measured);
   for (const double p : reported_probabilities())
@@ -219,11 +244,13 @@ Json distance_json(const Distance& d, const std::string& method) {
   return Json{{"value", d.value}, {"ci_low", d.ci_low}, {"ci_high", d.ci_high}, {"method", method}};
 }
 
-Json quantiles_json(const Samples& s, double level) {
+// The reported quantiles of a simulated and a measured sample, each sorted and not empty.
+Json quantiles_json(std::span<const double> simulated_sorted,
+                    std::span<const double> measured_sorted, double level) {
   Json all = Json::array();
   for (const double p : reported_probabilities()) {
-    const QuantileEstimate sim = quantile_from_sorted(s.simulated, p, level);
-    const SampleQuantile meas = bootstrap_quantile(s.measured, p, level);
+    const QuantileEstimate sim = quantile_from_sorted(simulated_sorted, p, level);
+    const SampleQuantile meas = bootstrap_quantile(measured_sorted, p, level);
     Json simulated{{"value", nullable_json(sim.estimate)}};
     put_interval(simulated, sim.ci_low, sim.ci_high);
     simulated["method"] = "distribution-free (binomial order statistics)";
@@ -258,6 +285,22 @@ double mean_of(const std::vector<double>& x) {
   return sum / static_cast<double>(x.size());
 }
 
+// --mode ranks: the within-iteration spreads of both sides, their quantiles with intervals
+// (null in --mode max, or when the measured file is a list without ranks).
+Json spread_json(const Samples& s, double level) {
+  if (s.simulated_spread.empty() || s.measured_spread.empty()) return nullptr;
+  throw_if_stop_requested();
+  return Json{
+      {"what",
+       "per sample (simulated) and per iteration (measured): the largest rank time less the "
+       "smallest; relative: divided by the largest"},
+      {"simulated_values", s.simulated_spread.size()},
+      {"measured_values", s.measured_spread.size()},
+      {"absolute", quantiles_json(s.simulated_spread, s.measured_spread, level)},
+      {"relative", quantiles_json(s.simulated_relative_spread, s.measured_relative_spread, level)},
+  };
+}
+
 Json comparison_json(const CompareOptions& o, const Samples& s, double level) {
   // Each step is linear (under a second at 10^8 values): the stop request is polled between.
   throw_if_stop_requested();
@@ -288,8 +331,9 @@ Json comparison_json(const CompareOptions& o, const Samples& s, double level) {
        distance_json(d.wasserstein1, "DKW bands of both samples, within the samples' range")},
       {"ks_p_value", {{"value", d.ks_p_value}, {"method", "asymptotic Kolmogorov law"}}},
       {"ratio_of_means", ratio},
-      {"quantiles", quantiles_json(s, level)},
+      {"quantiles", quantiles_json(s.simulated, s.measured, level)},
       {"qq", qq_json(s)},
+      {"spread", spread_json(s, level)},
       {"warnings", s.warnings},
   };
 }
@@ -339,10 +383,23 @@ std::string comparison_table(const Json& c) {
   row("ratio of means, measured / simulated", c["ratio_of_means"], 1.0, "delta method, log scale");
   t += fmt::format("\nquantiles ({})\n  {:<8} {:>10}  {:<24} {:>10}  {}\n", unit, "", "simulated",
                    "interval", "measured", "interval (bootstrap)");
-  for (const Json& q : c["quantiles"])
-    t += fmt::format("  {:<8} {:>10}  {:<24} {:>10}  {}\n", q["name"].get<std::string>(),
-                     shown(q["simulated"]["value"], scale), interval_text(q["simulated"], scale),
-                     shown(q["measured"]["value"], scale), interval_text(q["measured"], scale));
+  const auto quantile_rows = [&](const Json& quantiles, double s) {
+    for (const Json& q : quantiles)
+      t += fmt::format("  {:<8} {:>10}  {:<24} {:>10}  {}\n", q["name"].get<std::string>(),
+                       shown(q["simulated"]["value"], s), interval_text(q["simulated"], s),
+                       shown(q["measured"]["value"], s), interval_text(q["measured"], s));
+  };
+  quantile_rows(c["quantiles"], scale);
+  if (!c["spread"].is_null()) {
+    t += fmt::format(
+        "\nwithin-iteration spread, largest less smallest rank time ({}; {} simulated samples, "
+        "{} measured iterations)\n",
+        unit, c["spread"]["simulated_values"].get<std::uint64_t>(),
+        c["spread"]["measured_values"].get<std::uint64_t>());
+    quantile_rows(c["spread"]["absolute"], scale);
+    t += "relative spread (divided by the largest rank time)\n";
+    quantile_rows(c["spread"]["relative"], 1.0);
+  }
   return t;
 }
 

@@ -1,5 +1,7 @@
 #include "estimators/summary_fields.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "estimators/quantile_interval.hpp"
@@ -58,25 +60,44 @@ QuantileFields::QuantileFields(const std::string& prefix, const std::string& uni
   for (double p : reported_probabilities()) {
     const std::string name = prefix + quantile_name(p);
     const std::string quantile = fmt::format("the {} quantile of {}", p, what);
-    fields_.push_back({name, unit, quantile + " (from the histogram)", when});
+    fields_.push_back({name, unit, quantile + " (" + prefix + "quantiles_method says how)", when});
     fields_.push_back(
         {name + "_ci_low", unit, "lower end of its distribution-free interval", when});
     fields_.push_back(
         {name + "_ci_high", unit, "upper end of its distribution-free interval", when});
-    fields_.push_back({name + "_resolution", unit, "width of the histogram bin holding it", when});
+    fields_.push_back({name + "_resolution", unit,
+                       "width of the histogram bin holding it; 0 for an order statistic", when});
   }
+  fields_.push_back({prefix + "quantiles_method", "",
+                     fmt::format("how the quantiles of {} were taken: '{}' (the run kept them) or "
+                                 "'{}' (interpolated within a bin)",
+                                 what, kOrderStatistics, kFromHistogram),
+                     when});
 }
 
 void put_quantiles(Record& record, const QuantileFields& fields, const Histogram& histogram,
-                   double level) {
+                   std::vector<double> raw, double level) {
+  // A histogram's quantile is interpolated within a bin: of samples all equal to x it reports a
+  // point of x's bin, not x. Where the values are kept, the quantile is one of them. (Sorted in
+  // place: the raw samples may be GiB, and the caller's copy is not needed again.)
+  std::vector<double>& sorted = raw;
+  std::sort(sorted.begin(), sorted.end());
   const std::vector<double>& probabilities = reported_probabilities();
   for (std::size_t i = 0; i < probabilities.size(); ++i) {
-    const QuantileEstimate q = quantile_from_histogram(histogram, probabilities[i], level);
+    QuantileEstimate q;
+    if (sorted.empty()) {
+      q = quantile_from_histogram(histogram, probabilities[i], level);
+    } else {
+      q = quantile_from_sorted(sorted, probabilities[i], level);
+      q.resolution = Nullable::of(0.0);
+    }
     record.put(fields.estimate(i), q.estimate);
     record.put(fields.ci_low(i), q.ci_low);
     record.put(fields.ci_high(i), q.ci_high);
     record.put(fields.resolution(i), q.resolution);
   }
+  record.put(fields.method(),
+             Field(std::string(sorted.empty() ? kFromHistogram : kOrderStatistics)));
 }
 
 std::string join_warnings(const std::vector<std::string>& warnings) {

@@ -45,7 +45,9 @@ void put_null_mean(Record& record, const MeanFields& fields, const std::string& 
 
 /// The fields of the reported quantiles (median, p90, p99, p99.9: reported_probabilities()), a
 /// pattern declared under a prefix: <prefix><q>, <prefix><q>_ci_low, _ci_high and _resolution for
-/// each quantile q, from a histogram with distribution-free intervals.
+/// each quantile q, with distribution-free intervals, and <prefix>quantiles_method saying how they
+/// were taken: order statistics of the raw samples where the run kept them (resolution 0), else
+/// from the histogram (interpolated within a bin; resolution the bin's width).
 class QuantileFields {
  public:
   QuantileFields(const std::string& prefix, const std::string& unit, const std::string& what,
@@ -55,6 +57,8 @@ class QuantileFields {
   const FieldSpec& ci_low(std::size_t i) const { return fields_[4 * i + 1]; }
   const FieldSpec& ci_high(std::size_t i) const { return fields_[4 * i + 2]; }
   const FieldSpec& resolution(std::size_t i) const { return fields_[4 * i + 3]; }
+  /// How the quantiles were taken (kOrderStatistics or kFromHistogram).
+  const FieldSpec& method() const { return fields_.back(); }
   /// Every member, in the order put_quantiles writes them.
   const FieldList& specs() const { return fields_; }
 
@@ -62,9 +66,14 @@ class QuantileFields {
   FieldList fields_;
 };
 
-/// Writes the reported quantiles of `histogram` and their intervals at `level`.
+/// What QuantileFields::method() holds.
+inline constexpr const char* kOrderStatistics = "order statistics of the raw samples";
+inline constexpr const char* kFromHistogram = "from the histogram";
+
+/// Writes the reported quantiles and their intervals at `level`: order statistics of `raw` (the
+/// same metric's values, in any order; sorted here) when it is not empty, else from `histogram`.
 void put_quantiles(Record& record, const QuantileFields& fields, const Histogram& histogram,
-                   double level);
+                   std::vector<double> raw, double level);
 
 /// Quantile probabilities reported for every sampled point (median, p90, p99, p99.9).
 const std::vector<double>& reported_probabilities();

@@ -183,7 +183,7 @@ PointSummary NetworkStudy::summarize(const Tally& tally, const SummaryContext& c
   s.put(kSamples, Field(tally.total(0).count));
   for (const NetworkMetric* metric : {&kCostPerturbed, &kCostQuiet, &kCostClean, &kSlowdownTotal})
     put(*metric);
-  put_quantiles(s, kSlowdownQuantiles, *tally.histogram_of(0), level);
+  put_quantiles(s, kSlowdownQuantiles, *tally.histogram_of(0), tally.raw(), level);
   return {std::move(s), std::move(warnings)};
 }
 

@@ -297,7 +297,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   put_mean(s, kCompletion, total, ci);
   s.put(kCompletionSd, Field(total.sd()));
   s.put(kNoiselessCompletion, Field(noiseless_completion()));
-  put_quantiles(s, kCompletionQuantiles, *tally.histogram_of(0), level);
+  put_quantiles(s, kCompletionQuantiles, *tally.histogram_of(0), tally.raw(), level);
   const auto put_finish = [&](const FieldSpec& field, const ScheduleRun& run) {
     if (built_ranks_ <= kMaxRanksListed) {
       std::vector<double> finish;

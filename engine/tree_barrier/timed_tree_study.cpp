@@ -118,7 +118,8 @@ PointSummary TimedTreeStudy::summarize(const Tally& tally, const SummaryContext&
   s.put(kPhaseTimeMeans, Field(mean));
   s.put(kPhaseTimeCiLow, Field(low));
   s.put(kPhaseTimeCiHigh, Field(high));
-  put_quantiles(s, kPhaseTimeQuantiles, *tally.histogram_named("phase_time"), level);
+  // The pooled phase times have a histogram, never raw values (those are of the total time).
+  put_quantiles(s, kPhaseTimeQuantiles, *tally.histogram_named("phase_time"), {}, level);
   return {std::move(s), ci.warnings};
 }
 

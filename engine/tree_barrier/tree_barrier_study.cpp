@@ -191,7 +191,7 @@ PointSummary TreeBarrierStudy::summarize(const Tally& tally, const SummaryContex
   s.put(kTheorem4Lower, th.theorem4_lower);
   s.put(kNoiselessTime, Field(model_.w + 2.0 * model_.tau * model_.shape.depth()));
 
-  put_quantiles(s, kPhaseTimeQuantiles, *tally.histogram_of(0), level);
+  put_quantiles(s, kPhaseTimeQuantiles, *tally.histogram_of(0), tally.raw(), level);
   // The theory's quantiles are at reported_probabilities(), those kExactQuantiles declares.
   for (std::size_t i = 0; i < th.exact_quantiles.size(); ++i)
     s.put(kExactQuantiles.at(i), Nullable::of(th.exact_quantiles[i]));

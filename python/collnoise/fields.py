@@ -140,6 +140,7 @@ slowdown_p999 = "slowdown_p999"
 slowdown_p999_ci_low = "slowdown_p999_ci_low"
 slowdown_p999_ci_high = "slowdown_p999_ci_high"
 slowdown_p999_resolution = "slowdown_p999_resolution"
+slowdown_quantiles_method = "slowdown_quantiles_method"
 mean = "mean"
 ci_low = "ci_low"
 ci_high = "ci_high"
@@ -184,6 +185,7 @@ p999 = "p999"
 p999_ci_low = "p999_ci_low"
 p999_ci_high = "p999_ci_high"
 p999_resolution = "p999_resolution"
+quantiles_method = "quantiles_method"
 median_exact = "median_exact"
 p90_exact = "p90_exact"
 p99_exact = "p99_exact"
@@ -209,6 +211,7 @@ phase_time_p999 = "phase_time_p999"
 phase_time_p999_ci_low = "phase_time_p999_ci_low"
 phase_time_p999_ci_high = "phase_time_p999_ci_high"
 phase_time_p999_resolution = "phase_time_p999_resolution"
+phase_time_quantiles_method = "phase_time_quantiles_method"
 conventional_samples = "conventional_samples"
 conventional_mean = "conventional_mean"
 conventional_ci_low = "conventional_ci_low"
@@ -272,6 +275,7 @@ completion_p999 = "completion_p999"
 completion_p999_ci_low = "completion_p999_ci_low"
 completion_p999_ci_high = "completion_p999_ci_high"
 completion_p999_resolution = "completion_p999_resolution"
+completion_quantiles_method = "completion_quantiles_method"
 noiseless_finish = "noiseless_finish"
 sample_finish_index = "sample_finish_index"
 sample_finish = "sample_finish"
@@ -472,6 +476,7 @@ UNITS = {
     slowdown_p999_ci_low: "1",
     slowdown_p999_ci_high: "1",
     slowdown_p999_resolution: "1",
+    slowdown_quantiles_method: "",
     mean: "seconds",
     ci_low: "seconds",
     ci_high: "seconds",
@@ -516,6 +521,7 @@ UNITS = {
     p999_ci_low: "seconds",
     p999_ci_high: "seconds",
     p999_resolution: "seconds",
+    quantiles_method: "",
     median_exact: "seconds",
     p90_exact: "seconds",
     p99_exact: "seconds",
@@ -541,6 +547,7 @@ UNITS = {
     phase_time_p999_ci_low: "seconds",
     phase_time_p999_ci_high: "seconds",
     phase_time_p999_resolution: "seconds",
+    phase_time_quantiles_method: "",
     conventional_samples: "",
     conventional_mean: "seconds",
     conventional_ci_low: "seconds",
@@ -604,6 +611,7 @@ UNITS = {
     completion_p999_ci_low: "seconds",
     completion_p999_ci_high: "seconds",
     completion_p999_resolution: "seconds",
+    completion_quantiles_method: "",
     noiseless_finish: "seconds",
     sample_finish_index: "",
     sample_finish: "seconds",

@@ -345,6 +345,37 @@ TEST_CASE("compare: a per-rank table, by iteration maxima and by pooled ranks", 
                  {"cmp_netgauge.csv", "8, 64 bytes: choose one with --size"});
 }
 
+TEST_CASE("compare --mode ranks: the within-iteration spread of both sides", "[compare]") {
+  // Two ranks of a noiseless recursive doubling finish together: every simulated spread is 0.
+  write_text(
+      "cmp_spread.toml",
+      replace_text(small_schedule_run(
+                       {.name = "compare-spread", .samples = 20, .log2_N = 1, .raw_samples = true}),
+                   "law = \"periodic\"\nP = 1.0e-5\nD = 1.0e-6\n", "law = \"none\"\n"));
+  REQUIRE(run_command_line("run cmp_spread.toml --out cmp_spread.h5 --force --quiet").code == 0);
+  // Three iterations of two ranks, in us: spreads 2, 0 and 3 us, relative 2/3, 0 and 3/4.
+  write_text("cmp_spread.csv",
+             "#MessageSize Rank0Time(us) Rank1Time(us)\n8 1.0 3.0\n8 2.0 2.0\n8 4.0 1.0\n");
+  const auto c = compared("cmp_spread.h5 cmp_spread.csv --mode ranks --rank-samples 10");
+  const auto& spread = c["spread"];
+  REQUIRE(spread.is_object());
+  CHECK(spread["simulated_values"] == 10);
+  CHECK(spread["measured_values"] == 3);
+  // Medians are order statistics of rank ceil(n/2): the 2nd of {0, 2, 3} us, of {0, 2/3, 3/4}.
+  CHECK(spread["absolute"][0]["name"] == "median");
+  CHECK(spread["absolute"][0]["measured"]["value"].get<double>() == Approx(2.0e-6).epsilon(1e-12));
+  CHECK(spread["absolute"][0]["simulated"]["value"].get<double>() == 0.0);
+  CHECK(spread["relative"][0]["measured"]["value"].get<double>() ==
+        Approx(2.0 / 3.0).epsilon(1e-12));
+  CHECK(spread["relative"][1]["measured"]["value"].get<double>() == Approx(0.75).epsilon(1e-12));
+  CHECK(spread["relative"][0]["simulated"]["value"].get<double>() == 0.0);
+  // The table says it too; --mode max has no spread.
+  const auto table =
+      run_command_line("compare cmp_spread.h5 cmp_spread.csv --mode ranks --rank-samples 10");
+  CHECK(table.output.find("within-iteration spread") != std::string::npos);
+  CHECK(compared("cmp_spread.h5 cmp_spread.csv")["spread"].is_null());
+}
+
 TEST_CASE("compare: what cannot be compared is refused", "[compare]") {
   write_text("cmp_raw.toml", kRun);
   REQUIRE(run_command_line("run cmp_raw.toml --out cmp_raw.h5 --force --quiet").code == 0);

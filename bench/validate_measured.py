@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Simulated against measured: the validation of a machine model on the public Netgauge data set.
+
+For every case of bench/validation-cases.csv (system, table run, Netgauge run, pattern, N, bytes,
+set), this script builds a run file from that machine's Netgauge files alone (a recipe: nothing
+in it comes from the measured table), runs `collnoise run`, and compares the simulated times
+with the measured table by `collnoise compare --json`, in `--mode max` (per iteration, the
+largest rank time against the simulated sample: the targets) and `--mode ranks` (every rank's
+time). It writes, per case and mode, the Kolmogorov-Smirnov distance with its interval, the
+Wasserstein-1 distance relative to the measured median, and the ratio of the medians
+(simulated / measured); then the summary the targets are stated in (docs/validation.md).
+
+The data set (DanieleDeSensi/cloud_noise_data) is not shipped with collnoise (it has no
+license): clone it and give its path. Its archives are unpacked into --work as needed.
+
+    /usr/bin/python3 bench/validate_measured.py DATASET --collnoise build/collnoise \\
+        --recipe before --schedgen FORK_SCHEDGEN --out bench/validation-before
+
+Recipes:
+  before  today's recipe of docs/models/netgauge-files.md: LogGP from ng_loggp.out at the
+          message's row, the detour trace replayed on every rank, the 1-byte latency pool drawn
+          as an excess; every rank enters at 0 and the completion is timed. The benchmarks'
+          patterns are the authors' GOAL files (their Schedgen fork, given by --schedgen: a
+          generator of the files, never a dependency), but for the two with an equal built-in.
+
+Only the standard library and collnoise are used.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODES = ("max", "ranks")
+RESULT_COLUMNS = ["system", "pattern", "N", "bytes", "set", "recipe", "mode", "ks", "ks_low",
+                  "ks_high", "w1_relative", "median_ratio", "simulated_median",
+                  "measured_median", "note"]
+
+
+def read_cases(path, wanted_sets):
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f)]
+    for r in rows:
+        r["N"], r["bytes"] = int(r["N"]), int(r["bytes"])
+    return [r for r in rows if r["set"] in wanted_sets]
+
+
+def unpacked(dataset, work, run):
+    """The folder of `run` (e.g. daint/2022_05_13_17_07_22) under `work`, unpacked once."""
+    folder = os.path.join(work, run)
+    if os.path.isdir(folder):
+        return folder
+    archive = os.path.join(dataset, run + ".tar.xz")
+    if not os.path.isfile(archive):
+        raise SystemExit(f"validate_measured: {archive}: no such archive in the data set")
+    parent = os.path.dirname(folder)
+    os.makedirs(parent, exist_ok=True)
+    with tarfile.open(archive) as tar:
+        for member in tar.getmembers():  # the archive's own folder only, no links out of it
+            inside = os.path.realpath(os.path.join(parent, member.name))
+            if not inside.startswith(os.path.realpath(parent) + os.sep) or member.issym() \
+                    or member.islnk():
+                raise SystemExit(f"validate_measured: {archive}: refusing {member.name!r}")
+        tar.extractall(parent)
+    if not os.path.isdir(folder):
+        raise SystemExit(f"validate_measured: {archive} did not unpack into {folder}")
+    return folder
+
+
+def base_pattern(pattern):
+    """The benchmark's pattern without the MPI variant's suffix (_test polls, _nbsend Isends)."""
+    for suffix in ("_test", "_nbsend"):
+        if pattern.endswith(suffix):
+            return pattern[: -len(suffix)]
+    return pattern
+
+
+def fork_goal(schedgen, pattern, n, nbytes, path):
+    """Writes the authors' GOAL file of `pattern` (their Schedgen fork's rules, as simulate.py
+    calls it: the ring's segment int(bytes/N); the _nocompute variant with every calc 0)."""
+    if schedgen is None:
+        raise SystemExit(f"validate_measured: the pattern {pattern} needs --schedgen (the "
+                         f"authors' Schedgen fork) under the 'before' recipe")
+    name = "nwaydissemination" if pattern == "nwaydissemination_nocompute" else pattern
+    args = [schedgen, "-s", str(n), "-p", name, "-d", str(nbytes), "-o", path]
+    if name == "pipelinedring":
+        args += ["--segmentsize", str(nbytes // n)]
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    if pattern == "nwaydissemination_nocompute":
+        with open(path) as f:
+            lines = f.read().splitlines()
+        with open(path, "w") as f:
+            for line in lines:
+                parts = line.split()
+                f.write(f"{parts[0]} calc 0\n" if len(parts) == 3 and parts[1] == "calc"
+                        else line + "\n")
+
+
+def message_bytes(pattern, n, nbytes):
+    """The size of the pattern's messages (the ring's segment), for the LogGP row."""
+    return max(1, nbytes // n) if pattern == "pipelinedring" else nbytes
+
+
+def before_collective(case, schedgen, folder):
+    """The [collective] table of today's recipe and the LogGP row it reads."""
+    pattern, n, nbytes = base_pattern(case["pattern"]), case["N"], case["bytes"]
+    row = message_bytes(pattern, n, nbytes)
+    if pattern == "nwaydissemination_nocompute":  # equal noiselessly (docs/models/schedules.md)
+        return (f'algorithm = "dissemination_barrier"\nN = {n}\nmessage_bytes = {nbytes}\n'
+                f'receives = "preposted"\n', row)
+    if pattern == "binomialtreebcast":
+        return f'algorithm = "binomial_broadcast"\nN = {n}\nmessage_bytes = {nbytes}\n', row
+    goal = os.path.join(folder, "pattern.goal")
+    fork_goal(schedgen, pattern, n, nbytes, goal)
+    return f'goal = "{goal}"\n', row
+
+
+def before_run_file(case, netgauge, schedgen, folder, samples):
+    collective, row = before_collective(case, schedgen, folder)
+    return (f'name = "validation"\nseed = 1\nsamples = {samples}\n\n'
+            f'[collective]\nkind = "schedule"\n{collective}\n'
+            f'[loggops]\nfile = "{netgauge}/ng_loggp.out"\nfile_bytes = {row}\n\n'
+            f'[noise]\nlaw = "trace"\nfile = "{netgauge}/ng_osnoise.out"\n\n'
+            f'[latency]\nfile = "{netgauge}/ng_netnoise_mpi_lat.out"\n\n'
+            f'[output]\nraw_samples = true\n')
+
+
+RECIPES = {"before": before_run_file}
+
+
+def compare(collnoise, result, table, mode):
+    out = subprocess.run([collnoise, "compare", result, table, "--json", "--mode", mode],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        return None, out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed"
+    return json.loads(out.stdout), ""
+
+
+def median_of(report, side):
+    for q in report["quantiles"]:
+        if q["name"] == "median":
+            return q[side]["value"]
+    raise KeyError("median")
+
+
+def case_rows(case, recipe, report, mode, note):
+    row = {k: case[k] for k in ("system", "pattern", "N", "bytes", "set")}
+    row.update(recipe=recipe, mode=mode, note=note)
+    if report is None:
+        return row
+    sim, meas = median_of(report, "simulated"), median_of(report, "measured")
+    ks, w1 = report["ks_distance"], report["wasserstein1"]
+    row.update(ks=ks["value"], ks_low=ks["ci_low"], ks_high=ks["ci_high"],
+               w1_relative=w1["value"] / meas, median_ratio=sim / meas,
+               simulated_median=sim, measured_median=meas)
+    return row
+
+
+def run_case(case, args, counter):
+    work = os.path.abspath(args.work)
+    tables = unpacked(args.dataset, work, case["tables"])
+    netgauge = unpacked(args.dataset, work, case["netgauge"])
+    name = f'{case["system"]}-{case["pattern"]}-{case["N"]}-{case["bytes"]}'
+    folder = os.path.join(os.path.abspath(args.out), "runs", name)
+    os.makedirs(folder, exist_ok=True)
+    run_file = os.path.join(folder, f"{args.recipe}.toml")
+    with open(run_file, "w") as f:
+        f.write(RECIPES[args.recipe](case, netgauge, args.schedgen, folder, args.samples))
+    result = os.path.join(folder, f"{args.recipe}.h5")
+    done = subprocess.run([args.collnoise, "run", run_file, "--out", result, "--force", "--quiet",
+                           "--no-checkpoint", "--threads", str(args.threads)],
+                          capture_output=True, text=True)
+    table = os.path.join(tables, f'{case["pattern"]}_{case["N"]}_{case["bytes"]}.csv')
+    print(f"[{counter}] {name}", file=sys.stderr)
+    if done.returncode != 0:
+        note = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "run failed"
+        return [case_rows(case, args.recipe, None, m, note) for m in MODES]
+    rows = []
+    for mode in MODES:
+        report, note = compare(args.collnoise, result, table, mode)
+        rows.append(case_rows(case, args.recipe, report, mode, note))
+    return rows
+
+
+def summary(rows, mode):
+    """The targets' figures over the cases of one mode: median KS, the share with W1 within 25 %
+    of the measured median, and the cases that could not be compared."""
+    done = [r for r in rows if r["mode"] == mode and "ks" in r]
+    if not done:
+        return f"{mode}: no case compared"
+    ks = statistics.median(r["ks"] for r in done)
+    within = sum(1 for r in done if r["w1_relative"] <= 0.25)
+    ratio = statistics.median(r["median_ratio"] for r in done)
+    failed = sum(1 for r in rows if r["mode"] == mode and "ks" not in r)
+    return (f"{mode}: {len(done)} cases, median KS {ks:.3f}, W1 within 25 % of the measured "
+            f"median in {within} ({within / len(done):.0%}), median ratio of medians "
+            f"{ratio:.3g}, {failed} not compared")
+
+
+def markdown(rows):
+    lines = ["| system | pattern | N | bytes | mode | KS [interval] | W1 / median | median ratio |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "ks" not in r:
+            lines.append(f'| {r["system"]} | {r["pattern"]} | {r["N"]} | {r["bytes"]} | '
+                         f'{r["mode"]} | not compared: {r["note"]} | | |')
+            continue
+        lines.append(f'| {r["system"]} | {r["pattern"]} | {r["N"]} | {r["bytes"]} | {r["mode"]} '
+                     f'| {r["ks"]:.3f} [{r["ks_low"]:.3f}, {r["ks_high"]:.3f}] | '
+                     f'{r["w1_relative"]:.3g} | {r["median_ratio"]:.3g} |')
+    return "\n".join(lines) + "\n"
+
+
+def write_outputs(rows, out):
+    """results.csv and results.md, each written to a temporary name and renamed."""
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "results.csv")
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=RESULT_COLUMNS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (f"{v:.6g}" if isinstance(v, float) and math.isfinite(v) else v)
+                        for k, v in r.items()})
+    os.replace(path + ".tmp", path)
+    text = markdown(rows) + "\n" + "\n".join(summary(rows, m) for m in MODES) + "\n"
+    with open(os.path.join(out, "results.md.tmp"), "w") as f:
+        f.write(text)
+    os.replace(os.path.join(out, "results.md.tmp"), os.path.join(out, "results.md"))
+    return text
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("dataset", help="a clone of DanieleDeSensi/cloud_noise_data")
+    p.add_argument("--collnoise", default=os.path.join(HERE, "..", "build", "collnoise"))
+    p.add_argument("--recipe", choices=sorted(RECIPES), default="before")
+    p.add_argument("--schedgen", help="the authors' Schedgen fork (the 'before' recipe's GOAL)")
+    p.add_argument("--cases", default=os.path.join(HERE, "validation-cases.csv"))
+    p.add_argument("--set", dest="sets", action="append",
+                   help="target (default) or other; repeat for both")
+    p.add_argument("--samples", type=int, default=2000)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--work", default="validation-work", help="where archives are unpacked")
+    p.add_argument("--out", default="validation-out")
+    args = p.parse_args(argv)
+    cases = read_cases(args.cases, set(args.sets or ["target"]))
+    rows = []
+    for i, case in enumerate(cases, 1):
+        rows += run_case(case, args, f"{i}/{len(cases)}")
+    print(write_outputs(rows, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
