@@ -14,6 +14,22 @@ using namespace collnoise;
 
 namespace {
 
+// An eager 8-byte message from `origin` (its send `send`) taken by `host` at `start`, with o = 1.
+MessageSeen received(std::uint32_t host, std::uint32_t origin, std::uint64_t send, double start) {
+  return MessageSeen{.host = host,
+                     .origin = origin,
+                     .cpu = 0,
+                     .nic = 0,
+                     .send = send,
+                     .bytes = 8,
+                     .start = start,
+                     .overhead = 1.0,
+                     .cpu_end = start + 1.0,
+                     .nic_end = start + 1.0,
+                     .eager = true,
+                     .matched = true};
+}
+
 // Rank 0 sends to rank 1 (send `op`, o = 1 ns, L = 10 ns, 4 ns of network noise, 0.5 ns of CPU
 // noise), rank 1 takes the message at 15 ns, then sends back (op + 1), taken at 34 ns by rank 0.
 template <class Recorder>
@@ -35,18 +51,7 @@ CriticalPath ping_pong(Recorder& r, std::uint64_t op) {
                   .wire_end = 11.0,
                   .arrival = 15.0,
                   .eager = true});
-  r.message(MessageSeen{.host = 1,
-                        .origin = 0,
-                        .cpu = 0,
-                        .nic = 0,
-                        .send = op,
-                        .bytes = 8,
-                        .start = 15.0,
-                        .overhead = 1.0,
-                        .cpu_end = 16.0,
-                        .nic_end = 16.0,
-                        .eager = true,
-                        .matched = true});
+  r.message(received(1, 0, op, 15.0));
   r.send(SendSeen{.host = 1,
                   .cpu = 0,
                   .nic = 0,
@@ -63,18 +68,7 @@ CriticalPath ping_pong(Recorder& r, std::uint64_t op) {
                   .wire_end = 27.0,
                   .arrival = 33.0,
                   .eager = true});
-  r.message(MessageSeen{.host = 0,
-                        .origin = 1,
-                        .cpu = 0,
-                        .nic = 0,
-                        .send = op + 1,
-                        .bytes = 8,
-                        .start = 33.0,
-                        .overhead = 1.0,
-                        .cpu_end = 34.0,
-                        .nic_end = 34.0,
-                        .eager = true,
-                        .matched = true});
+  r.message(received(0, 1, op + 1, 33.0));
   const std::vector<double> finish{34.0, 17.0};
   return r.result(finish);
 }
@@ -146,30 +140,8 @@ TEST_CASE("path composition tables: messages whose keys differ beyond 32 bits ke
                     .wire_end = 12.0,
                     .arrival = 40.0,
                     .eager = true});
-    r.message(MessageSeen{.host = 1,
-                          .origin = 0,
-                          .cpu = 0,
-                          .nic = 0,
-                          .send = a,
-                          .bytes = 8,
-                          .start = 15.0,
-                          .overhead = 1.0,
-                          .cpu_end = 16.0,
-                          .nic_end = 16.0,
-                          .eager = true,
-                          .matched = true});
-    r.message(MessageSeen{.host = 1,
-                          .origin = 0,
-                          .cpu = 0,
-                          .nic = 0,
-                          .send = b,
-                          .bytes = 8,
-                          .start = 40.0,
-                          .overhead = 1.0,
-                          .cpu_end = 41.0,
-                          .nic_end = 41.0,
-                          .eager = true,
-                          .matched = true});
+    r.message(received(1, 0, a, 15.0));
+    r.message(received(1, 0, b, 40.0));
     const std::vector<double> finish{2.0, 41.0};
     return r.result(finish);
   };
@@ -207,42 +179,9 @@ TEST_CASE("path composition tables: messages beyond a rank's inbox wait in the t
                       .wire_end = 11.0,
                       .arrival = k == 3 ? 31.0 : 11.0,
                       .eager = true});
-    r.message(MessageSeen{.host = 0,
-                          .origin = 1,
-                          .cpu = 0,
-                          .nic = 0,
-                          .send = 10,
-                          .bytes = 8,
-                          .start = 11.0,
-                          .overhead = 1.0,
-                          .cpu_end = 12.0,
-                          .nic_end = 12.0,
-                          .eager = true,
-                          .matched = true});
-    r.message(MessageSeen{.host = 0,
-                          .origin = 2,
-                          .cpu = 0,
-                          .nic = 0,
-                          .send = 20,
-                          .bytes = 8,
-                          .start = 12.0,
-                          .overhead = 1.0,
-                          .cpu_end = 13.0,
-                          .nic_end = 13.0,
-                          .eager = true,
-                          .matched = true});
-    r.message(MessageSeen{.host = 0,
-                          .origin = 3,
-                          .cpu = 0,
-                          .nic = 0,
-                          .send = 30,
-                          .bytes = 8,
-                          .start = 31.0,
-                          .overhead = 1.0,
-                          .cpu_end = 32.0,
-                          .nic_end = 32.0,
-                          .eager = true,
-                          .matched = true});
+    r.message(received(0, 1, 10, 11.0));
+    r.message(received(0, 2, 20, 12.0));
+    r.message(received(0, 3, 30, 31.0));
     const std::vector<double> finish{32.0, 1.0, 1.0, 1.0};
     return r.result(finish);
   };
