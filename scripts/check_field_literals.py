@@ -33,6 +33,9 @@ OTHER_MEANINGS = {
     # compare's JSON report and its --mode values (app/compare_command, docs/compare.md).
     *{(n, f) for n in ("mean", "ci_low", "ci_high", "max", "ranks", "confidence", "warnings")
        for f in ("app/compare_command.cpp", "app/compare_command.hpp")},
+    # The validation script reading compare's JSON report and passing its --mode values.
+    *{(n, "bench/validate_measured.py")
+      for n in ("ci_low", "ci_high", "max", "ranks", "median")},
     # ... and the QQ figure reading that report's quantile names.
     *{(n, "python/collnoise/figures/qq.py") for n in ("median", "p99", "ci_low", "ci_high")},
     # The statistic a user bound names by default (runs/user_bound: mean or a quantile's name).
