@@ -59,7 +59,8 @@ struct ScheduleOptions {
   std::uint32_t k = 2;
   std::uint32_t segments = 1;
   std::string receives = "in_order";
-  std::string goal;  ///< the GOAL file to write
+  bool compute = true;  ///< false: nway_dissemination's calcs are 0 ns
+  std::string goal;     ///< the GOAL file to write
   bool force = false;
   double max_memory_gib = 0.0;  ///< 0: 80% of the machine's memory
 };

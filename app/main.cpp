@@ -138,12 +138,17 @@ CLI::App* add_schedule_command(CLI::App& app, ScheduleOptions& schedule) {
       ->check(whole_number_in(1, 2147483647));
   schedule_cmd->add_option("--bytes", schedule.message_bytes, "the message, bytes (default 8)")
       ->check(whole_number_in(0, std::uint64_t{1} << 40));
-  schedule_cmd->add_option("--k", schedule.k, "radix of knomial_broadcast (default 2)")
+  schedule_cmd
+      ->add_option("--k", schedule.k,
+                   "radix of knomial_broadcast, n + 1 of nway_dissemination (default 2)")
       ->check(whole_number_in(2, 65536));
   schedule_cmd->add_option("--segments", schedule.segments, "pieces of ring_allreduce's chunks")
       ->check(whole_number_in(1, 65536));
   schedule_cmd->add_option("--receives", schedule.receives, "in_order (default) or preposted")
       ->check(CLI::IsMember({"in_order", "preposted"}));
+  schedule_cmd->add_option("--compute", schedule.compute,
+                           "true (default) or false: nway_dissemination's reductions take the "
+                           "message's bytes in ns, or 0");
   schedule_cmd->add_option("--goal", schedule.goal, "the GOAL file to write");
   schedule_cmd->add_flag("--force", schedule.force, "overwrite an existing GOAL file");
   add_max_memory_option(*schedule_cmd, schedule.max_memory_gib, "a schedule");

@@ -133,6 +133,7 @@ int schedule_command(const ScheduleOptions& options) {
   p.k = options.k;
   p.segments = options.segments;
   p.receives = options.receives == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
+  p.compute = options.compute;
   try {
     return write_algorithm(*algorithm, p, options.goal);
   } catch (const StopRequested&) {

@@ -327,17 +327,18 @@ std::string algorithms_page() {
   out += fmt::format(
       "The {} algorithms `collective.algorithm` names and `collnoise schedule` writes as GOAL\n"
       "(docs/models/schedules.md, \"Built-in algorithms\"), generated at any number of ranks,\n"
-      "root 0. The columns say which of `collective.k`, `collective.segments` and\n"
-      "`collective.receives` an algorithm uses, and whether it can be generated on the fly\n"
-      "(memory independent of N, for some parameters at least).\n\n"
-      "| algorithm | meaning | k | segments | receives | on the fly |\n"
-      "|---|---|---|---|---|---|\n",
+      "root 0. The columns say which of `collective.k`, `collective.segments`,\n"
+      "`collective.receives` and `collective.compute` an algorithm uses, and whether it can be\n"
+      "generated on the fly (memory independent of N, for some parameters at least).\n\n"
+      "| algorithm | meaning | k | segments | receives | compute | on the fly |\n"
+      "|---|---|---|---|---|---|---|\n",
       algorithm_kinds().size());
   const auto mark = [](bool used) { return used ? "yes" : ""; };
   for (const AlgorithmKind& kind : algorithm_kinds())
-    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", code(kind.name), cell(kind.meaning),
-                       mark(kind.uses_k), mark(kind.uses_segments), mark(kind.uses_receive_order),
-                       mark(static_cast<bool>(kind.generate_on_the_fly)));
+    out +=
+        fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", code(kind.name), cell(kind.meaning),
+                    mark(kind.uses_k), mark(kind.uses_segments), mark(kind.uses_receive_order),
+                    mark(kind.uses_compute), mark(static_cast<bool>(kind.generate_on_the_fly)));
   return out;
 }
 

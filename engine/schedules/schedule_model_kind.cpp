@@ -56,7 +56,7 @@ const KeySpec kBytes{.name = "collective.message_bytes",
                      .bounds = {0.0, 1099511627776.0}};
 const KeySpec kRadix{.name = "collective.k",
                      .type = KeyType::kInteger,
-                     .meaning = "radix of a k-nomial tree",
+                     .meaning = "radix of a k-nomial tree, or n + 1 of an n-way dissemination",
                      .fallback = std::int64_t{2},
                      .bounds = {2.0, 65536.0}};
 const KeySpec kSegments{.name = "collective.segments",
@@ -69,6 +69,12 @@ const KeySpec kReceives{.name = "collective.receives",
                         .meaning = "in_order (a round's receive posted with its send) or preposted",
                         .fallback = std::string("in_order"),
                         .choices = {"in_order", "preposted"}};
+const KeySpec kCompute{.name = "collective.compute",
+                       .type = KeyType::kBoolean,
+                       .meaning =
+                           "an n-way dissemination's reductions take message_bytes ns "
+                           "(false: 0 ns, the benchmark's _nocompute variant)",
+                       .fallback = true};
 const KeySpec kCycles{.name = "collective.cycles",
                       .type = KeyType::kInteger,
                       .meaning = "cycles M of compute W, then the schedule",
@@ -266,6 +272,7 @@ AlgorithmParams read_algorithm_params(const AlgorithmKind& algorithm, ParamReade
   p.message_bytes = static_cast<std::uint64_t>(reader.integer(kBytes));
   if (algorithm.uses_k) p.k = static_cast<std::uint32_t>(reader.integer(kRadix));
   if (algorithm.uses_segments) p.segments = static_cast<std::uint32_t>(reader.integer(kSegments));
+  if (algorithm.uses_compute) p.compute = reader.boolean(kCompute);
   if (algorithm.uses_receive_order)
     p.receives =
         reader.text(kReceives) == "preposted" ? ReceiveOrder::kPreposted : ReceiveOrder::kInOrder;
@@ -385,10 +392,10 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
 }  // namespace
 
 ModelKind schedule_model_kind() {
-  std::vector<KeySpec> keys = {kGoal,       kAlgorithm,    kRanks,       kLog2Ranks,    kBytes,
-                               kRadix,      kSegments,     kReceives,    kCycles,       kWork,
-                               kEager,      kSemantics,    kCosched,     kRanksPerNode, kLogGPFile,
-                               kLogGPBytes, kFinishSample, kMeasurements};
+  std::vector<KeySpec> keys = {kGoal,      kAlgorithm,  kRanks,        kLog2Ranks,   kBytes,
+                               kRadix,     kSegments,   kReceives,     kCompute,     kCycles,
+                               kWork,      kEager,      kSemantics,    kCosched,     kRanksPerNode,
+                               kLogGPFile, kLogGPBytes, kFinishSample, kMeasurements};
   for (const auto& k : message_delay_keys()) keys.push_back(k);
   for (const auto& k : loggops_keys())
     if (k.name != "loggops.message_bytes") keys.push_back(k);

@@ -20,13 +20,17 @@ namespace algorithms {
 AlgorithmKind binomial_broadcast_kind();
 AlgorithmKind binomial_reduce_kind();
 AlgorithmKind knomial_broadcast_kind();
+AlgorithmKind binary_tree_broadcast_kind();
 AlgorithmKind recursive_doubling_allreduce_kind();
 AlgorithmKind rabenseifner_allreduce_kind();
 AlgorithmKind ring_allreduce_kind();
+AlgorithmKind pipelined_ring_kind();
 AlgorithmKind dissemination_barrier_kind();
+AlgorithmKind nway_dissemination_kind();
 AlgorithmKind tree_barrier_kind();
 AlgorithmKind bruck_allgather_kind();
 AlgorithmKind pairwise_alltoall_kind();
+AlgorithmKind linear_alltoall_kind();
 AlgorithmKind linear_gather_kind();
 AlgorithmKind linear_scatter_kind();
 }  // namespace algorithms
@@ -51,13 +55,17 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
         algorithms::binomial_broadcast_kind(),
         algorithms::binomial_reduce_kind(),
         algorithms::knomial_broadcast_kind(),
+        algorithms::binary_tree_broadcast_kind(),
         algorithms::recursive_doubling_allreduce_kind(),
         algorithms::rabenseifner_allreduce_kind(),
         algorithms::ring_allreduce_kind(),
+        algorithms::pipelined_ring_kind(),
         algorithms::dissemination_barrier_kind(),
+        algorithms::nway_dissemination_kind(),
         algorithms::tree_barrier_kind(),
         algorithms::bruck_allgather_kind(),
         algorithms::pairwise_alltoall_kind(),
+        algorithms::linear_alltoall_kind(),
         algorithms::linear_gather_kind(),
         algorithms::linear_scatter_kind(),
     };

@@ -24,9 +24,12 @@ enum class ReceiveOrder { kInOrder, kPreposted };
 struct AlgorithmParams {
   std::uint32_t ranks = 2;
   std::uint64_t message_bytes = 8;  ///< the collective's message (allreduce: the vector) in bytes
-  std::uint32_t k = 2;              ///< radix of k-nomial trees
+  std::uint32_t k = 2;              ///< radix of k-nomial trees; n + 1 of an n-way dissemination
   std::uint32_t segments = 1;       ///< ring allreduce: pieces each chunk is sent in
   ReceiveOrder receives = ReceiveOrder::kInOrder;
+  /// n-way dissemination: its reductions take message_bytes ns each, as Schedgen writes them
+  /// (false: 0 ns, the calcs kept, as the benchmark's "_nocompute" variant simulates them).
+  bool compute = true;
 };
 
 /// An algorithm's rounds, for the critical path's noise by step (docs/models/critical-path.md):
@@ -72,6 +75,7 @@ struct AlgorithmKind {
   bool uses_k = false;
   bool uses_segments = false;
   bool uses_receive_order = false;
+  bool uses_compute = false;  ///< reads collective.compute (AlgorithmParams::compute)
   /// Builds the schedule. InputError naming the parameter when it cannot (k < 2, ...).
   RequiredFunction<Schedule(const AlgorithmParams&)> generate;
   /// The same schedule generated on the fly (memory independent of N), where the algorithm's

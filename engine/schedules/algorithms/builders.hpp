@@ -35,6 +35,10 @@ class RankOps {
     if (poll_) poll_->tick();
     return b_.add(Operation{OpKind::kRecv, bytes, from, tag, 0, 0});
   }
+  Local calc(std::uint64_t ns) {
+    if (poll_) poll_->tick();
+    return b_.add(Operation{OpKind::kCalc, ns, 0, 0, 0, 0});
+  }
   /// `later` starts once `earlier` (if any) has finished.
   void after(Local later, MaybeOp earlier) {
     if (earlier) b_.depend(later, *earlier, false);

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "distributions/detour_pattern.hpp"
 #include "distributions/exponential.hpp"
 #include "engine/schedules/algorithms/algorithms.hpp"
@@ -60,7 +61,7 @@ void expect_same_runs(const A& stored, const B& classes) {
 }  // namespace
 
 TEST_CASE("rank classes: every built-in algorithm, the same operations and the same runs") {
-  std::size_t classified = 0, cases = 0;
+  std::size_t classified = 0, cases = 0, refused = 0;
   for (const AlgorithmKind& kind : algorithm_kinds()) {
     for (const std::uint32_t ranks : {1U, 2U, 5U, 8U, 12U, 33U, 64U}) {
       for (const std::uint64_t bytes : {8ULL, 4000ULL}) {
@@ -73,9 +74,18 @@ TEST_CASE("rank classes: every built-in algorithm, the same operations and the s
           p.k = 3;
           p.segments = 2;
           INFO(kind.name << " on " << ranks << " ranks, " << bytes << " bytes");
-          const Schedule stored = kind.generate(p);
-          const auto classes = rank_classes(stored);
           ++cases;
+          Schedule stored;
+          try {
+            stored = kind.generate(p);
+          } catch (const InputError& e) {
+            // A size the algorithm does not take, refused by the key at fault (pipelined_ring:
+            // 8 bytes on 12 ranks or more, fewer bytes than ranks).
+            CHECK_THAT(e.what(), Catch::Matchers::Contains("collective."));
+            ++refused;
+            continue;
+          }
+          const auto classes = rank_classes(stored);
           if (!classes) continue;  // too irregular at this size: stays stored
           ++classified;
           expect_same_operations(stored, *classes);
@@ -84,8 +94,10 @@ TEST_CASE("rank classes: every built-in algorithm, the same operations and the s
       }
     }
   }
-  // Most are regular enough at these sizes (110 of 266 when written); the rest stay stored.
+  // Most are regular enough at these sizes (110 of 266 when written); the rest stay stored. A few
+  // are refused (3 of 322 with the benchmark patterns).
   CHECK(classified >= 100);
+  CHECK(refused * 20 < cases);
   // Every algorithm at 7 sizes and 2 message sizes, in both receive orders where it has them:
   // counted from the registry, so that a new algorithm needs no edit here.
   std::size_t expected_cases = 0;
