@@ -216,7 +216,44 @@ def markdown(rows):
     return "\n".join(lines) + "\n"
 
 
-def write_outputs(rows, out):
+def read_results(path):
+    """The rows of an earlier run's results.csv (another recipe's), for the comparison."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        for k in ("ks", "ks_low", "ks_high", "w1_relative", "median_ratio"):
+            if r.get(k):
+                r[k] = float(r[k])
+            else:
+                r.pop(k, None)
+    return rows
+
+
+def case_key(r):
+    return (r["system"], r["pattern"], str(r["N"]), str(r["bytes"]), r["mode"])
+
+
+def against_baseline(rows, baseline):
+    """Per mode, how many cases improved, and every case worse than the baseline recipe beyond
+    the intervals: its KS interval lies wholly above the baseline's (the two intervals apart)."""
+    before = {case_key(r): r for r in baseline if "ks" in r}
+    lines = []
+    for mode in MODES:
+        pairs = [(r, before[case_key(r)]) for r in rows
+                 if r["mode"] == mode and "ks" in r and case_key(r) in before]
+        better = sum(1 for r, b in pairs if r["ks"] < b["ks"])
+        worse = [(r, b) for r, b in pairs if r["ks_low"] > b["ks_high"]]
+        name = pairs[0][1]["recipe"] if pairs else "-"
+        lines.append(f"{mode}: {len(pairs)} cases beside the baseline recipe {name}: "
+                     f"KS smaller in {better}, worse beyond the intervals in {len(worse)}")
+        for r, b in worse:
+            lines.append(f"  worse: {r['system']} {r['pattern']} N={r['N']} {r['bytes']} B: "
+                         f"KS {r['ks']:.3f} [{r['ks_low']:.3f}, {r['ks_high']:.3f}] against "
+                         f"{b['ks']:.3f} [{b['ks_low']:.3f}, {b['ks_high']:.3f}]")
+    return "\n".join(lines) + "\n"
+
+
+def write_outputs(rows, out, baseline=None):
     """results.csv and results.md, each written to a temporary name and renamed."""
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "results.csv")
@@ -228,6 +265,8 @@ def write_outputs(rows, out):
                         for k, v in r.items()})
     os.replace(path + ".tmp", path)
     text = markdown(rows) + "\n" + "\n".join(summary(rows, m) for m in MODES) + "\n"
+    if baseline is not None:
+        text += "\n" + against_baseline(rows, baseline)
     with open(os.path.join(out, "results.md.tmp"), "w") as f:
         f.write(text)
     os.replace(os.path.join(out, "results.md.tmp"), os.path.join(out, "results.md"))
@@ -247,12 +286,14 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--work", default="validation-work", help="where archives are unpacked")
     p.add_argument("--out", default="validation-out")
+    p.add_argument("--baseline", help="another recipe's results.csv: report each case beside it")
     args = p.parse_args(argv)
+    baseline = read_results(args.baseline) if args.baseline else None
     cases = read_cases(args.cases, set(args.sets or ["target"]))
     rows = []
     for i, case in enumerate(cases, 1):
         rows += run_case(case, args, f"{i}/{len(cases)}")
-    print(write_outputs(rows, args.out))
+    print(write_outputs(rows, args.out, baseline))
     return 0
 
 
