@@ -30,6 +30,12 @@ std::optional<std::uint64_t> parse_bytes(std::string_view text) {
 // The columns read, in this order, and where Netgauge puts them when no header says.
 constexpr std::array<std::string_view, 6> kColumnNames = {"size", "L", "o_s", "o_r", "g", "G"};
 constexpr std::array<std::size_t, 6> kDefaultColumns = {0, 5, 6, 7, 8, 9};
+// The round-trip columns only the regime fit reads: a header without them leaves them NaN.
+constexpr std::size_t kAbsent = ~std::size_t{0};
+constexpr std::array<std::string_view, 3> kRoundTripNames = {"n", "PRTT(1,0,s)", "PRTT(n,0,s)"};
+constexpr std::array<std::size_t, 3> kDefaultRoundTrips = {1, 2, 3};
+// Their largest value: n a count of messages, the round trips the [loggops] range, 10^9 us.
+constexpr std::array<double, 3> kRoundTripMax = {1.0e9, 1.0e9, 1.0e9};
 
 bool usable(double x) {
   return std::isfinite(x) && x >= 0.0;
@@ -73,11 +79,24 @@ std::string first_unusable(const std::map<std::uint64_t, NetgaugeLogGPRow>& rows
   return "";
 }
 
+// A round-trip column's value: NaN when absent or -nan; an infinite value, or one beyond its
+// range, is refused like the LogGP columns'.
+double round_trip_value(const std::string& path, int line_no, std::size_t c, std::size_t column,
+                        const std::vector<double>& values, std::string_view text) {
+  if (column == kAbsent || column >= values.size()) return std::nan("");
+  const double v = values[column];
+  if (std::isnan(v) || (std::isfinite(v) && v <= kRoundTripMax[c])) return v;
+  throw InputError(fmt::format("{}:{}: {} = {} is out of range: it must lie in [0, {:g}]{}", path,
+                               line_no, kRoundTripNames[c], text, kRoundTripMax[c],
+                               c == 0 ? "" : " us"));
+}
+
 }  // namespace
 
 NetgaugeLogGPTable NetgaugeLogGPTable::from_file(const std::string& path) {
   TextLines in(path, fmt::format("Netgauge LogGP file '{}'", path));
   std::array<std::size_t, 6> columns = kDefaultColumns;
+  std::array<std::size_t, 3> round_trips = kDefaultRoundTrips;
   std::map<std::uint64_t, NetgaugeLogGPRow> by_size;
   std::string line;
   for (int line_no = 1; in.next(line); ++line_no) {
@@ -92,6 +111,11 @@ NetgaugeLogGPTable NetgaugeLogGPTable::from_file(const std::string& path) {
             throw InputError(fmt::format("{}:{}: the column header has no column '{}'", path,
                                          line_no, kColumnNames[c]));
           columns[c] = static_cast<std::size_t>(at - names.begin());
+        }
+        for (std::size_t c = 0; c < kRoundTripNames.size(); ++c) {
+          const auto at = std::find(names.begin(), names.end(), kRoundTripNames[c]);
+          round_trips[c] =
+              at == names.end() ? kAbsent : static_cast<std::size_t>(at - names.begin());
         }
       }
       line.erase(hash);
@@ -130,6 +154,17 @@ NetgaugeLogGPTable NetgaugeLogGPTable::from_file(const std::string& path) {
                          .g = at(4),
                          .G = at(5),
                          .line = line_no};
+    const auto round_trip = [&](std::size_t c) {
+      const std::size_t column = round_trips[c];
+      const double v = round_trip_value(path, line_no, c, column, values,
+                                        column < fields.size() ? fields[column] : "");
+      if (c == 0 || std::isnan(v)) return v;
+      const auto seconds = decimal_in_seconds(fields[column], kMicroseconds);
+      return seconds ? *seconds : value_in_seconds(v, kMicroseconds);
+    };
+    row.n = round_trip(0);
+    row.rtt = round_trip(1);
+    row.rtt_n = round_trip(2);
     row.overheads_usable = usable(row.L) && usable(row.o_s) && usable(row.o_r);
     row.gaps_usable = usable(row.g) && usable(row.G);
     by_size[*bytes] = row;  // a repeated size: the later row replaces the earlier

@@ -5,8 +5,9 @@
 //   # size n PRTT(1,0,s) PRTT(n,0,s) PRTT(n,PRTT(1,0,s),s) L o_s o_r g G lsqu(g,G)
 //
 // then one row per message size s (bytes), every time in microseconds and G in microseconds per
-// byte. The header locates the columns read (size, L, o_s, o_r, g, G); a file without one is taken
-// to have this layout.
+// byte. The header locates the columns read (size, L, o_s, o_r, g, G, and for the regime fit n,
+// PRTT(1,0,s) and PRTT(n,0,s), which a header may lack); a file without one is taken to have this
+// layout.
 //
 // Netgauge measures L, o_s and o_r at each size, but g and G are the least-squares fit of the
 // sizes so far (since the last change of protocol it detects), so its first row has no g or G
@@ -18,6 +19,7 @@
 // wherever it is. When a size appears in more than one row (Netgauge
 // repeats the size at which it detects a protocol change, first with the old protocol's fit), the
 // later row replaces the earlier.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,6 +36,12 @@ struct NetgaugeLogGPRow {
   double o_r = 0.0;
   double g = 0.0;
   double G = 0.0;
+  /// The round trips the regime fit reads (distributions/netgauge_regimes.hpp), seconds: one
+  /// message of this size, PRTT(1,0,s), and n of them back to back, PRTT(n,0,s); NaN when the
+  /// file's header has no such column.
+  double n = std::nan("");
+  double rtt = std::nan("");
+  double rtt_n = std::nan("");
   int line = 0;                   ///< its line in the file
   bool overheads_usable = false;  ///< L, o_s and o_r finite and >= 0
   bool gaps_usable = false;       ///< g and G finite and >= 0

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace collnoise {
 
@@ -83,6 +84,16 @@ struct ScheduleNet {
   double G = 0.0;           ///< NIC gap per byte, ns
   double O = 0.0;           ///< CPU overhead per byte, ns
   std::uint64_t S = 65535;  ///< largest eager message, bytes (larger: rendezvous)
+  /// Latencies a rendezvous message (s > S) arrives later, its own included: 0 under
+  /// LogGOPSim's rule, 2 under the handshake rule (loggops.rendezvous = "handshake": the
+  /// request and the reply before the data, as the data set authors' LogGOPSim fork charges).
+  double rendezvous_latencies = 0.0;
+  /// Parameters per message size, from a LogGP file (docs/models/netgauge-files.md): a message
+  /// of s bytes takes by_size[i] for the first i with s <= size_limits[i] (the last entry's
+  /// limit is the largest size). Empty: every message takes the fields above. The entries' own
+  /// tables are empty, their S and rendezvous_latencies this one's.
+  std::vector<std::uint64_t> size_limits;
+  std::vector<ScheduleNet> by_size;
 };
 
 /// Seconds to nanoseconds. A value within a millionth of a nanosecond of a whole number is that
@@ -143,6 +154,25 @@ inline double receive_overhead(const ScheduleNet& net, double extra) {
 /// Whether a message of `size` bytes is sent eagerly (else by rendezvous).
 inline bool eager(const ScheduleNet& net, std::uint64_t size) {
   return size <= net.S;
+}
+
+/// The parameters a message of `size` bytes takes: `net` itself unless it has a table per size
+/// (a LogGP file's rows or regimes). The one test is all a run without a table pays.
+inline const ScheduleNet& for_size(const ScheduleNet& net, std::uint64_t size) {
+  if (net.by_size.empty()) [[likely]]
+    return net;
+  const auto at = std::lower_bound(net.size_limits.begin(), net.size_limits.end(), size);
+  return net.by_size[at == net.size_limits.end()
+                         ? net.by_size.size() - 1
+                         : static_cast<std::size_t>(at - net.size_limits.begin())];
+}
+
+/// What a rendezvous message (s > S) whose latency's noise is `delay` arrives later than its
+/// first byte's arrival plus `delay`: under the handshake rule the request's and the reply's
+/// latencies, each L + delay, as the authors' fork draws one latency per message and charges it
+/// three times; under LogGOPSim's rule 0.
+inline double handshake_delay(const ScheduleNet& net, double delay) {
+  return net.rendezvous_latencies * (net.L + delay);
 }
 
 }  // namespace loggopsim

@@ -38,4 +38,33 @@ inline const FieldSpec kSampleFinishIndex{
 inline const FieldSpec kSampleFinish{
     "sample_finish", kSeconds, "every rank's finishing time in it: " + kListed, kFinishSampled};
 
+inline const std::string kWithFile = "with loggops.file";
+inline const std::string kWithRegimes = "with loggops.file_fit = \"regimes\"";
+inline const FieldSpec kLogGPFit{"loggp_fit", "",
+                                 "how loggops.file was read: row (the rows nearest each message "
+                                 "size) or regimes (fitted per protocol regime)",
+                                 kWithFile};
+inline const FieldSpec kLogGPEagerBytes{
+    "loggp_eager_bytes", "bytes",
+    "S from the regime fit: the largest eager message (null: no protocol switch found)",
+    kWithRegimes};
+
+/// A protocol regime's fitted LogGOPS parameters (docs/models/netgauge-files.md): `prefix`
+/// "loggp_eager_" or "loggp_rendezvous_", then L, o, O, g, G.
+struct RegimeFields {
+  FieldSpec L, o, O, g, G;
+  RegimeFields(const std::string& prefix, const std::string& regime)
+      : L{prefix + "L", kSeconds, "LogGOPS L of the " + regime + " regime", kWithRegimes},
+        o{prefix + "o", kSeconds, "CPU overhead o of the " + regime + " regime", kWithRegimes},
+        O{prefix + "O", "seconds per byte", "CPU overhead per byte O of the " + regime + " regime",
+          kWithRegimes},
+        g{prefix + "g", kSeconds, "NIC gap g of the " + regime + " regime", kWithRegimes},
+        G{prefix + "G", "seconds per byte", "NIC gap per byte G of the " + regime + " regime",
+          kWithRegimes} {}
+  FieldList specs() const { return {L, o, O, g, G}; }
+};
+inline const RegimeFields kEagerRegime{"loggp_eager_", "eager"};
+inline const RegimeFields kRendezvousRegime{"loggp_rendezvous_",
+                                            "rendezvous (null: no protocol switch found)"};
+
 }  // namespace collnoise::schedule_fields

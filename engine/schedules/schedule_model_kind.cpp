@@ -7,13 +7,13 @@
 
 #include "core/errors.hpp"
 #include "distributions/detour_trace.hpp"
-#include "distributions/netgauge_loggp.hpp"
 #include "distributions/time_noise_kind.hpp"
 #include "engine/loggops/loggops_keys.hpp"
 #include "engine/schedules/algorithms/algorithms.hpp"
 #include "engine/schedules/engine/message_delays.hpp"
 #include "engine/schedules/goal/goal_reader.hpp"
 #include "engine/schedules/schedule/rank_classes.hpp"
+#include "engine/schedules/schedule_net_keys.hpp"
 #include "engine/schedules/schedule_study.hpp"
 
 namespace collnoise {
@@ -85,22 +85,6 @@ const KeySpec kWork{.name = "collective.W",
                     .unit = "seconds",
                     .fallback = 0.0,
                     .bounds = {0.0, kMaxSeconds}};
-const KeySpec kEager{.name = "loggops.S",
-                     .type = KeyType::kInteger,
-                     .meaning = "the largest eager message (larger ones use rendezvous)",
-                     .unit = "bytes",
-                     .fallback = std::int64_t{65535},
-                     .bounds = {0.0, 1099511627776.0}};
-const KeySpec kLogGPFile{.name = "loggops.file",
-                         .type = KeyType::kFile,
-                         .meaning = "L, o, g and G measured: a Netgauge ng_loggp.out file",
-                         .optional = true};
-const KeySpec kLogGPBytes{.name = "loggops.file_bytes",
-                          .type = KeyType::kInteger,
-                          .meaning = "the message size whose rows of loggops.file are used",
-                          .unit = "bytes",
-                          .bounds = {1.0, 1099511627776.0},
-                          .optional = true};
 const KeySpec kFinishSample{.name = "collective.finish_sample",
                             .type = KeyType::kInteger,
                             .meaning = "also record every rank's finishing time in this sample",
@@ -129,61 +113,6 @@ const KeySpec kRanksPerNode{.name = "noise.ranks_per_node",
                             .type = KeyType::kInteger,
                             .meaning = "ranks of a node sharing one offset (cosched = node)",
                             .bounds = {1.0, 2147483647.0}};
-
-// The file's rows as read (docs/hdf5-layout.md): its L before the overheads are taken out, and
-// the sizes of the rows used. The [loggops] keys the file replaces leave the record: their
-// defaults were not simulated.
-void record_measured(ParamReader& reader, const NetgaugeLogGP& m) {
-  for (const std::string& key : loggp_file_keys()) reader.forget(key);
-  reader.derive("simulated.loggops.file_L", m.L, false, "seconds");
-  reader.derive("simulated.loggops.file_row_bytes", static_cast<std::int64_t>(m.message_bytes),
-                false, "bytes");
-  reader.derive("simulated.loggops.file_gap_row_bytes",
-                static_cast<std::int64_t>(m.gap_message_bytes), false, "bytes");
-}
-
-// The engine's parameters, in seconds (per byte for G and O), under names of their own: what
-// was simulated, whether the [loggops] keys or loggops.file gave it. Not in the stream identity:
-// the keys and the file's content already are.
-void record_simulated(ParamReader& reader, const ScheduleNet& net) {
-  reader.derive("simulated.loggops.L", net.L / 1e9, false, "seconds");
-  reader.derive("simulated.loggops.o", net.o / 1e9, false, "seconds");
-  reader.derive("simulated.loggops.g", net.g / 1e9, false, "seconds");
-  reader.derive("simulated.loggops.G", net.G / 1e9, false, "seconds per byte");
-  reader.derive("simulated.loggops.O", net.O / 1e9, false, "seconds per byte");
-}
-
-// LogGOPS from the [loggops] table, or L, o, g and G from a Netgauge LogGP file's rows nearest
-// loggops.file_bytes (default `row_bytes`: the algorithm's message, 1 byte for a GOAL file).
-ScheduleNet read_net(ParamReader& reader, std::uint64_t row_bytes) {
-  LogGops seconds = read_loggops(reader, false);
-  const auto eager_bytes = static_cast<std::uint64_t>(reader.integer(kEager));
-  if (reader.has(kLogGPFile.name)) {
-    for (const std::string& key : loggp_file_keys())
-      if (reader.has(key))
-        throw InputError(fmt::format("{} and loggops.file both give it: keep one", key));
-    const std::string path = reader.text(kLogGPFile);
-    if (reader.has(kLogGPBytes.name))
-      row_bytes = static_cast<std::uint64_t>(reader.integer(kLogGPBytes));
-    const NetgaugeLogGP m = read_netgauge_loggp(path, row_bytes);
-    seconds.L = m.L;
-    seconds.o = m.o;
-    seconds.g = m.g;
-    seconds.G = m.G;
-    ScheduleNet net = to_engine_units(seconds, eager_bytes);
-    // Netgauge's L is half a small message's round trip, both overheads included; the model's
-    // one-way time is o + L + o (taken out in nanoseconds, as the engine computes).
-    net.L = std::max(0.0, net.L - 2.0 * net.o);
-    record_measured(reader, m);
-    record_simulated(reader, net);
-    return net;
-  }
-  if (reader.has(kLogGPBytes.name))
-    throw InputError("loggops.file_bytes applies with loggops.file, which is not given");
-  const ScheduleNet net = to_engine_units(seconds, eager_bytes);
-  record_simulated(reader, net);
-  return net;
-}
 
 std::shared_ptr<const DetourPattern> in_nanoseconds(const DetourPattern& p) {
   std::vector<Detour> busy;
@@ -359,7 +288,8 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     }
     row_bytes = std::max<std::uint64_t>(p.message_bytes, 1);
   }
-  const ScheduleNet net = read_net(reader, row_bytes);
+  const ScheduleNetRead network = read_schedule_net(reader, row_bytes);
+  const ScheduleNet& net = network.net;
   std::optional<TimeNoiseLaw> time_law;
   ScheduleNoiseSpec noise = read_schedule_noise(reader, source.ranks, time_law);
   noise.delays = read_message_delays(reader, net.L, net.G);
@@ -375,6 +305,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     };
   }
   auto study = std::make_unique<ScheduleStudy>(std::move(source), net, noise, std::move(check));
+  study->record_loggp_fit(network.file_fit, network.fit);
   if (run.critical_path) study->record_critical_paths();  // before the noiseless run: it records
   // A GOAL file's schedule is simulated now: one that cannot complete is refused at once.
   if (goal) study->noiseless();
@@ -392,10 +323,11 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
 }  // namespace
 
 ModelKind schedule_model_kind() {
-  std::vector<KeySpec> keys = {kGoal,      kAlgorithm,  kRanks,        kLog2Ranks,   kBytes,
-                               kRadix,     kSegments,   kReceives,     kCompute,     kCycles,
-                               kWork,      kEager,      kSemantics,    kCosched,     kRanksPerNode,
-                               kLogGPFile, kLogGPBytes, kFinishSample, kMeasurements};
+  std::vector<KeySpec> keys = {kGoal,    kAlgorithm,    kRanks,        kLog2Ranks,
+                               kBytes,   kRadix,        kSegments,     kReceives,
+                               kCompute, kCycles,       kWork,         kSemantics,
+                               kCosched, kRanksPerNode, kFinishSample, kMeasurements};
+  for (const auto& k : schedule_net_keys()) keys.push_back(k);
   for (const auto& k : message_delay_keys()) keys.push_back(k);
   for (const auto& k : loggops_keys())
     if (k.name != "loggops.message_bytes") keys.push_back(k);

@@ -267,6 +267,28 @@ void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
     for (const CriticalPath& path : paths) PathAttribution::count_last(path, *extra.back());
 }
 
+void ScheduleStudy::put_loggp_fit(Record& s) const {
+  using namespace schedule_fields;
+  if (loggp_fit_.empty()) return;
+  s.put(kLogGPFit, Field(loggp_fit_));
+  if (!loggp_regimes_) return;
+  const std::string none = "no protocol switch found";
+  s.put(kLogGPEagerBytes,
+        loggp_regimes_->eager_bytes ? Field(*loggp_regimes_->eager_bytes) : Field(Null{none}));
+  const auto put_regime = [&](const RegimeFields& f, const std::optional<LogGPRegime>& r) {
+    const auto value = [&](double LogGPRegime::*member) {
+      return r ? Field((*r).*member) : Field(Null{none});
+    };
+    s.put(f.L, value(&LogGPRegime::L));
+    s.put(f.o, value(&LogGPRegime::o));
+    s.put(f.O, value(&LogGPRegime::O));
+    s.put(f.g, value(&LogGPRegime::g));
+    s.put(f.G, value(&LogGPRegime::G));
+  };
+  put_regime(kEagerRegime, loggp_regimes_->eager);
+  put_regime(kRendezvousRegime, loggp_regimes_->rendezvous);
+}
+
 std::vector<FieldSpec> schedule_summary_fields() {
   using namespace schedule_fields;
   FieldList fields = {kSchedule, kRanks, kOperations, kEventsPerSample};
@@ -275,6 +297,9 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields, kCompletionQuantiles.specs());
   append_fields(fields, {kNoiselessFinish, kSampleFinishIndex, kSampleFinish});
   append_fields(fields, PathAttribution::field_specs("with output.critical_path = true"));
+  append_fields(fields, {kLogGPFit, kLogGPEagerBytes});
+  append_fields(fields, kEagerRegime.specs());
+  append_fields(fields, kRendezvousRegime.specs());
   return fields;
 }
 
@@ -308,6 +333,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
     }
   };
   put_finish(kNoiselessFinish, noiseless());
+  put_loggp_fit(s);
   std::vector<std::string> warnings = ci.warnings;
   if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
   if (finish_sample_) {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/record.hpp"
 #include "core/work_in_flight.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise.hpp"
@@ -18,6 +19,7 @@
 #include "engine/schedules/paths/path_attribution.hpp"
 #include "engine/schedules/paths/timeline_recorder.hpp"
 #include "engine/schedules/schedule/any_schedule.hpp"
+#include "engine/schedules/schedule_net_keys.hpp"
 #include "engine/study.hpp"
 
 namespace collnoise {
@@ -78,6 +80,12 @@ class ScheduleStudy final : public SampledStudy {
   const ScheduleRun& noiseless() const;
   /// Also summarise every rank's finishing time in replication `index` (`sample_finish`).
   void record_finish_of(std::uint64_t index) { finish_sample_ = index; }
+  /// The summary also names how loggops.file was read (`method`: "row" or "regimes"; empty
+  /// without a file) and what the regime fit found.
+  void record_loggp_fit(std::string method, std::optional<LogGPFitReport> fit) {
+    loggp_fit_ = std::move(method);
+    loggp_regimes_ = std::move(fit);
+  }
   /// Every rank's finishing time in replication `index`, seconds: the sample simulated again
   /// (its value depends on its index only), as the run simulated it.
   std::vector<double> rank_finishes(std::uint64_t index) const;
@@ -96,6 +104,8 @@ class ScheduleStudy final : public SampledStudy {
   ScheduleRun run_noiseless_path(const AnySchedule& s) const;
 
  private:
+  // The loggp_* summary fields, with loggops.file.
+  void put_loggp_fit(Record& s) const;
   ScheduleSource source_;
   ScheduleNet net_;
   ScheduleNoiseSpec noise_;
@@ -110,6 +120,8 @@ class ScheduleStudy final : public SampledStudy {
   mutable std::atomic<double> noiseless_searches_{0.0};  ///< match-list entries it searched
   double searches() const;
   std::optional<std::uint64_t> finish_sample_;
+  std::string loggp_fit_;
+  std::optional<LogGPFitReport> loggp_regimes_;
   bool attributed_ = false;
   mutable CriticalPath noiseless_path_;
   mutable std::once_flag noiseless_path_once_;

@@ -342,6 +342,18 @@ path_steps_per_bucket = "path_steps_per_bucket"
 last_rank_top = "last_rank_top"
 last_rank_share = "last_rank_share"
 last_rank_range = "last_rank_range"
+loggp_fit = "loggp_fit"
+loggp_eager_bytes = "loggp_eager_bytes"
+loggp_eager_L = "loggp_eager_L"
+loggp_eager_o = "loggp_eager_o"
+loggp_eager_O = "loggp_eager_O"
+loggp_eager_g = "loggp_eager_g"
+loggp_eager_G = "loggp_eager_G"
+loggp_rendezvous_L = "loggp_rendezvous_L"
+loggp_rendezvous_o = "loggp_rendezvous_o"
+loggp_rendezvous_O = "loggp_rendezvous_O"
+loggp_rendezvous_g = "loggp_rendezvous_g"
+loggp_rendezvous_G = "loggp_rendezvous_G"
 
 # The unit each field is stored with ("" for none).
 UNITS = {
@@ -678,6 +690,18 @@ UNITS = {
     last_rank_top: "",
     last_rank_share: "1",
     last_rank_range: "",
+    loggp_fit: "",
+    loggp_eager_bytes: "bytes",
+    loggp_eager_L: "seconds",
+    loggp_eager_o: "seconds",
+    loggp_eager_O: "seconds per byte",
+    loggp_eager_g: "seconds",
+    loggp_eager_G: "seconds per byte",
+    loggp_rendezvous_L: "seconds",
+    loggp_rendezvous_o: "seconds",
+    loggp_rendezvous_O: "seconds per byte",
+    loggp_rendezvous_g: "seconds",
+    loggp_rendezvous_G: "seconds per byte",
 }
 
 # The fields holding exact values beside the estimates (FieldKind::kExact): closed

@@ -519,14 +519,20 @@ class EngineRun {
       ++ran_;
       release(v, h, e.op, true);
       const std::uint64_t size = v.size(e.op);
+      const ScheduleNet& n = loggopsim::for_size(net_, size);
       const double extra = loggopsim::extra_bytes(size);
-      cpu = busy_until(h, Busy::kSend, e.op, e.time, loggopsim::send_overhead(net_, extra),
-                       loggopsim::noise_window(net_));
-      nic = loggopsim::nic_free_after(net_, e.time, extra);
-      const double wire_end = loggopsim::first_byte_arrival(net_, e.time);
+      cpu = busy_until(h, Busy::kSend, e.op, e.time, loggopsim::send_overhead(n, extra),
+                       loggopsim::noise_window(n));
+      nic = loggopsim::nic_free_after(n, e.time, extra);
+      const double wire_end = loggopsim::first_byte_arrival(n, e.time);
       double arrival = wire_end;
-      if constexpr (requires { noise_.message_delay(e.op, size); })
-        arrival += noise_.message_delay(e.op, size);
+      double delay = 0.0;
+      if constexpr (requires { noise_.message_delay(e.op, size); }) {
+        delay = noise_.message_delay(e.op, size);
+        arrival += delay;
+      }
+      if (!loggopsim::eager(n, size)) [[unlikely]]
+        arrival += loggopsim::handshake_delay(n, delay);
       if constexpr (Observer::kActive)
         observer_.send(SendSeen{.host = h,
                                 .cpu = v.cpu(e.op),
@@ -537,10 +543,10 @@ class EngineRun {
                                 .tag = v.tag(e.op),
                                 .bytes = size,
                                 .start = e.time,
-                                .overhead = loggopsim::send_overhead(net_, extra),
+                                .overhead = loggopsim::send_overhead(n, extra),
                                 .cpu_end = cpu,
                                 .nic_end = nic,
-                                .o = net_.o,
+                                .o = n.o,
                                 .wire_end = wire_end,
                                 .arrival = arrival,
                                 .eager = loggopsim::eager(net_, size)});
@@ -605,10 +611,11 @@ class EngineRun {
     if (std::max(cpu, nic) <= e.time) {
       ++events_;
       const std::uint64_t size = vs.size(send);
+      const ScheduleNet& n = loggopsim::for_size(net_, size);
       const double extra = loggopsim::extra_bytes(size);
-      cpu = busy_until(h, Busy::kReceive, send, e.time, loggopsim::receive_overhead(net_, extra),
-                       loggopsim::noise_window(net_));
-      nic = loggopsim::nic_free_after(net_, e.time, extra);
+      cpu = busy_until(h, Busy::kReceive, send, e.time, loggopsim::receive_overhead(n, extra),
+                       loggopsim::noise_window(n));
+      nic = loggopsim::nic_free_after(n, e.time, extra);
       const std::uint32_t tag = vs.tag(send);
       PendingMatch r{};
       const bool taken = matches_pool_.take_first(
@@ -621,7 +628,7 @@ class EngineRun {
                                       .send = send,
                                       .bytes = size,
                                       .start = e.time,
-                                      .overhead = loggopsim::receive_overhead(net_, extra),
+                                      .overhead = loggopsim::receive_overhead(n, extra),
                                       .cpu_end = cpu,
                                       .nic_end = nic,
                                       .eager = loggopsim::eager(net_, size),
