@@ -267,6 +267,30 @@ std::string ParamReader::text(const KeySpec& spec, const std::string& prefix) {
   return value;
 }
 
+std::vector<std::string> ParamReader::files(const KeySpec& spec, const std::string& prefix) {
+  const std::string key = full_key(spec, prefix);
+  const ParamValue* v = find(key);
+  const auto* list = v ? std::get_if<TextList>(v) : nullptr;
+  if (!list) return {text(spec, prefix)};
+  if (list->empty())
+    throw InputError(fmt::format("{} = [] is invalid: give a file or a list of files", key));
+  record(spec, key, *list, true);
+  std::vector<std::string> paths;
+  std::string hashes;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string& given = (*list)[i];
+    std::string path = given;
+    if (!file_base_.empty() && !path.empty() && path.front() != '/') path = file_base_ + "/" + path;
+    const std::string entry = fmt::format("{}[{}]", key, i);
+    const std::string hash = file_content_hash(entry, path);
+    files_.push_back({entry, given, path, hash});
+    hashes += (i == 0 ? "" : ",") + hash;
+    paths.push_back(std::move(path));
+  }
+  if (identity_.contains(key)) identity_[key] = hashes;
+  return paths;
+}
+
 bool ParamReader::boolean(const KeySpec& spec, const std::string& prefix) {
   const std::string key = full_key(spec, prefix);
   const ParamValue* v = find(key);

@@ -61,6 +61,10 @@ class ParamReader {
   /// An integer >= 1, or a string of decimal digits (beyond 2^63).
   RankCount rank_count(const KeySpec& spec, const std::string& prefix = "");
   NumberList numbers(const KeySpec& spec, const std::string& prefix = "");
+  /// A kFile key given one path (read as text() reads it) or a list of paths, `[]` refused: each
+  /// taken from the file base when relative, hashed and recorded as a data file (a list's i-th
+  /// under "<key>[i]"); the identity holds the list's hashes in order. The paths, as read.
+  std::vector<std::string> files(const KeySpec& spec, const std::string& prefix = "");
   /// A list of strings; a single string is a list of one (a sweep gives one string per point),
   /// and `[]` an empty list. The caller checks the strings and whether the list may be empty.
   TextList texts(const KeySpec& spec, const std::string& prefix = "");

@@ -29,9 +29,10 @@ std::optional<std::uint64_t> parse_bytes(std::string_view text) {
   return parse_whole(text, kMaxMessageBytes);
 }
 
-// Adds the samples of one file to `pools`, in seconds.
-void read_samples(const std::string& path, LatencyColumn column,
-                  std::map<std::uint64_t, std::vector<double>>& pools) {
+// The samples of one file by size, in seconds, in file order.
+std::map<std::uint64_t, std::vector<double>> read_samples(const std::string& path,
+                                                          LatencyColumn column) {
+  std::map<std::uint64_t, std::vector<double>> pools;
   TextLines in(path, fmt::format("latency samples '{}'", path));
   std::string line;
   for (int line_no = 1; in.next(line); ++line_no) {
@@ -66,9 +67,86 @@ void read_samples(const std::string& path, LatencyColumn column,
                       path, line_no, *rtt));
     pools[*bytes].push_back(seconds);
   }
+  return pools;
+}
+
+LatencyFileKind kind_of(const std::map<std::uint64_t, std::vector<double>>& sizes) {
+  if (sizes.size() > 1) return LatencyFileKind::kOneOne;
+  return sizes.begin()->first <= kLatencyFileBytes ? LatencyFileKind::kLatency
+                                                   : LatencyFileKind::kBandwidth;
+}
+
+// The median of sorted values: the middle one, or the mean of the middle two.
+double median_of(const std::vector<double>& sorted) {
+  const std::size_t n = sorted.size();
+  return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}
+
+// ceil(q n), without the rounding of q n pushing a whole number up.
+std::size_t kept_by_trim(double q, std::size_t n) {
+  const double x = q * static_cast<double>(n);
+  const double whole = std::round(x);
+  const double kept = std::abs(x - whole) <= 1e-9 * std::max(1.0, x) ? whole : std::ceil(x);
+  return std::min(n, static_cast<std::size_t>(kept));
+}
+
+// The transform of one file's samples of one size (in file order); sorted on return. Empty when
+// it keeps none.
+std::vector<double> transformed(const std::vector<double>& samples, const PoolTransform& t,
+                                const std::string& path, std::uint64_t bytes) {
+  std::vector<double> kept;
+  for (std::uint64_t i = 0; i < samples.size(); ++i)
+    if (i % t.block >= t.warmup && i >= t.first && (!t.last || i < *t.last))
+      kept.push_back(samples[i]);
+  std::sort(kept.begin(), kept.end());
+  kept.resize(kept_by_trim(t.trim_quantile, kept.size()));
+  if (kept.empty() || !t.median_seconds) return kept;
+  const double median = median_of(kept);
+  if (t.scale) {
+    if (!(median > 0.0))
+      throw InputError(fmt::format(
+          "latency samples '{}': the pool of {} bytes has median 0 and cannot be scaled to "
+          "{} s (shift it instead)",
+          path, bytes, *t.median_seconds));
+    const double factor = *t.median_seconds / median;
+    for (double& x : kept) x *= factor;
+  } else {
+    const double shift = *t.median_seconds - median;
+    for (double& x : kept) x = std::max(x + shift, 0.0);
+  }
+  return kept;
 }
 
 }  // namespace
+
+const char* latency_file_kind_name(LatencyFileKind kind) {
+  switch (kind) {
+    case LatencyFileKind::kLatency:
+      return "latency";
+    case LatencyFileKind::kBandwidth:
+      return "bandwidth";
+    case LatencyFileKind::kOneOne:
+      return "one-one";
+  }
+  return "?";
+}
+
+bool PoolTransform::identity() const {
+  return warmup == 0 && first == 0 && !last && trim_quantile == 1.0 && !median_seconds;
+}
+
+std::string PoolTransform::describe() const {
+  std::vector<std::string> parts;
+  if (warmup > 0) parts.push_back(fmt::format("warm-up {} of each {}", warmup, block));
+  if (first > 0 || last)
+    parts.push_back(
+        fmt::format("window [{}, {})", first, last ? std::to_string(*last) : std::string("end")));
+  if (trim_quantile < 1.0) parts.push_back(fmt::format("trim above quantile {}", trim_quantile));
+  if (median_seconds)
+    parts.push_back(
+        fmt::format("median {} s by {}", *median_seconds, scale ? "scaling" : "shifting"));
+  return parts.empty() ? std::string("none") : fmt::format("{}", fmt::join(parts, ", "));
+}
 
 LatencySamples LatencySamples::from_file(const std::string& path, double seconds_per_byte,
                                          LatencyColumn column) {
@@ -76,12 +154,41 @@ LatencySamples LatencySamples::from_file(const std::string& path, double seconds
 }
 
 LatencySamples LatencySamples::from_files(const std::vector<std::string>& paths,
-                                          double seconds_per_byte, LatencyColumn column) {
+                                          double seconds_per_byte, LatencyColumn column,
+                                          const PoolTransform& transform) {
   std::map<std::uint64_t, std::vector<double>> pools;
-  for (const auto& path : paths) read_samples(path, column, pools);
+  std::vector<LatencyPoolRecord> records;
+  std::vector<double> per_byte;
+  for (const auto& path : paths) {
+    const auto sizes = read_samples(path, column);
+    if (sizes.empty()) throw InputError(fmt::format("latency samples '{}' hold no samples", path));
+    const LatencyFileKind kind = kind_of(sizes);
+    for (const auto& [bytes, samples] : sizes) {
+      const std::vector<double> kept = transformed(samples, transform, path, bytes);
+      if (kept.empty())
+        throw InputError(fmt::format(
+            "latency samples '{}': the transform ({}) leaves the {} samples of {} bytes none", path,
+            transform.describe(), samples.size(), bytes));
+      records.push_back({.file = path,
+                         .kind = kind,
+                         .message_bytes = bytes,
+                         .read = samples.size(),
+                         .kept = kept.size()});
+      if (kind == LatencyFileKind::kBandwidth)
+        for (double x : kept) per_byte.push_back(x / static_cast<double>(bytes));
+      auto& pool = pools[bytes];
+      pool.insert(pool.end(), kept.begin(), kept.end());
+    }
+  }
   const std::string source = fmt::format("{}", fmt::join(paths, "', '"));
   if (pools.empty()) throw InputError(fmt::format("latency samples '{}' hold no samples", source));
-  return LatencySamples(std::move(pools), seconds_per_byte, source);
+  LatencySamples out(std::move(pools), seconds_per_byte, source);
+  std::sort(per_byte.begin(), per_byte.end());
+  if (!per_byte.empty()) out.measured_G_ = median_of(per_byte);
+  out.per_byte_ = std::move(per_byte);
+  out.records_ = std::move(records);
+  out.transform_ = transform;
+  return out;
 }
 
 LatencySamples::LatencySamples(std::map<std::uint64_t, std::vector<double>> pools_seconds,
@@ -121,15 +228,62 @@ std::uint64_t LatencySamples::pool_size_for(std::uint64_t message_bytes) const {
   return pool_for(message_bytes).bytes;
 }
 
-double LatencySamples::draw(std::uint64_t message_bytes, double u) const {
-  const Pool& pool = pool_for(message_bytes);
+double LatencySamples::quantile(const Pool& pool, double u) {
   const std::size_t n = pool.sorted.size();
   const double clamped = u > 0.0 ? std::min(u, 1.0) : 0.0;  // NaN -> 0
   const auto index =
       std::min(static_cast<std::size_t>(std::floor(clamped * static_cast<double>(n))), n - 1);
-  const double sample = pool.sorted[index];
-  if (message_bytes <= pool.bytes) return sample;  // its own pool, or below the smallest size
-  return sample + static_cast<double>(message_bytes - pool.bytes) * seconds_per_byte_;
+  return pool.sorted[index];
+}
+
+double LatencySamples::extrapolation_seconds_per_byte() const {
+  return per_byte_.empty() ? seconds_per_byte_ : measured_G_;
+}
+
+double LatencySamples::draw(std::uint64_t message_bytes, double u) const {
+  const auto above =
+      std::upper_bound(pools_.begin(), pools_.end(), message_bytes,
+                       [](std::uint64_t bytes, const Pool& pool) { return bytes < pool.bytes; });
+  if (above == pools_.begin()) return quantile(pools_.front(), u);  // below the smallest size
+  const Pool& below = *(above - 1);
+  const double q0 = quantile(below, u);
+  if (message_bytes == below.bytes) return q0;
+  if (above == pools_.end())
+    return q0 + static_cast<double>(message_bytes - below.bytes) * extrapolation_seconds_per_byte();
+  // Between two measured sizes: linear in size, in quantile space.
+  const double w = static_cast<double>(message_bytes - below.bytes) /
+                   static_cast<double>(above->bytes - below.bytes);
+  return q0 + (quantile(*above, u) - q0) * w;
+}
+
+double LatencySamples::draw_per_byte(double u) const {
+  const std::size_t n = per_byte_.size();
+  const double clamped = u > 0.0 ? std::min(u, 1.0) : 0.0;
+  return per_byte_[std::min(static_cast<std::size_t>(std::floor(clamped * static_cast<double>(n))),
+                            n - 1)];
+}
+
+double LatencySamples::share_below(std::uint64_t message_bytes, double seconds) const {
+  // A draw is constant between the cuts i/n of the pools it reads (one, or two between sizes),
+  // and grows with u: sum the pieces below `seconds`, from u = 0.
+  std::vector<std::size_t> counts = {pool_for(message_bytes).sorted.size()};
+  const auto above =
+      std::upper_bound(pools_.begin(), pools_.end(), message_bytes,
+                       [](std::uint64_t bytes, const Pool& pool) { return bytes < pool.bytes; });
+  if (above != pools_.begin() && above != pools_.end() && (above - 1)->bytes != message_bytes)
+    counts.push_back(above->sorted.size());
+  std::vector<double> cuts = {0.0, 1.0};
+  for (const std::size_t n : counts)
+    for (std::size_t i = 1; i < n; ++i)
+      cuts.push_back(static_cast<double>(i) / static_cast<double>(n));
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  double share = 0.0;
+  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    if (!(draw(message_bytes, (cuts[k] + cuts[k + 1]) / 2.0) < seconds)) break;
+    share += cuts[k + 1] - cuts[k];
+  }
+  return share;
 }
 
 std::vector<LatencyPoolSummary> LatencySamples::summaries() const {

@@ -35,6 +35,25 @@ inline const FieldSpec kNoiselessFinish = exact_field(
     {"noiseless_finish", kSeconds, "every rank's finishing time without noise: " + kListed});
 inline const FieldSpec kSampleFinishIndex{
     "sample_finish_index", "", "the replication whose finishing times follow", kFinishSampled};
+inline const FieldSpec kLatencyFlooredShare = exact_field(
+    {"latency_floored_share", "",
+     "the share of the messages' draws whose whole measured one-way time is shorter than what "
+     "the engine charges them besides their wire (2o + max((s-1)O, (s-1)G)), so that the wire "
+     "is 0: over the pool, exact, averaged over the schedule's sends",
+     "with latency.use = \"whole\""});
+inline const std::string kLatencyFile = "with latency.file";
+inline const FieldSpec kLatencyPoolBytes{
+    "latency_pool_bytes", "", "the measured message sizes in bytes, one per pool: a series",
+    kLatencyFile};
+inline const FieldSpec kLatencyPoolSamples{
+    "latency_pool_samples", "",
+    "the samples of each pool after the transforms, in the order of latency_pool_bytes",
+    kLatencyFile};
+inline const FieldSpec kLatencyPools{
+    "latency_pools", "",
+    "each file's pool of each size: the file, its kind, its checksum, its size, the samples read "
+    "and kept; and the transform",
+    kLatencyFile};
 inline const FieldSpec kSampleFinish{
     "sample_finish", kSeconds, "every rank's finishing time in it: " + kListed, kFinishSampled};
 

@@ -292,7 +292,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   const ScheduleNet& net = network.net;
   std::optional<TimeNoiseLaw> time_law;
   ScheduleNoiseSpec noise = read_schedule_noise(reader, source.ranks, time_law);
-  noise.delays = read_message_delays(reader, net.L, net.G);
+  noise.delays = read_message_delays(reader, net);
   if (noise.delays) noise.tail_index = std::min(noise.tail_index, noise.delays->tail_index());
   point.kind = "schedule";
   // Time-based noise must resolve its detours over the whole run (checked once the noiseless

@@ -296,6 +296,8 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields, {kCompletionSd, kNoiselessCompletion});
   append_fields(fields, kCompletionQuantiles.specs());
   append_fields(fields, {kNoiselessFinish, kSampleFinishIndex, kSampleFinish});
+  append_fields(fields,
+                {kLatencyPoolBytes, kLatencyPoolSamples, kLatencyPools, kLatencyFlooredShare});
   append_fields(fields, PathAttribution::field_specs("with output.critical_path = true"));
   append_fields(fields, {kLogGPFit, kLogGPEagerBytes});
   append_fields(fields, kEagerRegime.specs());
@@ -334,6 +336,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   };
   put_finish(kNoiselessFinish, noiseless());
   put_loggp_fit(s);
+  if (noise_.delays) put_latency_fields(s, *noise_.delays, *schedule());
   std::vector<std::string> warnings = ci.warnings;
   if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
   if (finish_sample_) {

@@ -279,6 +279,10 @@ completion_quantiles_method = "completion_quantiles_method"
 noiseless_finish = "noiseless_finish"
 sample_finish_index = "sample_finish_index"
 sample_finish = "sample_finish"
+latency_pool_bytes = "latency_pool_bytes"
+latency_pool_samples = "latency_pool_samples"
+latency_pools = "latency_pools"
+latency_floored_share = "latency_floored_share"
 path_calc_samples = "path_calc_samples"
 path_calc_mean = "path_calc_mean"
 path_calc_ci_low = "path_calc_ci_low"
@@ -627,6 +631,10 @@ UNITS = {
     noiseless_finish: "seconds",
     sample_finish_index: "",
     sample_finish: "seconds",
+    latency_pool_bytes: "",
+    latency_pool_samples: "",
+    latency_pools: "",
+    latency_floored_share: "",
     path_calc_samples: "",
     path_calc_mean: "seconds",
     path_calc_ci_low: "seconds",
@@ -736,6 +744,7 @@ EXACT = frozenset({
     noiseless_closed_form_redundant,
     noiseless_completion,
     noiseless_finish,
+    latency_floored_share,
 })
 
 # An estimated mean's fields are <prefix><member> (MeanFields): MEAN.ci_low is "ci_low".

@@ -210,12 +210,15 @@ TEST_CASE("netgauge latencies: pools per size, rtt/2, and (s - s0) G between siz
   CHECK(lat.draw(1, -0.5) == us(1.0));
   CHECK(lat.draw(1024, 0.49) == us(5.0));
   CHECK(lat.draw(1024, 0.5) == us(10.0));
-  // Between sizes: the pool below, plus (s - s0) G.
+  // Between sizes: in quantile space, linear in size, w = (s - 1) / 1023: at u = 0 the
+  // smallest samples 1 and 5 us, at u = 0.75 the samples 4 (index 3 of 4) and 10 us (1 of 2).
   CHECK(lat.pool_size_for(101) == 1);
-  CHECK(lat.draw(101, 0.0) == us(1.0) + 100.0 * G);
-  CHECK(lat.draw(101, 0.75) == us(4.0) + 100.0 * G);
-  CHECK(lat.draw(1023, 0.5) == us(3.0) + 1022.0 * G);
+  CHECK(lat.draw(101, 0.0) == us(1.0) + (us(5.0) - us(1.0)) * (100.0 / 1023.0));
+  CHECK(lat.draw(101, 0.0) == Approx(1.0e-6 + 4.0e-6 * 100.0 / 1023.0).epsilon(1e-14));
+  CHECK(lat.draw(101, 0.75) == us(4.0) + (us(10.0) - us(4.0)) * (100.0 / 1023.0));
+  CHECK(lat.draw(1023, 0.5) == us(3.0) + (us(10.0) - us(3.0)) * (1022.0 / 1023.0));
   CHECK(lat.pool_size_for(4096) == 1024);
+  // Beyond the largest size, without a bandwidth file: (s - s_last) G with the G given.
   CHECK(lat.draw(4096, 0.0) == us(5.0) + 3072.0 * G);
   CHECK(lat.draw(4096, 0.0) == Approx(8.072e-6).epsilon(1e-12));
   // Summaries: min and mean of each pool.
@@ -234,13 +237,19 @@ TEST_CASE("netgauge latencies: pools per size, rtt/2, and (s - s0) G between siz
   CHECK(one_way.draw(1, 0.0) == us(2.0));
   CHECK(one_way.draw(1024, 0.99) == us(20.0));
 
-  // A latency file and a bandwidth file of the same format, pooled as one.
+  // A latency file and a bandwidth file of the same format, pooled by size.
   const std::string bw = write_file("bw.out", "#size\trtt\n16777216\t2000.0\n16777216\t3000.0\n");
   const auto both = LatencySamples::from_files({path, bw}, G);
   CHECK(both.summaries().size() == 3);
   CHECK(both.pool(16777216) == std::vector<double>{us(1000.0), us(1500.0)});
-  CHECK(both.draw(1u << 20, 0.0) == us(5.0) + static_cast<double>((1u << 20) - 1024) * G);
-  CHECK(both.draw(1u << 25, 0.5) == us(1500.0) + 16777216.0 * G);
+  // 1 MiB lies between 1024 bytes and 16 MiB: w = (2^20 - 1024) / (2^24 - 1024).
+  CHECK(both.draw(1u << 20, 0.0) ==
+        us(5.0) + (us(1000.0) - us(5.0)) * (static_cast<double>((1u << 20) - 1024) /
+                                            static_cast<double>(16777216 - 1024)));
+  // Beyond 16 MiB: G measured by the bandwidth file, the median of its one-way times per byte.
+  const double measured_G = (us(1000.0) / 16777216.0 + us(1500.0) / 16777216.0) / 2.0;
+  CHECK(both.extrapolation_seconds_per_byte() == measured_G);
+  CHECK(both.draw(1u << 25, 0.5) == us(1500.0) + 16777216.0 * measured_G);
   CHECK_THROWS_WITH(LatencySamples::from_files({path, "netgauge/no_bw.out"}, G),
                     Contains("no_bw.out"));
 
@@ -251,7 +260,8 @@ TEST_CASE("netgauge latencies: pools per size, rtt/2, and (s - s0) G between siz
   CHECK(sizes.draw(4, 0.0) == us(1.0));
   CHECK(sizes.draw(0, 0.99) == us(2.0));
   CHECK(sizes.draw(8, 0.99) == us(2.0));
-  CHECK(sizes.draw(9, 0.0) == us(1.0) + 1.0 * 1.0e-6);
+  // 9 bytes lie between 8 and 64: w = 1/56 of the way from 1 us to 3 us.
+  CHECK(sizes.draw(9, 0.0) == us(1.0) + (us(3.0) - us(1.0)) * (1.0 / 56.0));
   CHECK(sizes.draw(64, 0.0) == us(3.0));
 }
 

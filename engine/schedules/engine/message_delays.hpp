@@ -4,19 +4,31 @@
 // latency file, docs/models/netgauge-files.md). The [latency] table:
 //   latency.law  = any noise law, with its shape keys under latency.; latency.mean = the mean
 //                  extra delay, seconds: a message's latency is L + mean * eta;
-//   latency.file = a Netgauge latency file; latency.column = "rtt" (halved, the default) or
+//   latency.file = Netgauge latency, bandwidth or one-one files (one, or a list), pooled by
+//                  size after the transforms of latency_pool_keys.hpp; latency.draw = "by_size"
+//                  (the default) or "loggp" (L and G drawn apart); latency.column = "rtt"
+//                  (halved, the default) or
 //                  "one_way"; latency.use = "excess" (the default: the sample less its pool's
 //                  smallest, added to L: the measured variation on top of the model's latency)
-//                  or "whole" (the sample replaces L; sizes without their own pool add (s - s0)G).
+//                  or "whole" (the sample is the message's whole one-way time, send start to
+//                  receive end: its wire term is the sample less what the engine charges the
+//                  message elsewhere, 2o + max((s-1)O, (s-1)G), floored at 0).
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/key_spec.hpp"
 #include "core/param_reader.hpp"
+#include "core/record.hpp"
+#include "core/rng.hpp"
 #include "distributions/latency_samples.hpp"
 #include "distributions/noise_law.hpp"
+#include "engine/loggops/loggops.hpp"
+#include "engine/schedules/engine/latency_pool_keys.hpp"
+#include "engine/schedules/schedule/any_schedule.hpp"
 
 namespace collnoise {
 
@@ -24,13 +36,39 @@ class MessageDelays {
  public:
   /// Mean * eta, `mean_ns` > 0.
   MessageDelays(std::shared_ptr<const NoiseLaw> eta, double mean_ns);
-  /// From measured samples: `whole` replaces L (given in ns), else the excess over the pool's
-  /// smallest sample is added to it.
-  MessageDelays(std::shared_ptr<const LatencySamples> samples, bool whole, double L_ns);
+  /// From measured samples, under the engine's costs `net` (ns): `whole`, a sample is the
+  /// message's whole one-way time; else its excess over the pool's smallest is added to L.
+  MessageDelays(std::shared_ptr<const LatencySamples> samples, bool whole, const ScheduleNet& net);
+  /// LogGP from measured samples (`draw.loggp`; `samples` with a bandwidth file and a smaller
+  /// pool): L from the smallest pool (whole or excess as above, at 1 byte), G from the bandwidth
+  /// files' per-byte times, once per message or per draw.block_bytes.
+  MessageDelays(std::shared_ptr<const LatencySamples> samples, bool whole, const ScheduleNet& net,
+                const PoolDrawOptions& draw);
 
   /// The extra latency of a message of `bytes` (ns, may be negative when a whole sample is below
   /// L) from a uniform u in (0, 1).
   double delay_ns(std::uint64_t bytes, double u) const;
+  /// The extra latency of a message of `bytes` (ns) from its own stream: its first uniform is u
+  /// above; LogGP draws its G from the uniforms that follow.
+  double delay_ns(std::uint64_t bytes, Pcg32& stream) const {
+    const double u = stream.next_uniform();
+    return draw_.loggp ? loggp_delay_ns(bytes, u, stream) : delay_ns(bytes, u);
+  }
+  /// What the engine charges a message of `bytes` between its send's start and its receive's end
+  /// besides its wire term L + delay (ns): the send's o, and the receive's o + max((s-1)O,
+  /// (s-1)G) (LogGOPSim's rule, engine/loggops/loggops.hpp). The sender's (s-1)O and the NICs'
+  /// gaps do not delay the message.
+  double charged_elsewhere_ns(std::uint64_t bytes) const;
+  /// With whole samples: the share of a message of `bytes`'s draws (over u) whose sample is
+  /// shorter than charged_elsewhere_ns, so that its wire term is floored at 0; 0 otherwise.
+  double floored_share(std::uint64_t bytes) const;
+  /// Whether the samples are whole one-way times (latency.use = "whole").
+  bool whole_samples() const { return samples_ && whole_; }
+  /// The measured pools (null for a law).
+  const std::shared_ptr<const LatencySamples>& samples() const { return samples_; }
+  /// The content hashes of the files read, by path ("xxh3:..."; for the result's records).
+  void set_file_hashes(std::map<std::string, std::string> hashes) { hashes_ = std::move(hashes); }
+  const std::map<std::string, std::string>& file_hashes() const { return hashes_; }
   /// The tail index of the delays (infinite for measured samples, which are bounded).
   double tail_index() const;
 
@@ -38,15 +76,28 @@ class MessageDelays {
   std::shared_ptr<const NoiseLaw> eta_;
   double mean_ns_ = 0.0;
   std::shared_ptr<const LatencySamples> samples_;
+  double loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& stream) const;
+
   bool whole_ = false;
-  double L_ns_ = 0.0;
+  ScheduleNet net_;
+  PoolDrawOptions draw_;
+  std::map<std::string, std::string> hashes_;
 };
+
+/// The share of the messages of `s` (its sends, each with its own size) whose whole sample is
+/// floored (MessageDelays::floored_share, averaged over the sends). 0 without sends.
+double floored_share_of(const MessageDelays& delays, const AnySchedule& s);
+
+/// Puts the measured pools' summary fields (schedule_fields.hpp: latency_pools,
+/// latency_pool_bytes, latency_pool_samples, latency_floored_share) into `record`, for a
+/// schedule `s` under `delays`; nothing for delays from a law.
+void put_latency_fields(Record& record, const MessageDelays& delays, const AnySchedule& s);
 
 /// The [latency] keys.
 std::vector<KeySpec> message_delay_keys();
 
-/// Reads the [latency] table; nullopt when it names neither a law nor a file. `L_ns`: the
-/// model's latency, ns, and `G_ns`: its gap per byte, ns. InputError naming the key at fault.
-std::optional<MessageDelays> read_message_delays(ParamReader& reader, double L_ns, double G_ns);
+/// Reads the [latency] table; nullopt when it names neither a law nor a file. `net`: the model's
+/// LogGOPS costs, ns. InputError naming the key at fault.
+std::optional<MessageDelays> read_message_delays(ParamReader& reader, const ScheduleNet& net);
 
 }  // namespace collnoise

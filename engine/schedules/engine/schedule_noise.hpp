@@ -169,7 +169,8 @@ class WithMessageDelays {
       return cpu_->end(rank, what, op, t, length, window);
   }
   double message_delay(std::uint64_t send, std::uint64_t bytes) const {
-    return delays_->delay_ns(bytes, make_stream(hash_combine(key_, send)).next_uniform());
+    Pcg32 stream = make_stream(hash_combine(key_, send));
+    return delays_->delay_ns(bytes, stream);
   }
 
  private:

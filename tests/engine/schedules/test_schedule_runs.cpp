@@ -146,6 +146,75 @@ L = 1e-6
   CHECK(bad.output.find("loggops.L") != std::string::npos);
 }
 
+TEST_CASE("measured pools from run files: several files, LogGP per block, records, refusals") {
+  using collnoise::testing::run_command_line;
+  using collnoise::testing::write_text;
+  std::filesystem::create_directories("pools-dir");
+  write_text("pools-dir/ping.goal",
+             "num_ranks 2\nrank 0 {\nl1: send 4097b to 1 tag 0\n}\n"
+             "rank 1 {\nl1: recv 4097b from 0 tag 0\n}\n");
+  // One-way 1-byte samples (the first of each block of 2 a slow warm-up), and 4096-byte
+  // samples of 1 and 2 ns per byte.
+  write_text("pools-dir/lat.out", "#size\trtt\n1\t50\n1\t2\n#size\trtt\n1\t60\n1\t2\n");
+  write_text("pools-dir/bw.out", "#size\trtt\n4096\t4.096\n4096\t8.192\n");
+  const std::string head = R"(name = "p"
+seed = 3
+samples = 30
+[collective]
+kind = "schedule"
+goal = "ping.goal"
+[loggops]
+L = "1us"
+o = "100ns"
+G = "1ns/B"
+[latency]
+column = "one_way"
+use = "whole"
+)";
+  write_text("pools-dir/p.toml", head + R"(file = ["lat.out", "bw.out"]
+draw = "loggp"
+G_draw = "block"
+G_block = 1024
+warmup = 1
+block = 2
+)");
+  const auto run = run_command_line("run pools-dir/p.toml --out pools.h5 --force --quiet");
+  INFO(run.output);
+  REQUIRE(run.code == 0);
+  const auto json = run_command_line("summary pools.h5 --json").output;
+  INFO(json);
+  const auto number_after = [&](const std::string& key) {
+    const auto at = json.find("\"" + key + "\": ");
+    REQUIRE(at != std::string::npos);
+    return std::stod(json.substr(at + key.size() + 4));
+  };
+  // Noiseless: o + L + o + 4096 G = 5296 ns. Each sample: L = 2 us (the warm-ups dropped) less
+  // 2o on the wire, then 4 blocks of 1024 bytes at 1 or 2 ns: 6096 to 10192 ns.
+  CHECK(number_after("noiseless_completion") == Approx(5.296e-6).epsilon(1e-12));
+  CHECK(number_after("completion_mean") >= 6.096e-6 - 1e-15);
+  CHECK(number_after("completion_mean") <= 10.192e-6 + 1e-15);
+  CHECK(number_after("latency_floored_share") == 0.0);
+  // Per pool: the file, its kind, its checksum, its size, samples read and kept; the transform.
+  CHECK(json.find("lat.out (latency file, xxh3:") != std::string::npos);
+  CHECK(json.find("1 bytes, 4 samples read, 2 kept") != std::string::npos);
+  CHECK(json.find("bw.out (bandwidth file, xxh3:") != std::string::npos);
+  CHECK(json.find("transform: warm-up 1 of each 2") != std::string::npos);
+  CHECK(json.find("latency_pool_bytes") != std::string::npos);
+  // A damaged file among them: refused, naming the file and line.
+  write_text("pools-dir/bad.out", "#size\trtt\n1\t2\n1 bytes -> 1.90 us\n");
+  write_text("pools-dir/bad.toml", head + "file = [\"lat.out\", \"bad.out\"]\n");
+  const auto bad = run_command_line("run pools-dir/bad.toml --validate-only");
+  INFO(bad.output);
+  CHECK(bad.code == 2);
+  CHECK(bad.output.find("bad.out:3") != std::string::npos);
+  // LogGP without a bandwidth file: refused, naming the key.
+  write_text("pools-dir/nobw.toml", head + "file = [\"lat.out\"]\ndraw = \"loggp\"\n");
+  const auto nobw = run_command_line("run pools-dir/nobw.toml --validate-only");
+  INFO(nobw.output);
+  CHECK(nobw.code == 2);
+  CHECK(nobw.output.find("latency.draw") != std::string::npos);
+}
+
 TEST_CASE("a sample's finishing times on request: their maxima are the samples' completions") {
   using collnoise::testing::run_command_line;
   using collnoise::testing::write_text;

@@ -226,19 +226,33 @@ TEST_CASE("network noise: each message's latency from measured samples or a law,
   // One-way samples of 2 and 4 us for 8-byte messages.
   const auto pools = std::make_shared<const LatencySamples>(
       std::map<std::uint64_t, std::vector<double>>{{8, {2e-6, 4e-6}}}, 1e-9, "test");
-  // Whole: the sample replaces L (arrival 100 + 2000 or 100 + 4000).
+  // Whole: the sample is the message's one-way time, send start to receive end: its wire term is
+  // the sample less o + o + 7 G = 207 ns, so rank 1 finishes at exactly the sample.
   std::set<double> whole, excess;
   for (std::uint64_t key = 0; key < 64; ++key) {
-    whole.insert(finish_with(MessageDelays(pools, true, 1000.0), key));
-    excess.insert(finish_with(MessageDelays(pools, false, 1000.0), key));
+    whole.insert(finish_with(MessageDelays(pools, true, hand_net()), key));
+    excess.insert(finish_with(MessageDelays(pools, false, hand_net()), key));
   }
-  CHECK(whole == std::set<double>{2207.0, 4207.0});
+  CHECK(whole == std::set<double>{2000.0, 4000.0});
+  CHECK(MessageDelays(pools, true, hand_net()).charged_elsewhere_ns(8) == 207.0);
+  CHECK(MessageDelays(pools, true, hand_net()).floored_share(8) == 0.0);
   // Excess: the sample less the pool's smallest (0 or 2000 ns) on top of L.
   CHECK(excess == std::set<double>{1207.0, 3207.0});
+  CHECK(MessageDelays(pools, false, hand_net()).floored_share(8) == 0.0);
   // A size without its own pool borrows the nearest below and adds (s - s0) G: 2 us + 7 ns.
   const auto one_byte = std::make_shared<const LatencySamples>(
       std::map<std::uint64_t, std::vector<double>>{{1, {2e-6}}}, 1e-9, "test");
-  CHECK(finish_with(MessageDelays(one_byte, true, 1000.0), 1) == 100.0 + 2007.0 + 107.0);
+  CHECK(finish_with(MessageDelays(one_byte, true, hand_net()), 1) == 2007.0);
+  // A whole sample shorter than the 207 ns charged elsewhere gets a wire of 0 (floored): 100 ns
+  // gives 100 + 0 + 107; half the draws are floored.
+  const auto short_pool = std::make_shared<const LatencySamples>(
+      std::map<std::uint64_t, std::vector<double>>{{8, {1e-7, 2e-6}}}, 1e-9, "test");
+  std::set<double> floored;
+  for (std::uint64_t key = 0; key < 64; ++key)
+    floored.insert(finish_with(MessageDelays(short_pool, true, hand_net()), key));
+  CHECK(floored == std::set<double>{207.0, 2000.0});
+  CHECK(MessageDelays(short_pool, true, hand_net()).floored_share(8) == 0.5);
+  CHECK(floored_share_of(MessageDelays(short_pool, true, hand_net()), AnySchedule(s)) == 0.5);
   // A law: exponential delays of mean 1 us; the mean of 20000 messages' delays within 5 sigma.
   const MessageDelays law(std::make_shared<const ExponentialLaw>(), 1000.0);
   double sum = 0.0;

@@ -1,0 +1,36 @@
+#pragma once
+// The keys of the [latency] table that shape measured pools (docs/models/schedules.md, "Network
+// noise"; docs/models/netgauge-files.md, "Transforms"): how a message's time is drawn from them
+// (by size, or LogGP with L and G drawn apart), and what is done to each file's samples before
+// they are pooled. Declared here once; read with latency.file.
+#include <cstdint>
+#include <vector>
+
+#include "core/key_spec.hpp"
+#include "core/param_reader.hpp"
+#include "distributions/latency_samples.hpp"
+
+namespace collnoise {
+
+/// How a message's time comes from the pools (latency.draw).
+struct PoolDrawOptions {
+  /// LogGP (latency.draw = "loggp"): L from the latency pool, G from the bandwidth pool; else
+  /// by size (quantile-space interpolation between measured sizes).
+  bool loggp = false;
+  /// LogGP: one G for each G_block bytes of a message's (s - 1) bytes, rather than one per message.
+  bool per_block = false;
+  std::uint64_t block_bytes = std::uint64_t{16} << 20;  ///< G_block, bytes (>= 1)
+};
+
+/// The pool keys (with message_delay_keys).
+std::vector<KeySpec> latency_pool_keys();
+
+/// Reads latency.draw, latency.G_draw and latency.G_block. InputError naming the key at fault.
+PoolDrawOptions read_pool_draw(ParamReader& reader);
+/// Reads the transform keys (latency.warmup, .block, .first_sample, .last_sample,
+/// .trim_quantile, .median, .median_by). InputError naming the key at fault.
+PoolTransform read_pool_transform(ParamReader& reader);
+/// InputError naming the first pool key given (for [latency] tables without a file).
+void refuse_pool_keys(ParamReader& reader);
+
+}  // namespace collnoise
