@@ -176,11 +176,11 @@ std::vector<KeySpec> schedule_net_keys() {
 ScheduleNetRead read_schedule_net(ParamReader& reader, std::uint64_t row_bytes) {
   LogGops seconds = read_loggops(reader, false);
   const double rendezvous_latencies = reader.text(kRendezvous) == "handshake" ? 2.0 : 0.0;
-  const std::string fit = reader.text(kFileFit);
   if (!reader.has(kLogGPFile.name)) {
+    // Neither is read (nor recorded) without a file.
     if (reader.has(kLogGPBytes.name))
       throw InputError("loggops.file_bytes applies with loggops.file, which is not given");
-    if (fit != "row")
+    if (reader.has(kFileFit.name))
       throw InputError("loggops.file_fit applies with loggops.file, which is not given");
     ScheduleNet net = to_engine_units(seconds, static_cast<std::uint64_t>(reader.integer(kEager)));
     net.rendezvous_latencies = rendezvous_latencies;
@@ -191,7 +191,7 @@ ScheduleNetRead read_schedule_net(ParamReader& reader, std::uint64_t row_bytes) 
     if (reader.has(key))
       throw InputError(fmt::format("{} and loggops.file both give it: keep one", key));
   const NetgaugeLogGPTable table = NetgaugeLogGPTable::from_file(reader.text(kLogGPFile));
-  if (fit == "regimes") return read_regimes(reader, table, rendezvous_latencies);
+  if (reader.text(kFileFit) == "regimes") return read_regimes(reader, table, rendezvous_latencies);
   ScheduleNet rules;
   rules.S = static_cast<std::uint64_t>(reader.integer(kEager));
   rules.rendezvous_latencies = rendezvous_latencies;

@@ -13,8 +13,9 @@
 //    resources allow (calc, recv: its CPU; send: its CPU and NIC) with a stamp of its order;
 //  - calc of x ns: the CPU is busy x (plus noise);
 //  - send of s bytes at t: the CPU is busy o + (s-1)O (plus noise), the NIC g + (s-1)G; the
-//    message's first byte arrives at t + o + L; an eager send (s <= S) is finished at once, a
-//    rendezvous send when its receive matches;
+//    message's first byte arrives at t + o + L (2L later above S under the handshake rule); an
+//    eager send (s <= S) is finished at once, a rendezvous send when its receive matches; with a
+//    table per message size (a LogGP file), each message's L, o, O, g, G are its size's;
 //  - a message is received when it has arrived and the receiver's CPU and NIC are free: the CPU
 //    is busy o + max((s-1)O, (s-1)G) (plus noise), the NIC g + (s-1)G; it matches the first
 //    posted receive of its source (or any) and tag (or any), else waits in the unexpected queue;

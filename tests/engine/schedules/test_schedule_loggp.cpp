@@ -155,4 +155,9 @@ TEST_CASE("a LogGP file's regimes: S from the switch, each message its regime's 
   const Point row = run_point("regime-bytes", one_message(5121), regimes + "file_bytes = 1\n");
   CHECK(row.code == 2);
   CHECK(row.output.find("loggops.file_bytes") != std::string::npos);
+  // A fit without a file: refused.
+  const Point no_file =
+      run_point("fit-no-file", one_message(5121), kKeys + "file_fit = \"regimes\"\n");
+  CHECK(no_file.code == 2);
+  CHECK(no_file.output.find("loggops.file_fit") != std::string::npos);
 }
