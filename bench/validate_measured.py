@@ -22,6 +22,11 @@ Recipes:
           as an excess; every rank enters at 0 and the completion is timed. The benchmarks'
           patterns are the authors' GOAL files (their Schedgen fork, given by --schedgen: a
           generator of the files, never a dependency), but for the two with an equal built-in.
+  after   the machine as measured: the built-in patterns at their own message sizes, LogGP per
+          protocol regime (loggops.file_fit = "regimes"), each message's one-way time drawn
+          from the latency, bandwidth and one-one pools around its size (whole samples, warm-up
+          dropped), ranks entering from a simulated barrier and timed each from its own start.
+  after-together  the same with every rank entering at 0, timed to the completion.
 
 Only the standard library and collnoise are used.
 """
@@ -130,7 +135,57 @@ def before_run_file(case, netgauge, schedgen, folder, samples):
             f'[output]\nraw_samples = true\n')
 
 
-RECIPES = {"before": before_run_file}
+# The benchmarks' patterns as collnoise's built-ins (docs/reference/algorithms.md): each equal
+# noiselessly to the authors' Schedgen fork's GOAL output (binomialtreebcast up to the ranks'
+# bit-reversed numbering, the same times at powers of two).
+BUILT_INS = {"nwaydissemination": 'algorithm = "nway_dissemination"\n',
+             "nwaydissemination_nocompute":
+                 'algorithm = "nway_dissemination"\ncompute = false\n',
+             "pipelinedring": 'algorithm = "pipelined_ring"\n',
+             "binomialtreebcast": 'algorithm = "binomial_broadcast"\n',
+             "binarytreebcast": 'algorithm = "binary_tree_broadcast"\n',
+             "linear_alltoall": 'algorithm = "linear_alltoall"\n'}
+
+# What the 'after' recipe asks of a run beside its collective (docs/validation.md): how ranks
+# enter and how time is taken, as the benchmarks do. Constants of the run file, none from a table.
+AFTER_ENTRY = ('[entry]\nmode = "barrier"\nbarrier = "dissemination_barrier"\n\n'
+               '[timing]\nmeasure = "per_rank"\n\n')
+
+
+def netgauge_pools(netgauge):
+    """The measured one-way times of the run: the 1-byte latency file, the bandwidth file and the
+    one-one ping-pongs at every power of two, where the run has them."""
+    names = ("ng_netnoise_mpi_lat.out", "ng_netnoise_mpi_bw.out", "ng_one_one_mpi_stripe1.out")
+    return [os.path.join(netgauge, n) for n in names if os.path.isfile(os.path.join(netgauge, n))]
+
+
+def after_run_file(case, netgauge, schedgen, folder, samples, entry=AFTER_ENTRY):
+    """The machine as measured: the built-in pattern at its own message sizes (every message its
+    own LogGP regime, fitted robustly per protocol, S detected), each message's one-way time drawn
+    from the pools of the sizes around it (whole samples, the first 21 of each block of 1000
+    dropped as warm-up), the detour trace, ranks entering from a simulated barrier, each rank
+    timed from its own start."""
+    del schedgen, folder  # the built-ins need no generated file
+    pattern, n, nbytes = base_pattern(case["pattern"]), case["N"], case["bytes"]
+    pools = ", ".join(f'"{p}"' for p in netgauge_pools(netgauge))
+    return (f'name = "validation"\nseed = 1\nsamples = {samples}\n\n'
+            f'[collective]\nkind = "schedule"\n{BUILT_INS[pattern]}N = {n}\n'
+            f'message_bytes = {nbytes}\n\n'
+            f'[loggops]\nfile = "{netgauge}/ng_loggp.out"\nfile_fit = "regimes"\n\n'
+            f'[noise]\nlaw = "trace"\nfile = "{netgauge}/ng_osnoise.out"\n\n'
+            f'[latency]\nfile = [{pools}]\ncolumn = "one_way"\nuse = "whole"\n'
+            f'warmup = 21\nblock = 1000\n\n'
+            f'{entry}[output]\nraw_samples = true\n')
+
+
+def after_together_run_file(case, netgauge, schedgen, folder, samples):
+    """The 'after' recipe with every rank entering together at 0, timed to the completion: what
+    the network and noise model alone explain."""
+    return after_run_file(case, netgauge, schedgen, folder, samples, entry="")
+
+
+RECIPES = {"before": before_run_file, "after": after_run_file,
+           "after-together": after_together_run_file}
 
 
 def compare(collnoise, result, table, mode):

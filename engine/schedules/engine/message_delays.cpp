@@ -27,10 +27,11 @@ MessageDelays::MessageDelays(std::shared_ptr<const LatencySamples> samples, bool
 double MessageDelays::loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& stream) const {
   // L from the smallest pool, as a 1-byte message's: whole (its wire, less what the engine
   // charges a 1-byte message elsewhere) or excess (on top of the model's L).
+  const ScheduleNet& net = loggopsim::for_size(net_, bytes);  // the message's own parameters
   const std::uint64_t smallest = samples_->smallest_size();
   const double sample = samples_->draw(smallest, u) * 1e9;
   const double wire = whole_ ? std::max(sample - charged_elsewhere_ns(1), 0.0)
-                             : net_.L + (sample - samples_->draw(smallest, 0.0) * 1e9);
+                             : net.L + (sample - samples_->draw(smallest, 0.0) * 1e9);
   // G for the (s - 1) bytes after the first: one draw, or one per block (the last block holds
   // the rest), as the cloud-noise authors' LogGOPSim fork does.
   const double extra = loggopsim::extra_bytes(bytes);
@@ -48,13 +49,14 @@ double MessageDelays::loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& strea
   // The receive's end is that of a receive charged max((s-1)O, the drawn bytes' time) after a
   // wire of `wire`; the engine charges max((s-1)O, (s-1)G) there, so the difference rides on
   // the arrival.
-  const double per_byte_cpu = extra * net_.O;
-  return wire - net_.L + std::max(per_byte_cpu, bytes_time) -
-         std::max(per_byte_cpu, extra * net_.G);
+  const double per_byte_cpu = extra * net.O;
+  return wire - net.L + std::max(per_byte_cpu, bytes_time) - std::max(per_byte_cpu, extra * net.G);
 }
 
 double MessageDelays::charged_elsewhere_ns(std::uint64_t bytes) const {
-  return net_.o + loggopsim::receive_overhead(net_, loggopsim::extra_bytes(bytes));
+  // The message's own parameters: with a LogGP file's rows or regimes, its size's.
+  const ScheduleNet& net = loggopsim::for_size(net_, bytes);
+  return net.o + loggopsim::receive_overhead(net, loggopsim::extra_bytes(bytes));
 }
 
 double MessageDelays::delay_ns(std::uint64_t bytes, double u) const {
@@ -62,7 +64,8 @@ double MessageDelays::delay_ns(std::uint64_t bytes, double u) const {
   const double sample = samples_->draw(bytes, u) * 1e9;
   // A whole sample is the message's one-way time: the wire term L + delay is what the engine
   // does not charge elsewhere, never negative.
-  if (whole_) return std::max(sample - charged_elsewhere_ns(bytes), 0.0) - net_.L;
+  if (whole_)
+    return std::max(sample - charged_elsewhere_ns(bytes), 0.0) - loggopsim::for_size(net_, bytes).L;
   // The excess over the pool's smallest sample (the (s - s0) G of a borrowed pool cancels).
   return sample - samples_->draw(bytes, 0.0) * 1e9;
 }

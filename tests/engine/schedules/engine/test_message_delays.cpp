@@ -117,3 +117,27 @@ TEST_CASE("loggp: G drawn once per block of the message's bytes after the first"
   const MessageDelays excess(pools, false, hand_net(), PoolDrawOptions{.loggp = true});
   CHECK(ping(excess, 1, 5) == 100.0 + 1000.0 + 100.0);
 }
+
+TEST_CASE("whole samples: a message takes off what its own size's parameters charge") {
+  // A LogGP file's table per size: messages up to 1024 bytes take hand_net (o 100, G 1), larger
+  // ones o 400 and G 2. At 2048 bytes the engine charges 400 + 400 + 2047 * 2 = 4894 ns besides
+  // the wire: a 10 us sample leaves a wire of 5106 ns, and the ping takes the sample.
+  ScheduleNet net = hand_net();
+  ScheduleNet large = hand_net();
+  large.o = 400.0;
+  large.G = 2.0;
+  net.size_limits = {1024, 1u << 30};
+  net.by_size = {hand_net(), large};
+  const auto pool = std::make_shared<const LatencySamples>(
+      std::map<std::uint64_t, std::vector<double>>{{2048, {10000e-9}}}, 1e-9, "test");
+  const MessageDelays delays(pool, true, net);
+  CHECK(delays.charged_elsewhere_ns(2048) == 4894.0);
+  CHECK(delays.charged_elsewhere_ns(512) == 100.0 + 100.0 + 511.0);
+  QuietSchedule quiet;
+  WithMessageDelays<QuietSchedule> noise(quiet, delays, 3);
+  const Schedule s = read_goal_text(
+      "num_ranks 2\nrank 0 {\nl1: send 2048b to 1 tag 0\n}\nrank 1 {\nl1: recv 2048b from 0 tag "
+      "0\n}\n",
+      "ping.goal");
+  CHECK(std::round(simulate_schedule(s, net, noise).finish[1] * 1000.0) / 1000.0 == 10000.0);
+}
