@@ -275,6 +275,7 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields, kCompletionQuantiles.specs());
   append_fields(fields, {kNoiselessFinish, kSampleFinishIndex, kSampleFinish});
   append_fields(fields, PathAttribution::field_specs("with output.critical_path = true"));
+  append_fields(fields, {kRankEntry, kSampleTiming, kBenchmarkLoop, kLoopIterations, kLoopWarmups});
   return fields;
 }
 
@@ -308,6 +309,11 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
     }
   };
   put_finish(kNoiselessFinish, noiseless());
+  s.put(kRankEntry, Field(entry_.entry_text));
+  s.put(kSampleTiming, Field(entry_.timing_text()));
+  s.put(kBenchmarkLoop, Field(entry_.loop_text()));
+  s.put(kLoopIterations, Field(entry_.iterations));
+  s.put(kLoopWarmups, Field(entry_.warmups));
   std::vector<std::string> warnings = ci.warnings;
   if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
   if (finish_sample_) {

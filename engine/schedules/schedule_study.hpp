@@ -14,6 +14,7 @@
 #include "distributions/time_noise.hpp"
 #include "engine/schedules/engine/schedule_engine.hpp"
 #include "engine/schedules/engine/schedule_noise_spec.hpp"
+#include "engine/schedules/entry_keys.hpp"
 #include "engine/schedules/paths/critical_path.hpp"
 #include "engine/schedules/paths/path_attribution.hpp"
 #include "engine/schedules/paths/timeline_recorder.hpp"
@@ -78,6 +79,8 @@ class ScheduleStudy final : public SampledStudy {
   const ScheduleRun& noiseless() const;
   /// Also summarise every rank's finishing time in replication `index` (`sample_finish`).
   void record_finish_of(std::uint64_t index) { finish_sample_ = index; }
+  /// How the ranks enter and a sample is timed (entry_keys.hpp; default: together, completion).
+  void set_entry(EntrySpec entry) { entry_ = std::move(entry); }
   /// Every rank's finishing time in replication `index`, seconds: the sample simulated again
   /// (its value depends on its index only), as the run simulated it.
   std::vector<double> rank_finishes(std::uint64_t index) const;
@@ -110,6 +113,7 @@ class ScheduleStudy final : public SampledStudy {
   mutable std::atomic<double> noiseless_searches_{0.0};  ///< match-list entries it searched
   double searches() const;
   std::optional<std::uint64_t> finish_sample_;
+  EntrySpec entry_;
   bool attributed_ = false;
   mutable CriticalPath noiseless_path_;
   mutable std::once_flag noiseless_path_once_;

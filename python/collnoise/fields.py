@@ -342,6 +342,11 @@ path_steps_per_bucket = "path_steps_per_bucket"
 last_rank_top = "last_rank_top"
 last_rank_share = "last_rank_share"
 last_rank_range = "last_rank_range"
+rank_entry = "rank_entry"
+sample_timing = "sample_timing"
+benchmark_loop = "benchmark_loop"
+loop_recorded_iterations = "loop_recorded_iterations"
+loop_warmup_iterations = "loop_warmup_iterations"
 
 # The unit each field is stored with ("" for none).
 UNITS = {
@@ -678,6 +683,11 @@ UNITS = {
     last_rank_top: "",
     last_rank_share: "1",
     last_rank_range: "",
+    rank_entry: "",
+    sample_timing: "",
+    benchmark_loop: "",
+    loop_recorded_iterations: "",
+    loop_warmup_iterations: "",
 }
 
 # The fields holding exact values beside the estimates (FieldKind::kExact): closed
