@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "distributions/law_kind.hpp"
 #include "engine/schedules/algorithms/algorithms.hpp"
 
 namespace collnoise {
@@ -140,6 +141,12 @@ const std::vector<KeySpec>& entry_keys() {
 EntrySpec read_entry(ParamReader& reader) {
   EntrySpec e;
   e.entry = read_mode(reader, e.entry_text);
+  if (e.entry == RankEntry::kLaw) {
+    // The same reader as latency.law's and noise.law's: a unit-mean law, its shape keys under
+    // entry.
+    e.law = read_unit_law(reader, "entry");
+    e.mean_ns = reader.number(kMean) * 1e9;
+  }
   e.timing =
       reader.text(kMeasure) == "per_rank" ? SampleTiming::kPerRank : SampleTiming::kCompletion;
   e.iterations = static_cast<std::uint64_t>(reader.integer(kIterations));
@@ -153,15 +160,19 @@ EntrySpec read_entry(ParamReader& reader) {
   if (reader.has(kPauseLaw.name) && !reader.has(kPauseMean.name))
     throw InputError("loop.pause.law needs loop.pause.mean, the mean pause in seconds");
   // What this build simulates: ranks together, outside a loop (entry_keys.hpp says why).
-  if (e.entry != RankEntry::kTogether)
-    throw InputError(
-        fmt::format("entry.mode = \"{}\": only \"together\" is simulated in this build ({})",
-                    e.entry == RankEntry::kBarrier ? "barrier" : "law", kWhere));
+  if (e.entry == RankEntry::kBarrier)
+    throw InputError(fmt::format(
+        "entry.mode = \"barrier\": only \"together\" and \"law\" are simulated in this build ({})",
+        kWhere));
   const auto refuse_loop = [](const std::string& key) {
     throw InputError(
         fmt::format("{}: the benchmark loop is not simulated in this build ({})", key, kWhere));
   };
-  if (e.iterations != 1) refuse_loop(fmt::format("loop.iterations = {}", e.iterations));
+  if (e.iterations != 1)
+    throw InputError(
+        fmt::format("loop.iterations = {}: loop.iterations > 1 is not simulated by "
+                    "this version ({})",
+                    e.iterations, kWhere));
   if (e.warmups != 0) refuse_loop(fmt::format("loop.warmups = {}", e.warmups));
   if (e.pause != 0.0 || reader.has(kPauseLaw.name)) refuse_loop("loop.pause");
   if (e.loop_barrier) refuse_loop("loop.barrier = true");

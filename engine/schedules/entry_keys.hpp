@@ -4,17 +4,20 @@
 // [entry], [timing] and [loop] tables, declared once here and registered with the schedule
 // model's (schedule_model_kind.cpp), and what a point read from them.
 //
-// This build simulates the entry "together" (every rank's CPU and NIC free at 0, as before
-// these keys) with either timing, outside any loop. The other entries (a simulated barrier, a
-// law of offsets) and loops of more than one iteration are declared, checked and refused with
-// one line naming the key: they need a run start with per-rank free times and noise carried
-// across runs in the engine, which is not there yet.
+// This build simulates the entries "together" (every rank's CPU and NIC free at 0, as before
+// these keys) and "law" (rank r's CPU and NIC free from its own drawn offset: the engine's
+// per-rank start) with either timing, outside any loop. The simulated barrier and loops of more
+// than one iteration are declared, checked and refused with one line naming the key: a loop
+// needs the time-based noise carried from one iteration to the next, which the engine does not
+// do yet.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/key_spec.hpp"
 #include "core/param_reader.hpp"
+#include "distributions/noise_law.hpp"
 
 namespace collnoise {
 
@@ -34,6 +37,10 @@ struct EntrySpec {
   std::uint64_t warmups = 0;     ///< unrecorded iterations before them
   bool loop_barrier = false;     ///< a barrier before each timed collective
   double pause = 0.0;            ///< seconds each rank waits before each iteration
+  /// entry.mode = "law": the unit-mean law of the offsets and their mean, ns (an offset is
+  /// mean_ns * law->isf(u), u drawn per replication and rank from StreamPurpose::kEntryOffset).
+  std::shared_ptr<const NoiseLaw> law;
+  double mean_ns = 0.0;
 
   /// The summary's `rank_entry`: "together", "barrier (<algorithm or GOAL file>)" or
   /// "law (<law>, mean <seconds> s)".
@@ -49,7 +56,7 @@ const std::vector<KeySpec>& entry_keys();
 
 /// Reads them; `ranks`: the point's ranks. InputError naming the key at fault: inconsistent
 /// keys (entry.barrier with entry.barrier_goal, a barrier key without entry.mode = "barrier"),
-/// and, in this build, any entry but "together" and any loop (see above).
+/// and, in this build, the barrier entry and any loop (see above).
 EntrySpec read_entry(ParamReader& reader);
 
 }  // namespace collnoise

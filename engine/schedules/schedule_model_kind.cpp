@@ -366,6 +366,12 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   noise.delays = read_message_delays(reader, net.L, net.G);
   if (noise.delays) noise.tail_index = std::min(noise.tail_index, noise.delays->tail_index());
   EntrySpec entry = read_entry(reader);
+  // A critical path follows ranks that start together (engine/schedules/paths/).
+  if (run.critical_path && entry.entry != RankEntry::kTogether)
+    throw InputError(fmt::format(
+        "output.critical_path = true with entry.mode = \"{}\": critical paths are recorded only "
+        "for ranks entering together in this version",
+        entry.entry == RankEntry::kLaw ? "law" : "barrier"));
   point.kind = "schedule";
   // Time-based noise must resolve its detours over the whole run (checked once the noiseless
   // run is known).

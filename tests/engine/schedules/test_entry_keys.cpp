@@ -10,7 +10,11 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/rng.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
+#include "engine/schedules/schedule_study.hpp"
 #include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/schedule_nets.hpp"
 
 using namespace collnoise;
 
@@ -77,11 +81,8 @@ TEST_CASE("entry keys: conflicts and what this build does not simulate, one line
   CHECK(names(refusal({{"loop.pause.mean", 1.0e-6}}), "loop.pause.mean applies with"));
   // Consistent, but not simulated in this build: refused naming the key.
   CHECK(names(refusal({{"entry.mode", std::string("barrier")}}), "entry.mode = \"barrier\""));
-  CHECK(names(refusal({{"entry.mode", std::string("law")},
-                       {"entry.law", std::string("exponential")},
-                       {"entry.mean", 1.0e-6}}),
-              "entry.mode = \"law\""));
-  CHECK(names(refusal({{"loop.iterations", std::int64_t{1000}}}), "loop.iterations = 1000"));
+  CHECK(names(refusal({{"loop.iterations", std::int64_t{1000}}}),
+              "loop.iterations = 1000: loop.iterations > 1 is not simulated by this version"));
   CHECK(names(refusal({{"loop.warmups", std::int64_t{10}}}), "loop.warmups = 10"));
   CHECK(names(refusal({{"loop.pause", 1.0e-6}}), "loop.pause"));
   CHECK(names(refusal({{"loop.barrier", true}}), "loop.barrier = true"));
@@ -149,4 +150,61 @@ iterations = 1000
   const auto bad = run_command_line("run entry-bad.toml --validate-only");
   CHECK(bad.code == 2);
   CHECK(names(bad.output, "loop.iterations = 1000"));
+}
+
+TEST_CASE("entry law: each rank's offset drawn per sample, its time from its own start, by hand") {
+  // Two ranks, rank 0 sends 8 bytes to rank 1 (L = 1000, o = 100, G = 1 ns), no noise. From
+  // starts s0, s1 (ns): rank 0 ends at s0 + o; the message arrives at s0 + o + L and rank 1
+  // takes it when both it and rank 1 are there: max(s0 + 1100, s1) + 107.
+  ScheduleSource source;
+  source.built = std::make_shared<const AnySchedule>(read_goal_text(
+      "num_ranks 2\nrank 0 {\nl0: send 8b to 1 tag 0\n}\nrank 1 {\nl0: recv 8b from 0 tag 0\n}\n",
+      "pair.goal"));
+  source.ranks = 2;
+  source.operations = 2;
+  source.description = "pair";
+  const auto study_timed = [&](const std::string& measure) {
+    // Uniform(0, 2) of unit mean, mean 2 us: offsets 4000 (1 - u) ns.
+    ParamReader reader({{"entry.mode", std::string("law")},
+                        {"entry.law", std::string("uniform")},
+                        {"entry.mean", 2.0e-6},
+                        {"timing.measure", measure}});
+    auto study =
+        std::make_unique<ScheduleStudy>(source, collnoise::test::hand_net(), ScheduleNoiseSpec{});
+    EntrySpec entry = read_entry(reader);
+    CHECK(entry.entry_text == "law (uniform, mean 2e-06 s)");
+    study->set_entry(std::move(entry));
+    study->set_stream_key(42);
+    return study;
+  };
+  const auto per_rank = study_timed("per_rank");
+  const auto completion = study_timed("completion");
+  CHECK(per_rank->noiseless_completion() * 1e9 == Approx(1207.0).epsilon(1e-12));
+  bool later_sender = false, later_receiver = false;
+  for (std::uint64_t i = 0; i < 20; ++i) {
+    const std::vector<double> starts = per_rank->entry_starts(i);
+    REQUIRE(starts.size() == 2);
+    for (std::uint64_t r = 0; r < 2; ++r) {
+      // The stream of (replication i, rank r) of its own purpose.
+      const double u = make_stream(hash_combine(stream_key(42, StreamPurpose::kEntryOffset, i), r))
+                           .next_uniform();
+      CHECK(starts[r] == Approx(4000.0 * (1.0 - u)).epsilon(1e-14));
+    }
+    CHECK(completion->entry_starts(i) == starts);  // timing.measure draws nothing
+    const double s0 = starts[0], s1 = starts[1];
+    const double f0 = s0 + 100.0, f1 = std::max(s0 + 1100.0, s1) + 107.0;
+    (s1 > s0 + 1100.0 ? later_receiver : later_sender) = true;
+    INFO("sample " << i << ": starts " << s0 << ", " << s1);
+    CHECK(per_rank->replicate(i) * 1e9 == Approx(std::max(f0 - s0, f1 - s1)).epsilon(1e-12));
+    CHECK(completion->replicate(i) * 1e9 ==
+          Approx(std::max(f0, f1) - std::min(s0, s1)).epsilon(1e-12));
+    const std::vector<double> own = per_rank->rank_finishes(i);
+    CHECK(own[0] * 1e9 == Approx(100.0).epsilon(1e-12));
+    CHECK(own[1] * 1e9 == Approx(f1 - s1).epsilon(1e-12));
+    const std::vector<double> common = completion->rank_finishes(i);
+    CHECK(common[1] * 1e9 == Approx(f1 - std::min(s0, s1)).epsilon(1e-12));
+  }
+  // The samples met both cases of the max (the message waiting, the receiver waiting).
+  CHECK(later_sender);
+  CHECK(later_receiver);
 }
