@@ -49,6 +49,10 @@ struct Samples {
   std::string simulated_what;
   std::string measured_what;
   std::vector<std::string> warnings;
+  // How the simulated side timed its samples and how its ranks entered (the point's
+  // sample_timing and rank_entry; a result written before these fields: completion, together).
+  std::string simulated_timing = "completion";
+  std::string simulated_entry = "together";
   // --mode ranks: per iteration (measured) or sample (simulated), the largest rank time less the
   // smallest, and that spread divided by the largest; each sorted.
   std::vector<double> simulated_spread, measured_spread;
@@ -157,6 +161,29 @@ void check_match(const ResultFile& result, std::size_t point, const MeasuredTime
                                      m.message_bytes));
 }
 
+std::string text_field(const Record& record, const std::string& key, const std::string& absent) {
+  const Field* f = record.find(key);
+  if (f == nullptr || !std::holds_alternative<std::string>(*f)) return absent;
+  return std::get<std::string>(*f);
+}
+
+// The simulated side's timing and entry, and one line when its timing is not the measured
+// side's: a per-rank table times each rank from its own barrier exit, a list of times is one
+// time per iteration.
+void check_timing(const ResultFile& result, std::size_t point, const MeasuredTimes& m, Samples& s) {
+  const Record& summary = result.summaries[point];
+  s.simulated_timing = text_field(summary, schedule_fields::kSampleTiming.name, "completion");
+  s.simulated_entry = text_field(summary, schedule_fields::kRankEntry.name, "together");
+  if (m.per_rank && s.simulated_timing == "completion")
+    s.warnings.push_back(
+        "the measured table times each rank from its own barrier exit, the point's samples are "
+        "completions from a common start: timing.measure = \"per_rank\" compares like with like");
+  if (!m.per_rank && s.simulated_timing == "per_rank")
+    s.warnings.push_back(
+        "the measured file lists one time per iteration, the point times each rank from its own "
+        "start (timing.measure = \"per_rank\")");
+}
+
 // --size, checked by its validator: empty when not given.
 std::optional<std::uint64_t> chosen_size(const std::string& text) {
   if (text.empty()) return std::nullopt;
@@ -213,6 +240,7 @@ Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_
   s.measured = o.mode == "max" ? m.iteration_maxima() : m.seconds;
   s.measured_what = measured_description(m, o.mode);
   check_match(result, point, m, s);
+  check_timing(result, point, m, s);
   if (o.mode == "ranks") {  // both still in row order: a sample's (an iteration's) ranks together
     const auto ranks = whole_field(result.summaries[point], schedule_fields::kRanks.name);
     row_spreads(s.simulated, ranks.value_or(0), s.simulated_spread, s.simulated_relative_spread);
@@ -322,6 +350,8 @@ Json comparison_json(const CompareOptions& o, const Samples& s, double level) {
       {"units", "seconds"},
       {"simulated",
        {{"what", s.simulated_what},
+        {"timing", s.simulated_timing},
+        {"entry", s.simulated_entry},
         {"values", s.simulated.size()},
         {"mean", mean_of(s.simulated)}}},
       {"measured",
@@ -361,11 +391,12 @@ std::string interval_text(const Json& j, double scale) {
 std::string comparison_table(const Json& c) {
   const auto [scale, unit] = display_unit(c);
   std::string t = fmt::format(
-      "'{}' point {} against '{}' (--mode {})\n  simulated: {}\n  measured:  {}\n"
-      "  confidence {:g}; times in {}\n\n",
+      "'{}' point {} against '{}' (--mode {})\n  simulated: {}\n             timing {}, "
+      "ranks entering {}\n  measured:  {}\n  confidence {:g}; times in {}\n\n",
       c["result"].get<std::string>(), c["point"].get<std::uint64_t>(),
       c["measured_file"].get<std::string>(), c["mode"].get<std::string>(),
-      c["simulated"]["what"].get<std::string>(), c["measured"]["what"].get<std::string>(),
+      c["simulated"]["what"].get<std::string>(), c["simulated"]["timing"].get<std::string>(),
+      c["simulated"]["entry"].get<std::string>(), c["measured"]["what"].get<std::string>(),
       c["confidence"].get<double>(), unit);
   const auto row = [&](const char* name, const Json& j, double s, const char* how) {
     // A p-value below the smallest double is 0 as computed: said as a bound.

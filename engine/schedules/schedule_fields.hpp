@@ -85,5 +85,19 @@ struct RegimeFields {
 inline const RegimeFields kEagerRegime{"loggp_eager_", "eager"};
 inline const RegimeFields kRendezvousRegime{"loggp_rendezvous_",
                                             "rendezvous (null: no protocol switch found)"};
+// How the ranks entered, how a sample was timed and the loop around it (entry_keys.hpp):
+// `collnoise compare` reads the first two to say what it compares.
+inline const FieldSpec kRankEntry{
+    "rank_entry", "", "how the ranks entered: together (all at 0), barrier (...) or law (...)"};
+inline const FieldSpec kSampleTiming{
+    "sample_timing", "",
+    "a sample's time: completion (the last finish from the first start) or per_rank (each "
+    "rank's own time; the sample is their largest)"};
+inline const FieldSpec kBenchmarkLoop{"benchmark_loop", "",
+                                      "the benchmark loop simulated: none, or its iterations"};
+inline const FieldSpec kLoopIterations{"loop_recorded_iterations", "",
+                                       "recorded iterations of the loop (1: no loop)"};
+inline const FieldSpec kLoopWarmups{"loop_warmup_iterations", "",
+                                    "unrecorded iterations before them"};
 
 }  // namespace collnoise::schedule_fields

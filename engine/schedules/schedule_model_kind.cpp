@@ -11,6 +11,7 @@
 #include "engine/loggops/loggops_keys.hpp"
 #include "engine/schedules/algorithms/algorithms.hpp"
 #include "engine/schedules/engine/message_delays.hpp"
+#include "engine/schedules/entry_keys.hpp"
 #include "engine/schedules/goal/goal_reader.hpp"
 #include "engine/schedules/schedule/rank_classes.hpp"
 #include "engine/schedules/schedule_net_keys.hpp"
@@ -294,6 +295,13 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   ScheduleNoiseSpec noise = read_schedule_noise(reader, source.ranks, time_law);
   noise.delays = read_message_delays(reader, net);
   if (noise.delays) noise.tail_index = std::min(noise.tail_index, noise.delays->tail_index());
+  EntrySpec entry = read_entry(reader);
+  // A critical path follows ranks that start together (engine/schedules/paths/).
+  if (run.critical_path && entry.entry != RankEntry::kTogether)
+    throw InputError(fmt::format(
+        "output.critical_path = true with entry.mode = \"{}\": critical paths are recorded only "
+        "for ranks entering together in this version",
+        entry.entry == RankEntry::kLaw ? "law" : "barrier"));
   point.kind = "schedule";
   // Time-based noise must resolve its detours over the whole run (checked once the noiseless
   // run is known).
@@ -306,6 +314,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   }
   auto study = std::make_unique<ScheduleStudy>(std::move(source), net, noise, std::move(check));
   study->record_loggp_fit(network.file_fit, network.fit);
+  study->set_entry(std::move(entry));
   if (run.critical_path) study->record_critical_paths();  // before the noiseless run: it records
   // A GOAL file's schedule is simulated now: one that cannot complete is refused at once.
   if (goal) study->noiseless();
@@ -329,6 +338,7 @@ ModelKind schedule_model_kind() {
                                kCosched, kRanksPerNode, kFinishSample, kMeasurements};
   for (const auto& k : schedule_net_keys()) keys.push_back(k);
   for (const auto& k : message_delay_keys()) keys.push_back(k);
+  for (const auto& k : entry_keys()) keys.push_back(k);
   for (const auto& k : loggops_keys())
     if (k.name != "loggops.message_bytes") keys.push_back(k);
   return {

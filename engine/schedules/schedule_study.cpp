@@ -122,8 +122,11 @@ TallyLayout completion_layout(std::size_t histogram_bins, double noiseless) {
 }  // namespace
 
 TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&) const {
-  // From the noiseless completion to 100 times it.
-  TallyLayout layout = completion_layout(histogram_bins, noiseless_completion());
+  // From the noiseless completion to 100 times it; with drawn entries a rank's own time may be
+  // below it (it found its messages waiting): from a tenth of it to 10 times it.
+  const double lo =
+      entry_.entry == RankEntry::kTogether ? noiseless_completion() : 0.1 * noiseless_completion();
+  TallyLayout layout = completion_layout(histogram_bins, lo);
   if (attributed_) attribution().add_to(layout);
   return layout;
 }
@@ -171,6 +174,12 @@ const CriticalPath& ScheduleStudy::noiseless_path() const {
 
 std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
                                                            TimelineRecorder& timeline) const {
+  // The paths and timelines follow ranks that start together.
+  if (entry_.entry != RankEntry::kTogether)
+    throw InputError(
+        fmt::format("a timeline of a point with rank_entry {}: replayed only for "
+                    "ranks entering together in this version",
+                    entry_.entry_text));
   const PathAttribution a = attribution();
   CriticalPathRecorder recorder(a.step_bucket(), true);
   BothObservers<CriticalPathRecorder, TimelineRecorder> both{recorder, timeline};
@@ -193,16 +202,43 @@ double ScheduleStudy::replicate(std::uint64_t index) const {
 }
 
 double ScheduleStudy::replicate(std::uint64_t index, UnitInFlight& unit) const {
-  // Without noise every replication is the noiseless run: no need to simulate it again.
-  if (!noisy()) return noiseless_completion();
+  // Without noise or drawn entries every replication is the noiseless run: no need to simulate
+  // it again.
+  if (!noisy() && entry_.entry == RankEntry::kTogether) return noiseless_completion();
   NoObserver none;
-  const ScheduleRun run = run_replication(index, unit, none);
-  return *std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond;
+  const std::vector<double> starts = entry_starts(index);
+  const ScheduleRun run = run_replication(index, unit, none, starts);
+  return sample_time(run, starts);
+}
+
+std::vector<double> ScheduleStudy::entry_starts(std::uint64_t index) const {
+  if (entry_.entry != RankEntry::kLaw) return {};
+  // One stream per (replication, rank), as the noise offsets: a rank's offset does not depend
+  // on the order ranks are visited in.
+  const std::uint64_t key = stream_key(key_, StreamPurpose::kEntryOffset, index);
+  std::vector<double> starts(ranks_of(*schedule()));
+  for (std::size_t r = 0; r < starts.size(); ++r)
+    starts[r] = entry_.mean_ns * entry_.law->isf(make_stream(hash_combine(key, r)).next_uniform());
+  return starts;
+}
+
+double ScheduleStudy::sample_time(const ScheduleRun& run, std::span<const double> starts) const {
+  if (starts.empty()) return *std::max_element(run.finish.begin(), run.finish.end()) * kNanosecond;
+  if (entry_.timing == SampleTiming::kPerRank) {
+    double most = 0.0;
+    for (std::size_t r = 0; r < starts.size(); ++r)
+      most = std::max(most, run.finish[r] - starts[r]);
+    return most * kNanosecond;
+  }
+  return (*std::max_element(run.finish.begin(), run.finish.end()) -
+          *std::min_element(starts.begin(), starts.end())) *
+         kNanosecond;
 }
 
 template <class Observer>
 ScheduleRun ScheduleStudy::run_replication(std::uint64_t index, UnitInFlight& unit,
-                                           Observer& observer) const {
+                                           Observer& observer,
+                                           std::span<const double> starts) const {
   ScheduleEngineMemory& memory = engine_memory_->local();
   // A long sample (minutes at millions of ranks) tells progress how far it is: its events
   // against the noiseless run's.
@@ -215,7 +251,7 @@ ScheduleRun ScheduleStudy::run_replication(std::uint64_t index, UnitInFlight& un
   } unhook{memory};
   ScheduleRun run =
       run_schedule(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
-                   memory, observer);
+                   memory, observer, starts);
   if (!run.complete)
     throw RuntimeFailure(
         fmt::format("{}: a replication did not complete: {}", source_.description, run.incomplete));
@@ -302,12 +338,15 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields, {kLogGPFit, kLogGPEagerBytes});
   append_fields(fields, kEagerRegime.specs());
   append_fields(fields, kRendezvousRegime.specs());
+  append_fields(fields, {kRankEntry, kSampleTiming, kBenchmarkLoop, kLoopIterations, kLoopWarmups});
   return fields;
 }
 
 MeanInterval ScheduleStudy::primary_mean(const Tally& tally, double level) const {
-  return mean_interval(tally.total(0), tally.tops()[0], noiseless_completion(), noise_.tail_index,
-                       level);
+  // The noiseless completion bounds the samples from below when the ranks enter together; with
+  // drawn entries only 0 does.
+  const double lower = entry_.entry == RankEntry::kTogether ? noiseless_completion() : 0.0;
+  return mean_interval(tally.total(0), tally.tops()[0], lower, noise_.tail_index, level);
 }
 
 PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& context) const {
@@ -337,25 +376,39 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   put_finish(kNoiselessFinish, noiseless());
   put_loggp_fit(s);
   if (noise_.delays) put_latency_fields(s, *noise_.delays, *schedule());
+  s.put(kRankEntry, Field(entry_.entry_text));
+  s.put(kSampleTiming, Field(entry_.timing_text()));
+  s.put(kBenchmarkLoop, Field(entry_.loop_text()));
+  s.put(kLoopIterations, Field(entry_.iterations));
+  s.put(kLoopWarmups, Field(entry_.warmups));
   std::vector<std::string> warnings = ci.warnings;
   if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
   if (finish_sample_) {
     s.put(kSampleFinishIndex, Field(*finish_sample_));
-    ScheduleEngineMemory memory;
-    put_finish(
-        kSampleFinish,
-        run_schedule(*schedule(), net_, noise_,
-                     stream_key(key_, StreamPurpose::kReplication, *finish_sample_), memory));
+    if (built_ranks_ <= kMaxRanksListed)
+      s.put(kSampleFinish, Field(series_of(rank_finishes(*finish_sample_))));
+    else
+      s.put(kSampleFinish,
+            Field(Null{fmt::format("more than {} ranks: not listed", kMaxRanksListed)}));
   }
   return {std::move(s), std::move(warnings)};
 }
 
 std::vector<double> ScheduleStudy::rank_finishes(std::uint64_t index) const {
   ScheduleEngineMemory memory;
-  const ScheduleRun run = run_schedule(
-      *schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index), memory);
+  const std::vector<double> starts = entry_starts(index);
+  const ScheduleRun run =
+      run_schedule(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
+                   memory, NoObserver{}, starts);
+  // Each rank from its own start (per_rank) or from the first start (completion).
+  const double first = starts.empty() ? 0.0 : *std::min_element(starts.begin(), starts.end());
   std::vector<double> finish;
-  for (const double t : run.finish) finish.push_back(t * kNanosecond);
+  for (std::size_t r = 0; r < run.finish.size(); ++r) {
+    const double from = starts.empty()                            ? 0.0
+                        : entry_.timing == SampleTiming::kPerRank ? starts[r]
+                                                                  : first;
+    finish.push_back((run.finish[r] - from) * kNanosecond);
+  }
   return finish;
 }
 

@@ -3,11 +3,14 @@
 // under LogGOPS with LogGOPSim's semantics, repeated M cycles of compute W then the schedule,
 // under the noise of the [noise] table. One sample is one replication (fresh noise); the primary
 // metric is the completion time: when the last rank finishes, seconds.
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "core/record.hpp"
 #include "core/work_in_flight.hpp"
@@ -15,6 +18,7 @@
 #include "distributions/time_noise.hpp"
 #include "engine/schedules/engine/schedule_engine.hpp"
 #include "engine/schedules/engine/schedule_noise_spec.hpp"
+#include "engine/schedules/entry_keys.hpp"
 #include "engine/schedules/paths/critical_path.hpp"
 #include "engine/schedules/paths/path_attribution.hpp"
 #include "engine/schedules/paths/timeline_recorder.hpp"
@@ -86,9 +90,25 @@ class ScheduleStudy final : public SampledStudy {
     loggp_fit_ = std::move(method);
     loggp_regimes_ = std::move(fit);
   }
-  /// Every rank's finishing time in replication `index`, seconds: the sample simulated again
-  /// (its value depends on its index only), as the run simulated it.
+  /// How the ranks enter and a sample is timed (entry_keys.hpp; default: together, completion).
+  /// Drawn entries add their law's tail to the samples' (primary_tail_index).
+  void set_entry(EntrySpec entry) {
+    if (entry.law) noise_.tail_index = std::min(noise_.tail_index, entry.law->tail_index());
+    entry_ = std::move(entry);
+  }
+  /// Every rank's time in replication `index`, seconds: the sample simulated again (its value
+  /// depends on its index only), as the run simulated it. Its finishing time less its own start
+  /// (timing.measure = "per_rank") or less the first rank's start (completion); with ranks
+  /// entering together, its finishing time.
   std::vector<double> rank_finishes(std::uint64_t index) const;
+  /// Every rank's start in replication `index`, ns (entry.mode = "law": mean * isf(u), u from
+  /// the stream of (replication, rank) of StreamPurpose::kEntryOffset); empty when the ranks
+  /// enter together.
+  std::vector<double> entry_starts(std::uint64_t index) const;
+  /// A sample's value, seconds, from its run and its ranks' starts (ns, or empty: all at 0): the
+  /// last finish less the first start (completion), or the largest of each rank's finish less
+  /// its own start (per_rank).
+  double sample_time(const ScheduleRun& run, std::span<const double> starts) const;
   /// Record every sample's critical path and tally where its time and noise went
   /// (path_attribution.hpp).
   void record_critical_paths() { attributed_ = true; }
@@ -122,6 +142,7 @@ class ScheduleStudy final : public SampledStudy {
   std::optional<std::uint64_t> finish_sample_;
   std::string loggp_fit_;
   std::optional<LogGPFitReport> loggp_regimes_;
+  EntrySpec entry_;
   bool attributed_ = false;
   mutable CriticalPath noiseless_path_;
   mutable std::once_flag noiseless_path_once_;
@@ -130,7 +151,8 @@ class ScheduleStudy final : public SampledStudy {
   PathAttribution attribution() const;
   bool noisy() const;
   template <class Observer>
-  ScheduleRun run_replication(std::uint64_t index, UnitInFlight& unit, Observer& observer) const;
+  ScheduleRun run_replication(std::uint64_t index, UnitInFlight& unit, Observer& observer,
+                              std::span<const double> starts = {}) const;
   /// One replication's row of metrics (completion, then the attribution's), and the ranks that
   /// finished last into `last`.
   void sample_row(std::uint64_t index, UnitInFlight& unit, std::span<double> row,

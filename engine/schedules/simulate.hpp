@@ -26,6 +26,7 @@
 // BothObservers<CriticalPathRecorder, TimelineRecorder>; another observer fails to link.
 #include <concepts>
 #include <cstdint>
+#include <span>
 #include <variant>
 
 #include "engine/schedules/engine/engine_observer.hpp"
@@ -46,23 +47,29 @@ namespace collnoise {
 ///    draw of the run comes from it, so one key gives one run, bit for bit. Noiseless runs
 ///    ignore it;
 ///  - `memory`: the engine's working memory, reused from run to run, one run at a time;
-///  - `observer`: one of the three instantiated observers (above), told every occupation.
+///  - `observer`: one of the three instantiated observers (above), told every occupation;
+///  - `start`: every rank's start, ns (its CPUs and NICs free from then; the times stay
+///    absolute), or empty for every rank at 0 (docs/models/schedules.md, "Entry, timing and
+///    loop"). Preconditions: one finite start >= 0 per rank (else InputError).
 /// Preconditions: at most 2^30 ranks (else InputError). A run that cannot finish (a receive
 /// without its send) returns complete = false with the reason instead of throwing.
 template <class Sched, class Observer>
 requires(!std::same_as<Sched, AnySchedule>) ScheduleRun
     run_schedule(const Sched& schedule, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                 std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer) {
-  return run_noisy(schedule, net, noise, key, memory, observer);
+                 std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer,
+                 std::span<const double> start = {}) {
+  return run_noisy(schedule, net, noise, key, memory, observer, start);
 }
 
 /// The same for either kind of schedule a study holds; no observer by default.
 template <class Observer = NoObserver>
 ScheduleRun run_schedule(const AnySchedule& schedule, const ScheduleNet& net,
                          const ScheduleNoiseSpec& noise, std::uint64_t key,
-                         ScheduleEngineMemory& memory, Observer&& observer = {}) {
+                         ScheduleEngineMemory& memory, Observer&& observer = {},
+                         std::span<const double> start = {}) {
   return std::visit(
-      [&](const auto& x) { return run_schedule(x, net, noise, key, memory, observer); }, schedule);
+      [&](const auto& x) { return run_schedule(x, net, noise, key, memory, observer, start); },
+      schedule);
 }
 
 /// The noiseless run, unobserved, on memory of its own (released at the end).

@@ -309,6 +309,17 @@ TEST_CASE("compare: a per-rank table, by iteration maxima and by pooled ranks", 
   const auto by_max = compared("cmp_ranks.h5 cmp_netgauge.csv --size 8");
   CHECK(by_max["mode"] == "max");
   CHECK(by_max["measured"]["values"] == 300);
+  // The simulated side says how it was timed and entered; a per-rank table against
+  // completion-timed samples is compared, with one warning.
+  CHECK(by_max["simulated"]["timing"] == "completion");
+  CHECK(by_max["simulated"]["entry"] == "together");
+  const auto timing_warnings = std::count_if(
+      by_max["warnings"].begin(), by_max["warnings"].end(), [](const nlohmann::json& w) {
+        return w.get<std::string>().find(
+                   "timing.measure = \"per_rank\" compares like with "
+                   "like") != std::string::npos;
+      });
+  CHECK(timing_warnings == 1);
   CHECK(by_max["measured"]["what"].get<std::string>().find("8 ranks x 300 iterations at 8 "
                                                            "bytes") != std::string::npos);
   const auto pooled =

@@ -10,6 +10,7 @@
 // sanitized build; apart, a parallel build compiles them side by side. A run with an observer
 // none of them instantiates fails to link.
 #include <cstdint>
+#include <span>
 
 #include "engine/schedules/engine/engine_observer.hpp"
 #include "engine/schedules/engine/schedule_engine.hpp"
@@ -19,9 +20,11 @@
 namespace collnoise {
 
 /// Simulates `s` once under `noise` drawn from the replication stream `key`, on `memory`, told to
-/// `observer` (NoObserver, a PathCompositionRecorder, or a critical path and a timeline together).
+/// `observer` (NoObserver, a PathCompositionRecorder, or a critical path and a timeline together);
+/// `start`: every rank's start, ns, or empty for all at 0 (simulate_schedule).
 template <class Sched, class Observer>
 ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                      std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer);
+                      std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer,
+                      std::span<const double> start);
 
 }  // namespace collnoise

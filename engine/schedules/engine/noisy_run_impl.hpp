@@ -1,6 +1,7 @@
 #pragma once
 // The body of run_noisy (engine/schedules/engine/noisy_run.hpp), included by the files that
 // instantiate it for an observer.
+#include <span>
 #include <variant>
 #include <vector>
 
@@ -38,24 +39,25 @@ inline PoissonScheduleNoise engine_noise(const PoissonCpuNoise& p, std::uint64_t
 // The CPU noise `cpu`, with the network noise of `noise` when it has some.
 template <class Sched, class Cpu, class Observer>
 ScheduleRun run_with(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                     std::uint64_t key, Cpu& cpu, ScheduleEngineMemory& memory,
-                     Observer& observer) {
+                     std::uint64_t key, Cpu& cpu, ScheduleEngineMemory& memory, Observer& observer,
+                     std::span<const double> start) {
   if (noise.delays) {
     WithMessageDelays<Cpu> both(cpu, *noise.delays, key);
-    return simulate_schedule(s, net, both, memory, observer);
+    return simulate_schedule(s, net, both, memory, observer, start);
   }
-  return simulate_schedule(s, net, cpu, memory, observer);
+  return simulate_schedule(s, net, cpu, memory, observer, start);
 }
 
 }  // namespace noisy_run_detail
 
 template <class Sched, class Observer>
 ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                      std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer) {
+                      std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer,
+                      std::span<const double> start) {
   return std::visit(
       [&](const auto& kind) {
         auto cpu = noisy_run_detail::engine_noise(kind, key, s.ranks());
-        return noisy_run_detail::run_with(s, net, noise, key, cpu, memory, observer);
+        return noisy_run_detail::run_with(s, net, noise, key, cpu, memory, observer, start);
       },
       noise.cpu);
 }

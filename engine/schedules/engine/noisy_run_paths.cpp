@@ -7,9 +7,9 @@ namespace collnoise {
 
 template ScheduleRun run_noisy<Schedule, PathCompositionRecorder>(
     const Schedule&, const ScheduleNet&, const ScheduleNoiseSpec&, std::uint64_t,
-    ScheduleEngineMemory&, PathCompositionRecorder&);
+    ScheduleEngineMemory&, PathCompositionRecorder&, std::span<const double>);
 template ScheduleRun run_noisy<GeneratedSchedule, PathCompositionRecorder>(
     const GeneratedSchedule&, const ScheduleNet&, const ScheduleNoiseSpec&, std::uint64_t,
-    ScheduleEngineMemory&, PathCompositionRecorder&);
+    ScheduleEngineMemory&, PathCompositionRecorder&, std::span<const double>);
 
 }  // namespace collnoise

@@ -5,11 +5,12 @@ namespace collnoise {
 
 template ScheduleRun run_noisy<Schedule, NoObserver>(const Schedule&, const ScheduleNet&,
                                                      const ScheduleNoiseSpec&, std::uint64_t,
-                                                     ScheduleEngineMemory&, NoObserver&);
+                                                     ScheduleEngineMemory&, NoObserver&,
+                                                     std::span<const double>);
 template ScheduleRun run_noisy<GeneratedSchedule, NoObserver>(const GeneratedSchedule&,
                                                               const ScheduleNet&,
                                                               const ScheduleNoiseSpec&,
                                                               std::uint64_t, ScheduleEngineMemory&,
-                                                              NoObserver&);
+                                                              NoObserver&, std::span<const double>);
 
 }  // namespace collnoise

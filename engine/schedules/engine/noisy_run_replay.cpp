@@ -10,10 +10,12 @@ using Replayed = BothObservers<CriticalPathRecorder, TimelineRecorder>;
 
 template ScheduleRun run_noisy<Schedule, Replayed>(const Schedule&, const ScheduleNet&,
                                                    const ScheduleNoiseSpec&, std::uint64_t,
-                                                   ScheduleEngineMemory&, Replayed&);
+                                                   ScheduleEngineMemory&, Replayed&,
+                                                   std::span<const double>);
 template ScheduleRun run_noisy<GeneratedSchedule, Replayed>(const GeneratedSchedule&,
                                                             const ScheduleNet&,
                                                             const ScheduleNoiseSpec&, std::uint64_t,
-                                                            ScheduleEngineMemory&, Replayed&);
+                                                            ScheduleEngineMemory&, Replayed&,
+                                                            std::span<const double>);
 
 }  // namespace collnoise

@@ -126,6 +126,13 @@ double estimated_engine_bytes(double ranks, double operations, double ready_at_s
 template <class Sched, class Noise>
 ScheduleRun simulate_schedule(const Sched& schedule, const ScheduleNet& net, Noise& noise,
                               ScheduleEngineMemory& memory);
+/// The same told to `observer` (engine_observer.hpp), with every rank's CPUs and NICs free from
+/// `start[rank]` ns instead of 0 when `start` is not empty (one finite start >= 0 per rank, else
+/// InputError); the finishing times stay absolute. Empty: the run as without it, bit for bit.
+template <class Sched, class Noise, class Observer>
+ScheduleRun simulate_schedule(const Sched& schedule, const ScheduleNet& net, Noise& noise,
+                              ScheduleEngineMemory& memory, Observer& observer,
+                              std::span<const double> start = {});
 /// The same with memory of its own, released at the end.
 template <class Sched, class Noise>
 ScheduleRun simulate_schedule(const Sched& schedule, const ScheduleNet& net, Noise& noise);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <span>
 #include <utility>
 
 #include "core/errors.hpp"
@@ -114,6 +116,22 @@ class EngineRun {
     extra_cpu_ = extra.subspan(0, cpus);
     extra_send_ = extra.subspan(cpus, nics);
     extra_recv_ = extra.subspan(cpus + nics, nics);
+  }
+
+  /// Every CPU and NIC of rank r free from `start[r]` ns instead of 0 (a start of its own: the
+  /// entry of docs/models/schedules.md, "Entry, timing and loop"). The start round still lists
+  /// the ready operations at time 0 with LogGOPSim's stamps; each waits for its rank's resources
+  /// as it would for any busy CPU or NIC (a posted receive takes none and is posted at once).
+  void start_at(std::span<const double> start) {
+    for (std::uint32_t h = 0; h < p_; ++h) {
+      state_[h].cpu = state_[h].send = state_[h].recv = start[h];
+      for (std::uint32_t c = 0; c < more_cpus_; ++c)
+        extra_cpu_[std::size_t{h} * more_cpus_ + c] = start[h];
+      for (std::uint32_t n = 0; n < more_nics_; ++n) {
+        extra_send_[std::size_t{h} * more_nics_ + n] = start[h];
+        extra_recv_[std::size_t{h} * more_nics_ + n] = start[h];
+      }
+    }
   }
 
   // ---- Before the events ----
@@ -734,14 +752,17 @@ class EngineRun {
   std::array<LastWait, kLastWaits> last_wait_{};
 };
 
+// `start`: every rank's start (ns), or empty for all at 0.
 template <class Counter, class Sched, class Noise, class Observer>
 ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
-                          EngineBuffers& buffers, Observer& observer) {
+                          EngineBuffers& buffers, Observer& observer,
+                          std::span<const double> start = {}) {
   using Run = EngineRun<Counter, Sched, Noise, Observer>;
   if constexpr (Observer::kActive) observer.begin(s.ranks(), s.cpus(), s.nics());
   buffers.reset();
   std::vector<double> extra(Run::extra_doubles(s), 0.0);
   Run run(s, net, noise, use_rooms, buffers, observer, extra);
+  if (!start.empty()) run.start_at(start);
   StopPoll setup;
   run.begin_start_round(run.count_dependencies(setup));
   run.run_events();
@@ -760,11 +781,18 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
 
 template <class Sched, class Noise, class Observer>
 ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noise,
-                              ScheduleEngineMemory& memory, Observer& observer) {
+                              ScheduleEngineMemory& memory, Observer& observer,
+                              std::span<const double> start) {
   using namespace schedule_detail;
   if (s.ranks() > kMaxScheduleRanks)
     throw InputError(
         fmt::format("a schedule of {} ranks: the engine takes at most 2^30", s.ranks()));
+  if (!start.empty() && start.size() != s.ranks())
+    throw InputError(
+        fmt::format("{} start times for a schedule of {} ranks", start.size(), s.ranks()));
+  for (const double t : start)
+    if (!(t >= 0.0) || !std::isfinite(t))
+      throw InputError(fmt::format("a rank's start time of {} ns: starts are finite and >= 0", t));
   std::uint32_t most = 0;
   StopPoll poll;
   for (std::uint32_t host = 0; host < s.ranks(); ++host) {
@@ -775,9 +803,11 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
   }
   const bool rooms = s.cpus() == 1 && s.nics() == 1;
   EngineBuffers& buffers = memory.buffers();
-  if (most < 0xff) return simulate_with<std::uint8_t>(s, net, noise, rooms, buffers, observer);
-  if (most < 0xffff) return simulate_with<std::uint16_t>(s, net, noise, rooms, buffers, observer);
-  return simulate_with<std::uint32_t>(s, net, noise, rooms, buffers, observer);
+  if (most < 0xff)
+    return simulate_with<std::uint8_t>(s, net, noise, rooms, buffers, observer, start);
+  if (most < 0xffff)
+    return simulate_with<std::uint16_t>(s, net, noise, rooms, buffers, observer, start);
+  return simulate_with<std::uint32_t>(s, net, noise, rooms, buffers, observer, start);
 }
 
 template <class Sched, class Noise>

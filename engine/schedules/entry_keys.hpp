@@ -1,0 +1,62 @@
+#pragma once
+// How the ranks of a schedule point enter the collective, how a sample's time is taken and the
+// benchmark loop around it (docs/models/schedules.md, "Entry, timing and loop"): the keys of the
+// [entry], [timing] and [loop] tables, declared once here and registered with the schedule
+// model's (schedule_model_kind.cpp), and what a point read from them.
+//
+// This build simulates the entries "together" (every rank's CPU and NIC free at 0, as before
+// these keys) and "law" (rank r's CPU and NIC free from its own drawn offset: the engine's
+// per-rank start) with either timing, outside any loop. The simulated barrier and loops of more
+// than one iteration are declared, checked and refused with one line naming the key: a loop
+// needs the time-based noise carried from one iteration to the next, which the engine does not
+// do yet.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/key_spec.hpp"
+#include "core/param_reader.hpp"
+#include "distributions/noise_law.hpp"
+
+namespace collnoise {
+
+/// Where each rank's collective starts.
+enum class RankEntry { kTogether, kBarrier, kLaw };
+/// What a sample's value is.
+enum class SampleTiming {
+  kCompletion,  ///< the last finish, from the first rank's start (a common start)
+  kPerRank,     ///< each rank's own time, from its own start to its own finish
+};
+
+/// What a schedule point read from the entry, timing and loop keys.
+struct EntrySpec {
+  RankEntry entry = RankEntry::kTogether;
+  SampleTiming timing = SampleTiming::kCompletion;
+  std::uint64_t iterations = 1;  ///< recorded iterations of the loop (1: no loop)
+  std::uint64_t warmups = 0;     ///< unrecorded iterations before them
+  bool loop_barrier = false;     ///< a barrier before each timed collective
+  double pause = 0.0;            ///< seconds each rank waits before each iteration
+  /// entry.mode = "law": the unit-mean law of the offsets and their mean, ns (an offset is
+  /// mean_ns * law->isf(u), u drawn per replication and rank from StreamPurpose::kEntryOffset).
+  std::shared_ptr<const NoiseLaw> law;
+  double mean_ns = 0.0;
+
+  /// The summary's `rank_entry`: "together", "barrier (<algorithm or GOAL file>)" or
+  /// "law (<law>, mean <seconds> s)".
+  std::string entry_text = "together";
+  /// The summary's `sample_timing`: "completion" or "per_rank".
+  std::string timing_text() const;
+  /// The summary's `benchmark_loop`: "none", or its iterations, warm-ups, pause and barrier.
+  std::string loop_text() const;
+};
+
+/// The keys of the [entry], [timing] and [loop] tables (schedule model).
+const std::vector<KeySpec>& entry_keys();
+
+/// Reads them; `ranks`: the point's ranks. InputError naming the key at fault: inconsistent
+/// keys (entry.barrier with entry.barrier_goal, a barrier key without entry.mode = "barrier"),
+/// and, in this build, the barrier entry and any loop (see above).
+EntrySpec read_entry(ParamReader& reader);
+
+}  // namespace collnoise
