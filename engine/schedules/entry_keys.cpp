@@ -180,7 +180,7 @@ EntrySpec read_entry(ParamReader& reader) {
     not_applicable(kPauseMean, "loop.pause.law");
   if (reader.has(kPauseLaw.name) && !reader.has(kPauseMean.name))
     throw InputError("loop.pause.law needs loop.pause.mean, the mean pause in seconds");
-  // What this build simulates: ranks together, outside a loop (entry_keys.hpp says why).
+  // What this build simulates: every entry, outside a loop (entry_keys.hpp says why).
   const auto refuse_loop = [](const std::string& key) {
     throw InputError(
         fmt::format("{}: the benchmark loop is not simulated in this build ({})", key, kWhere));
