@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "distributions/law_kind.hpp"
 #include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
 
 namespace collnoise {
 namespace {
@@ -91,7 +92,8 @@ const KeySpec kLoopBarrier{.name = "loop.barrier",
 }
 
 // The entry keys, checked for consistency; the entry's description.
-RankEntry read_mode(ParamReader& reader, std::string& text) {
+RankEntry read_mode(ParamReader& reader, EntrySpec& e) {
+  std::string& text = e.entry_text;
   const std::string mode = reader.text(kMode);
   const bool barrier = mode == "barrier";
   const bool law = mode == "law";
@@ -105,10 +107,10 @@ RankEntry read_mode(ParamReader& reader, std::string& text) {
   if (law && !(reader.has(kLaw.name) && reader.has(kMean.name)))
     throw InputError("entry.mode = \"law\" needs entry.law and entry.mean (seconds)");
   if (barrier) {
-    text = fmt::format("barrier ({})", reader.has(kBarrierGoal.name)
-                                           ? "GOAL file " + reader.text(kBarrierGoal)
-                                       : reader.has(kBarrier.name) ? reader.text(kBarrier)
-                                                                   : "dissemination_barrier");
+    if (reader.has(kBarrierGoal.name)) e.barrier_goal = reader.text(kBarrierGoal);
+    if (reader.has(kBarrier.name)) e.barrier_algorithm = reader.text(kBarrier);
+    text = fmt::format("barrier ({})", e.barrier_goal.empty() ? e.barrier_algorithm
+                                                              : "GOAL file " + e.barrier_goal);
     return RankEntry::kBarrier;
   }
   if (law) {
@@ -131,6 +133,25 @@ std::string EntrySpec::loop_text() const {
                      loop_barrier ? ", a barrier before each" : "");
 }
 
+AnySchedule entry_barrier(const EntrySpec& entry, std::uint32_t ranks) {
+  if (!entry.barrier_goal.empty()) {
+    const std::string& path = entry.barrier_goal;
+    AnySchedule barrier = read_goal_schedule(path);
+    if (ranks_of(barrier) != ranks)
+      throw InputError(fmt::format("entry.barrier_goal = \"{}\" has {} ranks, the collective {}",
+                                   path, ranks_of(barrier), ranks));
+    return barrier;
+  }
+  const AlgorithmKind& algorithm = *find_algorithm(entry.barrier_algorithm);
+  AlgorithmParams p;
+  p.ranks = ranks;
+  p.message_bytes = 1;  // a barrier's messages carry no data
+  if (algorithm.generate_on_the_fly)
+    if (std::optional<GeneratedSchedule> fly = algorithm.generate_on_the_fly(p))
+      return AnySchedule(std::move(*fly));
+  return AnySchedule(algorithm.generate(p));
+}
+
 const std::vector<KeySpec>& entry_keys() {
   static const std::vector<KeySpec> keys = {kMode,  kBarrier,  kBarrierGoal, kLaw,
                                             kMean,  kMeasure,  kIterations,  kWarmups,
@@ -140,7 +161,7 @@ const std::vector<KeySpec>& entry_keys() {
 
 EntrySpec read_entry(ParamReader& reader) {
   EntrySpec e;
-  e.entry = read_mode(reader, e.entry_text);
+  e.entry = read_mode(reader, e);
   if (e.entry == RankEntry::kLaw) {
     // The same reader as latency.law's and noise.law's: a unit-mean law, its shape keys under
     // entry.
@@ -159,11 +180,7 @@ EntrySpec read_entry(ParamReader& reader) {
     not_applicable(kPauseMean, "loop.pause.law");
   if (reader.has(kPauseLaw.name) && !reader.has(kPauseMean.name))
     throw InputError("loop.pause.law needs loop.pause.mean, the mean pause in seconds");
-  // What this build simulates: ranks together, outside a loop (entry_keys.hpp says why).
-  if (e.entry == RankEntry::kBarrier)
-    throw InputError(fmt::format(
-        "entry.mode = \"barrier\": only \"together\" and \"law\" are simulated in this build ({})",
-        kWhere));
+  // What this build simulates: every entry, outside a loop (entry_keys.hpp says why).
   const auto refuse_loop = [](const std::string& key) {
     throw InputError(
         fmt::format("{}: the benchmark loop is not simulated in this build ({})", key, kWhere));

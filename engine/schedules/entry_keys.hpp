@@ -5,11 +5,11 @@
 // model's (schedule_model_kind.cpp), and what a point read from them.
 //
 // This build simulates the entries "together" (every rank's CPU and NIC free at 0, as before
-// these keys) and "law" (rank r's CPU and NIC free from its own drawn offset: the engine's
-// per-rank start) with either timing, outside any loop. The simulated barrier and loops of more
-// than one iteration are declared, checked and refused with one line naming the key: a loop
-// needs the time-based noise carried from one iteration to the next, which the engine does not
-// do yet.
+// these keys), "law" (rank r's CPU and NIC free from its own drawn offset: the engine's per-rank
+// start) and "barrier" (from its exit of a barrier simulated first) with either timing, outside
+// any loop. Loops of more than one iteration are declared, checked and refused with one line
+// naming the key: a loop needs the time-based noise carried from one iteration to the next,
+// which the engine does not do yet.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,6 +18,7 @@
 #include "core/key_spec.hpp"
 #include "core/param_reader.hpp"
 #include "distributions/noise_law.hpp"
+#include "engine/schedules/schedule/any_schedule.hpp"
 
 namespace collnoise {
 
@@ -41,6 +42,10 @@ struct EntrySpec {
   /// mean_ns * law->isf(u), u drawn per replication and rank from StreamPurpose::kEntryOffset).
   std::shared_ptr<const NoiseLaw> law;
   double mean_ns = 0.0;
+  /// entry.mode = "barrier": the built-in barrier, or its GOAL file's path (read, recorded) if
+  /// not empty.
+  std::string barrier_algorithm = "dissemination_barrier";
+  std::string barrier_goal;
 
   /// The summary's `rank_entry`: "together", "barrier (<algorithm or GOAL file>)" or
   /// "law (<law>, mean <seconds> s)".
@@ -51,12 +56,17 @@ struct EntrySpec {
   std::string loop_text() const;
 };
 
+/// The barrier of entry.mode = "barrier" for a collective of `ranks` ranks: its GOAL file
+/// (entry.barrier_goal, read now; InputError if its ranks differ) or the built-in algorithm
+/// entry.barrier (default dissemination_barrier) with 1-byte messages.
+AnySchedule entry_barrier(const EntrySpec& entry, std::uint32_t ranks);
+
 /// The keys of the [entry], [timing] and [loop] tables (schedule model).
 const std::vector<KeySpec>& entry_keys();
 
 /// Reads them; `ranks`: the point's ranks. InputError naming the key at fault: inconsistent
 /// keys (entry.barrier with entry.barrier_goal, a barrier key without entry.mode = "barrier"),
-/// and, in this build, the barrier entry and any loop (see above).
+/// and, in this build, any loop (see above).
 EntrySpec read_entry(ParamReader& reader);
 
 }  // namespace collnoise

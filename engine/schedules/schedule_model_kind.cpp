@@ -209,6 +209,22 @@ AlgorithmParams read_algorithm_params(const AlgorithmKind& algorithm, ParamReade
   return p;
 }
 
+// What this build simulates of an entry with the rest of the point.
+void check_entry(const EntrySpec& entry, const ScheduleNoiseSpec& noise, bool critical_path) {
+  // The barrier's messages would draw the delays of the collective's sends of the same index
+  // (both runs of a sample share its replication key).
+  if (entry.entry == RankEntry::kBarrier && noise.delays)
+    throw InputError(
+        "entry.mode = \"barrier\" with latency.law or latency.file: network noise on the entry "
+        "barrier is not simulated in this version");
+  // A critical path follows ranks that start together (engine/schedules/paths/).
+  if (critical_path && entry.entry != RankEntry::kTogether)
+    throw InputError(fmt::format(
+        "output.critical_path = true with entry.mode = \"{}\": critical paths are recorded only "
+        "for ranks entering together in this version",
+        entry.entry == RankEntry::kLaw ? "law" : "barrier"));
+}
+
 void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContext& run) {
   reader.text(collective_kind_key());
   if (reader.has(kGoal.name) == reader.has(kAlgorithm.name))
@@ -296,12 +312,8 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   noise.delays = read_message_delays(reader, net);
   if (noise.delays) noise.tail_index = std::min(noise.tail_index, noise.delays->tail_index());
   EntrySpec entry = read_entry(reader);
-  // A critical path follows ranks that start together (engine/schedules/paths/).
-  if (run.critical_path && entry.entry != RankEntry::kTogether)
-    throw InputError(fmt::format(
-        "output.critical_path = true with entry.mode = \"{}\": critical paths are recorded only "
-        "for ranks entering together in this version",
-        entry.entry == RankEntry::kLaw ? "law" : "barrier"));
+  const std::uint32_t source_ranks = source.ranks;
+  check_entry(entry, noise, run.critical_path);
   point.kind = "schedule";
   // Time-based noise must resolve its detours over the whole run (checked once the noiseless
   // run is known).
@@ -314,6 +326,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   }
   auto study = std::make_unique<ScheduleStudy>(std::move(source), net, noise, std::move(check));
   study->record_loggp_fit(network.file_fit, network.fit);
+  if (entry.entry == RankEntry::kBarrier) study->set_barrier(entry_barrier(entry, source_ranks));
   study->set_entry(std::move(entry));
   if (run.critical_path) study->record_critical_paths();  // before the noiseless run: it records
   // A GOAL file's schedule is simulated now: one that cannot complete is refused at once.

@@ -212,6 +212,17 @@ double ScheduleStudy::replicate(std::uint64_t index, UnitInFlight& unit) const {
 }
 
 std::vector<double> ScheduleStudy::entry_starts(std::uint64_t index) const {
+  if (entry_.entry == RankEntry::kBarrier) {
+    // Under the replication's own noise, from 0: the collective that follows sees the same
+    // time-based noise at later times (its starts shift its ranks' clocks).
+    ScheduleRun run =
+        run_schedule(*barrier_, net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
+                     engine_memory_->local());
+    if (!run.complete)
+      throw RuntimeFailure(fmt::format("{}: the entry barrier did not complete: {}",
+                                       source_.description, run.incomplete));
+    return std::move(run.finish);
+  }
   if (entry_.entry != RankEntry::kLaw) return {};
   // One stream per (replication, rank), as the noise offsets: a rank's offset does not depend
   // on the order ranks are visited in.

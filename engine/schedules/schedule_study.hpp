@@ -91,6 +91,10 @@ class ScheduleStudy final : public SampledStudy {
     loggp_regimes_ = std::move(fit);
   }
   /// How the ranks enter and a sample is timed (entry_keys.hpp; default: together, completion).
+  /// The barrier of entry.mode = "barrier" (entry_barrier), simulated before each sample.
+  void set_barrier(AnySchedule barrier) {
+    barrier_ = std::make_shared<const AnySchedule>(std::move(barrier));
+  }
   /// Drawn entries add their law's tail to the samples' (primary_tail_index).
   void set_entry(EntrySpec entry) {
     if (entry.law) noise_.tail_index = std::min(noise_.tail_index, entry.law->tail_index());
@@ -102,7 +106,8 @@ class ScheduleStudy final : public SampledStudy {
   /// entering together, its finishing time.
   std::vector<double> rank_finishes(std::uint64_t index) const;
   /// Every rank's start in replication `index`, ns (entry.mode = "law": mean * isf(u), u from
-  /// the stream of (replication, rank) of StreamPurpose::kEntryOffset); empty when the ranks
+  /// the stream of (replication, rank) of StreamPurpose::kEntryOffset; "barrier": its finishing
+  /// time in the barrier, simulated under the replication's noise from 0); empty when the ranks
   /// enter together.
   std::vector<double> entry_starts(std::uint64_t index) const;
   /// A sample's value, seconds, from its run and its ranks' starts (ns, or empty: all at 0): the
@@ -143,6 +148,7 @@ class ScheduleStudy final : public SampledStudy {
   std::string loggp_fit_;
   std::optional<LogGPFitReport> loggp_regimes_;
   EntrySpec entry_;
+  std::shared_ptr<const AnySchedule> barrier_;
   bool attributed_ = false;
   mutable CriticalPath noiseless_path_;
   mutable std::once_flag noiseless_path_once_;

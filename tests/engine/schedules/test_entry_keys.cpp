@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
@@ -80,7 +81,6 @@ TEST_CASE("entry keys: conflicts and what this build does not simulate, one line
               "loop.pause and loop.pause.law"));
   CHECK(names(refusal({{"loop.pause.mean", 1.0e-6}}), "loop.pause.mean applies with"));
   // Consistent, but not simulated in this build: refused naming the key.
-  CHECK(names(refusal({{"entry.mode", std::string("barrier")}}), "entry.mode = \"barrier\""));
   CHECK(names(refusal({{"loop.iterations", std::int64_t{1000}}}),
               "loop.iterations = 1000: loop.iterations > 1 is not simulated by this version"));
   CHECK(names(refusal({{"loop.warmups", std::int64_t{10}}}), "loop.warmups = 10"));
@@ -207,4 +207,155 @@ TEST_CASE("entry law: each rank's offset drawn per sample, its time from its own
   // The samples met both cases of the max (the message waiting, the receiver waiting).
   CHECK(later_sender);
   CHECK(later_receiver);
+}
+
+TEST_CASE("entry barrier: each rank starts the collective as it leaves the barrier, by hand") {
+  using collnoise::testing::run_command_line;
+  using collnoise::testing::write_text;
+  // L = 1000, o = 100, g = 50 ns, 1-byte messages. The barrier: ranks 1 and 2 send to rank 0
+  // (CPU to 100, arrival 1100), which receives one at 1100-1200 (its NIC free at 1150), the other
+  // at 1200-1300, then sends to 1 (1300-1400, arrival 2400) and to 2 (1400-1500, arrival 2500):
+  // rank 0 leaves at 1500, rank 1 at 2400 + o = 2500, rank 2 at 2600.
+  write_text("bar.goal", R"(num_ranks 3
+rank 0 {
+l0: recv 1b from 1 tag 0
+l1: recv 1b from 2 tag 0
+l2: send 1b to 1 tag 0
+l3: send 1b to 2 tag 0
+l2 requires l0
+l2 requires l1
+l3 requires l0
+l3 requires l1
+}
+rank 1 {
+l0: send 1b to 0 tag 0
+l1: recv 1b from 0 tag 0
+l1 requires l0
+}
+rank 2 {
+l0: send 1b to 0 tag 0
+l1: recv 1b from 0 tag 0
+l1 requires l0
+}
+)");
+  // The collective: rank 0 sends 8 bytes to rank 2. From the exits, rank 0 sends at 1500 (ends
+  // 1600), the message arrives at 2600, when rank 2 leaves the barrier: it takes o + 7 G, 2707.
+  // Rank 1, with nothing to do, ends at its start, 2500. Per rank: 100, 0, 107 ns: the sample is
+  // 107 ns. Completion: the last finish less the first start, 2707 - 1500 = 1207 ns.
+  write_text("coll.goal",
+             "num_ranks 3\nrank 0 {\nl0: send 8b to 2 tag 0\n}\nrank 1 {\n}\nrank 2 {\nl0: recv "
+             "8b from 0 tag 0\n}\n");
+  const auto summary_of = [&](const std::string& measure) {
+    write_text("bar.toml", fmt::format(R"(name = "b"
+seed = 5
+samples = 3
+[collective]
+kind = "schedule"
+goal = "coll.goal"
+finish_sample = 1
+[loggops]
+L = 1.0e-6
+o = 1.0e-7
+g = 5.0e-8
+G = 1.0e-9
+[entry]
+mode = "barrier"
+barrier_goal = "bar.goal"
+[timing]
+measure = "{}"
+)",
+                                       measure));
+    std::filesystem::remove("bar.h5");
+    const auto ran = run_command_line("run bar.toml --out bar.h5 --quiet");
+    INFO(ran.output);
+    REQUIRE(ran.code == 0);
+    return run_command_line("summary bar.h5 --json").output;
+  };
+  const auto number = [](const std::string& json, const std::string& key) {
+    const auto at = json.find("\"" + key + "\": ");
+    REQUIRE(at != std::string::npos);
+    return std::stod(json.substr(at + key.size() + 4));
+  };
+  const std::string per_rank = summary_of("per_rank");
+  const std::string completion = summary_of("completion");
+  INFO(per_rank);
+  CHECK(names(per_rank, "\"rank_entry\": \"barrier (GOAL file "));
+  CHECK(number(per_rank, "completion_mean") == Approx(107.0e-9).epsilon(1e-9));
+  CHECK(number(completion, "completion_mean") == Approx(1207.0e-9).epsilon(1e-9));
+  // Together, without the barrier, the collective alone takes 1207 ns too (rank 2 at 0).
+  CHECK(number(per_rank, "noiseless_completion") == Approx(1207.0e-9).epsilon(1e-9));
+  // Each rank's own time in sample 1, from its own exit.
+  const auto at = per_rank.find("\"sample_finish\": [");
+  REQUIRE(at != std::string::npos);
+  std::string list = per_rank.substr(at + 18);
+  list = list.substr(0, list.find(']'));
+  std::vector<double> own;
+  for (std::size_t from = 0; from < list.size();) {
+    const std::size_t comma = list.find(',', from);
+    own.push_back(std::stod(list.substr(from, comma - from)));
+    from = comma == std::string::npos ? list.size() : comma + 1;
+  }
+  REQUIRE(own.size() == 3);
+  CHECK(own[0] == Approx(100.0e-9).epsilon(1e-9));
+  CHECK(own[1] == Approx(0.0).margin(1e-15));
+  CHECK(own[2] == Approx(107.0e-9).epsilon(1e-9));
+  // The default barrier, the dissemination barrier, is symmetric: at N = 3 without noise every
+  // rank leaves it at 2 (2o + L) = 2.4 us (L = 1 us, o = 0.1 us, g = G = 0) and the collective
+  // after it, the same barrier, takes 2.4 us from there, timed either way.
+  for (const std::string measure : {"per_rank", "completion"}) {
+    write_text("dis.toml", fmt::format(R"(name = "d"
+seed = 5
+samples = 2
+[collective]
+kind = "schedule"
+algorithm = "dissemination_barrier"
+N = 3
+message_bytes = 1
+[loggops]
+L = 1.0e-6
+o = 1.0e-7
+g = 0.0
+G = 0.0
+[entry]
+mode = "barrier"
+[timing]
+measure = "{}"
+)",
+                                       measure));
+    std::filesystem::remove("dis.h5");
+    REQUIRE(run_command_line("run dis.toml --out dis.h5 --quiet").code == 0);
+    const std::string dis = run_command_line("summary dis.h5 --json").output;
+    CHECK(names(dis, "\"rank_entry\": \"barrier (dissemination_barrier)\""));
+    CHECK(number(dis, "completion_mean") == Approx(2.4e-6).epsilon(1e-9));
+  }
+  // A barrier of other ranks, and network noise on the barrier, are refused in one line.
+  write_text("bar2.goal", "num_ranks 2\nrank 0 {\n}\nrank 1 {\n}\n");
+  write_text("bar-bad.toml", R"(name = "b"
+seed = 1
+samples = 2
+[collective]
+kind = "schedule"
+goal = "coll.goal"
+[entry]
+mode = "barrier"
+barrier_goal = "bar2.goal"
+)");
+  const auto bad = run_command_line("run bar-bad.toml --validate-only");
+  CHECK(bad.code == 2);
+  CHECK(names(bad.output, "has 2 ranks, the collective 3"));
+  write_text("bar-net.toml", R"(name = "b"
+seed = 1
+samples = 2
+[collective]
+kind = "schedule"
+goal = "coll.goal"
+[entry]
+mode = "barrier"
+[latency]
+law = "exponential"
+mean = 1.0e-7
+)");
+  const auto net = run_command_line("run bar-net.toml --validate-only");
+  CHECK(net.code == 2);
+  CHECK(names(net.output, "network noise on the entry barrier is not simulated"));
 }
