@@ -22,11 +22,12 @@ Recipes:
           as an excess; every rank enters at 0 and the completion is timed. The benchmarks'
           patterns are the authors' GOAL files (their Schedgen fork, given by --schedgen: a
           generator of the files, never a dependency), but for the two with an equal built-in.
-  after   the machine as measured: the built-in patterns at their own message sizes, LogGP per
-          protocol regime (loggops.file_fit = "regimes"), each message's one-way time drawn
-          from the latency, bandwidth and one-one pools around its size (whole samples, warm-up
-          dropped), ranks entering from a simulated barrier and timed each from its own start.
-  after-together  the same with every rank entering at 0, timed to the completion.
+  after   the machine as the benchmark runs it: the built-in patterns at their own message
+          sizes, LogGP per protocol regime (loggops.file_fit = "regimes"), the detour trace,
+          ranks entering from a simulated barrier and each timed from its own start.
+  after-pools  the same patterns and LogGP with each message's one-way time drawn from the
+          latency, bandwidth and one-one pools around its size (whole samples, warm-up
+          dropped), every rank entering at 0 and the completion timed.
 
 Only the standard library and collnoise are used.
 """
@@ -159,33 +160,39 @@ def netgauge_pools(netgauge):
     return [os.path.join(netgauge, n) for n in names if os.path.isfile(os.path.join(netgauge, n))]
 
 
-def after_run_file(case, netgauge, schedgen, folder, samples, entry=AFTER_ENTRY):
-    """The machine as measured: the built-in pattern at its own message sizes (every message its
-    own LogGP regime, fitted robustly per protocol, S detected), each message's one-way time drawn
-    from the pools of the sizes around it (whole samples, the first 21 of each block of 1000
-    dropped as warm-up), the detour trace, ranks entering from a simulated barrier, each rank
-    timed from its own start."""
-    del schedgen, folder  # the built-ins need no generated file
+def after_base(case, netgauge, samples):
+    """The machine's pattern and costs: the built-in pattern at its own message sizes (every
+    message its own LogGP regime, fitted robustly per protocol, S detected) and the detour
+    trace."""
     pattern, n, nbytes = base_pattern(case["pattern"]), case["N"], case["bytes"]
-    pools = ", ".join(f'"{p}"' for p in netgauge_pools(netgauge))
     return (f'name = "validation"\nseed = 1\nsamples = {samples}\n\n'
             f'[collective]\nkind = "schedule"\n{BUILT_INS[pattern]}N = {n}\n'
             f'message_bytes = {nbytes}\n\n'
             f'[loggops]\nfile = "{netgauge}/ng_loggp.out"\nfile_fit = "regimes"\n\n'
-            f'[noise]\nlaw = "trace"\nfile = "{netgauge}/ng_osnoise.out"\n\n'
+            f'[noise]\nlaw = "trace"\nfile = "{netgauge}/ng_osnoise.out"\n\n')
+
+
+def after_run_file(case, netgauge, schedgen, folder, samples):
+    """The machine as the benchmark runs it: ranks entering from a simulated barrier, each rank
+    timed from its own start (a barrier entry takes no measured pools: the barrier's messages
+    and the collective's would draw the same delays)."""
+    del schedgen, folder  # the built-ins need no generated file
+    return after_base(case, netgauge, samples) + AFTER_ENTRY + '[output]\nraw_samples = true\n'
+
+
+def after_pools_run_file(case, netgauge, schedgen, folder, samples):
+    """The machine's measured network: each message's one-way time drawn from the latency,
+    bandwidth and one-one pools around its size (whole samples, the first 21 of each block of
+    1000 dropped as warm-up), every rank entering at 0, the completion timed."""
+    del schedgen, folder
+    pools = ", ".join(f'"{p}"' for p in netgauge_pools(netgauge))
+    return (after_base(case, netgauge, samples) +
             f'[latency]\nfile = [{pools}]\ncolumn = "one_way"\nuse = "whole"\n'
-            f'warmup = 21\nblock = 1000\n\n'
-            f'{entry}[output]\nraw_samples = true\n')
-
-
-def after_together_run_file(case, netgauge, schedgen, folder, samples):
-    """The 'after' recipe with every rank entering together at 0, timed to the completion: what
-    the network and noise model alone explain."""
-    return after_run_file(case, netgauge, schedgen, folder, samples, entry="")
+            f'warmup = 21\nblock = 1000\n\n[output]\nraw_samples = true\n')
 
 
 RECIPES = {"before": before_run_file, "after": after_run_file,
-           "after-together": after_together_run_file}
+           "after-pools": after_pools_run_file}
 
 
 def compare(collnoise, result, table, mode):

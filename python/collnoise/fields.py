@@ -279,6 +279,10 @@ completion_quantiles_method = "completion_quantiles_method"
 noiseless_finish = "noiseless_finish"
 sample_finish_index = "sample_finish_index"
 sample_finish = "sample_finish"
+latency_pool_bytes = "latency_pool_bytes"
+latency_pool_samples = "latency_pool_samples"
+latency_pools = "latency_pools"
+latency_floored_share = "latency_floored_share"
 path_calc_samples = "path_calc_samples"
 path_calc_mean = "path_calc_mean"
 path_calc_ci_low = "path_calc_ci_low"
@@ -342,6 +346,18 @@ path_steps_per_bucket = "path_steps_per_bucket"
 last_rank_top = "last_rank_top"
 last_rank_share = "last_rank_share"
 last_rank_range = "last_rank_range"
+loggp_fit = "loggp_fit"
+loggp_eager_bytes = "loggp_eager_bytes"
+loggp_eager_L = "loggp_eager_L"
+loggp_eager_o = "loggp_eager_o"
+loggp_eager_O = "loggp_eager_O"
+loggp_eager_g = "loggp_eager_g"
+loggp_eager_G = "loggp_eager_G"
+loggp_rendezvous_L = "loggp_rendezvous_L"
+loggp_rendezvous_o = "loggp_rendezvous_o"
+loggp_rendezvous_O = "loggp_rendezvous_O"
+loggp_rendezvous_g = "loggp_rendezvous_g"
+loggp_rendezvous_G = "loggp_rendezvous_G"
 rank_entry = "rank_entry"
 sample_timing = "sample_timing"
 benchmark_loop = "benchmark_loop"
@@ -620,6 +636,10 @@ UNITS = {
     noiseless_finish: "seconds",
     sample_finish_index: "",
     sample_finish: "seconds",
+    latency_pool_bytes: "",
+    latency_pool_samples: "",
+    latency_pools: "",
+    latency_floored_share: "",
     path_calc_samples: "",
     path_calc_mean: "seconds",
     path_calc_ci_low: "seconds",
@@ -683,6 +703,18 @@ UNITS = {
     last_rank_top: "",
     last_rank_share: "1",
     last_rank_range: "",
+    loggp_fit: "",
+    loggp_eager_bytes: "bytes",
+    loggp_eager_L: "seconds",
+    loggp_eager_o: "seconds",
+    loggp_eager_O: "seconds per byte",
+    loggp_eager_g: "seconds",
+    loggp_eager_G: "seconds per byte",
+    loggp_rendezvous_L: "seconds",
+    loggp_rendezvous_o: "seconds",
+    loggp_rendezvous_O: "seconds per byte",
+    loggp_rendezvous_g: "seconds",
+    loggp_rendezvous_G: "seconds per byte",
     rank_entry: "",
     sample_timing: "",
     benchmark_loop: "",
@@ -722,6 +754,7 @@ EXACT = frozenset({
     noiseless_closed_form_redundant,
     noiseless_completion,
     noiseless_finish,
+    latency_floored_share,
 })
 
 # An estimated mean's fields are <prefix><member> (MeanFields): MEAN.ci_low is "ci_low".
