@@ -7,8 +7,14 @@
 #include <string>
 #include <system_error>
 
+#include "tests/fixtures/measured_child.hpp"
+
 int main(int argc, char* argv[]) {
   namespace fs = std::filesystem;
+  // Run again as the launcher of a child whose memory is measured
+  // (tests/fixtures/measured_child.hpp).
+  if (argc > 1 && argv[1] == collnoise::testing::kMeasuredChildFlag)
+    return collnoise::testing::run_measured_child(argc, argv);
   const fs::path scratch =
       fs::temp_directory_path() / ("collnoise-tests-" + std::to_string(::getpid()));
   fs::create_directories(scratch);
