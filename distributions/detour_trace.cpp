@@ -11,6 +11,7 @@
 #include "core/input_file.hpp"
 #include "core/shown_text.hpp"
 #include "core/stop_request.hpp"
+#include "distributions/loggopsim_trace_reading.hpp"
 
 namespace collnoise {
 namespace {
@@ -62,8 +63,9 @@ struct Measurement {
 
 // Splits a trace into its measurements (detour_trace.hpp), checking every line: InputError with
 // file and line for a malformed line or a negative value, and, with a unit, for a detour that
-// ends beyond 10^6 s.
-std::vector<Measurement> parse_trace(const std::string& path, const TimeUnit* unit) {
+// ends beyond 10^6 s. With `entries` (and a unit), every line's entry in file order too.
+std::vector<Measurement> parse_trace(const std::string& path, const TimeUnit* unit,
+                                     std::vector<TraceEntry>* entries = nullptr) {
   TextLines in(path, fmt::format("detour trace '{}'", path));
   std::vector<Measurement> measurements;
   bool comment_after_data = false;  // a comment line since the last detour line
@@ -92,7 +94,6 @@ std::vector<Measurement> parse_trace(const std::string& path, const TimeUnit* un
       measurements.push_back({.first_line = line_no});
     comment_after_data = false;
     previous_start = start->value;
-    if (duration->value == 0.0) continue;  // an empty detour takes no CPU time
     // Without a unit (counting measurements), times stay in the file's unit.
     const double end = start->value + duration->value;
     const double s = unit ? start_in_seconds(*start, *unit) : start->value;
@@ -101,6 +102,8 @@ std::vector<Measurement> parse_trace(const std::string& path, const TimeUnit* un
       throw InputError(
           fmt::format("{}:{}: detour ends at {:g} s: trace times must lie within 1e6 seconds", path,
                       line_no, e));
+    if (entries) entries->push_back({s, e - s});
+    if (duration->value == 0.0) continue;  // an empty detour takes no CPU time
     Measurement& m = measurements.back();
     m.detours.push_back({s, e});
     m.last_end = std::max(m.last_end, e);
@@ -162,6 +165,12 @@ std::vector<DetourPattern> read_detour_measurements(const std::string& path, con
   return patterns;
 }
 
+std::vector<TraceEntry> read_trace_entries(const std::string& path, const TimeUnit& unit) {
+  std::vector<TraceEntry> entries;
+  parse_trace(path, &unit, &entries);
+  return entries;
+}
+
 std::size_t count_measurements(const std::string& path) {
   return parse_trace(path, nullptr).size();
 }
@@ -185,10 +194,47 @@ const KeySpec kTraceMeasurement{
     .meaning = "which measurement of a file holding several, counted from 0 in file order",
     .fallback = std::int64_t{0},
     .bounds = {0.0, 1.0e9}};
+const KeySpec kTraceReading{
+    .name = "reading",
+    .type = KeyType::kChoice,
+    .meaning =
+        "a file of appended measurements read as measurements (each its own, "
+        "noise.measurement picks one) or as loggopsim reads it (one list, searched)",
+    .fallback = std::string("measurements"),
+    .choices = {"measurements", "loggopsim"}};
+
+bool read_as_loggopsim(ParamReader& reader, const std::string& prefix) {
+  return reader.text(kTraceReading, prefix) == "loggopsim";
+}
+
+// The pattern of the trace read as LogGOPSim reads it (one list of entries in file order); its
+// period is that list's last start, so noise.span and noise.measurement have no say.
+PatternNoise loggopsim_read_trace(ParamReader& reader, const std::string& prefix,
+                                  const std::string& path, const TimeUnit& unit) {
+  for (const KeySpec* k : {&kTraceSpan, &kTraceMeasurement})
+    if (reader.has(full_key(*k, prefix)))
+      throw InputError(fmt::format(
+          "{} does not apply with {} = \"loggopsim\", which reads the whole file as one trace "
+          "whose period is its last entry's start",
+          full_key(*k, prefix), full_key(kTraceReading, prefix)));
+  auto pattern = std::make_shared<const DetourPattern>(loggopsim_trace_pattern(
+      read_trace_entries(path, unit), fmt::format("detour trace '{}'", path)));
+  PatternNoise noise;
+  noise.description = fmt::format("trace({}, as LogGOPSim reads it, {} busy intervals, span {} s)",
+                                  path, pattern->busy().size(), pattern->span());
+  noise.pattern = std::move(pattern);
+  noise.period_key = full_key(kTraceReading, prefix) + " (the trace's last entry)";
+  return noise;
+}
 
 }  // namespace
 
 std::vector<DetourPattern> read_trace_measurements(ParamReader& reader, const std::string& prefix) {
+  if (read_as_loggopsim(reader, prefix))
+    throw InputError(fmt::format(
+        "{} = \"loggopsim\" reads the file's measurements as one trace, as LogGOPSim does: it "
+        "gives no measurement to each rank",
+        full_key(kTraceReading, prefix)));
   const std::string path = reader.text(kTraceFile, prefix);
   return read_detour_measurements(path, trace_unit(reader.text(kTraceUnit, prefix)),
                                   reader.optional_number(kTraceSpan, prefix));
@@ -197,10 +243,12 @@ std::vector<DetourPattern> read_trace_measurements(ParamReader& reader, const st
 TimeNoiseKind trace_noise_kind() {
   return {.name = "trace",
           .meaning = "a measured detour trace, replayed by every rank from a random position",
-          .keys = {kTraceFile, kTraceUnit, kTraceSpan, kTraceMeasurement},
+          .keys = {kTraceFile, kTraceUnit, kTraceSpan, kTraceMeasurement, kTraceReading},
           .make = [](ParamReader& reader, const std::string& prefix) -> TimeNoiseLaw {
             const std::string path = reader.text(kTraceFile, prefix);
             const TimeUnit& unit = trace_unit(reader.text(kTraceUnit, prefix));
+            if (read_as_loggopsim(reader, prefix))
+              return loggopsim_read_trace(reader, prefix, path, unit);
             const auto period = reader.optional_number(kTraceSpan, prefix);
             const auto index = static_cast<std::size_t>(reader.integer(kTraceMeasurement, prefix));
             std::size_t count = 0;

@@ -18,6 +18,7 @@
 #include "core/param_reader.hpp"
 #include "core/units.hpp"
 #include "distributions/detour_pattern.hpp"
+#include "distributions/loggopsim_trace_reading.hpp"
 
 namespace collnoise {
 
@@ -48,6 +49,11 @@ std::vector<DetourPattern> read_detour_measurements(
 /// Every measurement of the trace a run file's trace law names under `prefix` (its file, unit and
 /// span keys), for models that give each rank its own.
 std::vector<DetourPattern> read_trace_measurements(ParamReader& reader, const std::string& prefix);
+
+/// Every line's entry of a trace in file order, in seconds, empty detours included (the list
+/// LogGOPSim reads; distributions/loggopsim_trace_reading.hpp). Same errors as
+/// read_detour_trace() for the file's lines.
+std::vector<TraceEntry> read_trace_entries(const std::string& path, const TimeUnit& unit);
 
 /// The number of measurements a trace holds (0 for a file without detour lines). InputError
 /// with file and line for an unreadable file or a malformed line.
