@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -230,6 +231,13 @@ void check_measured_memory(const std::string& path) {
                      fmt::format("reading the measured file '{}' ({} bytes)", path, bytes));
 }
 
+// Times that differ below the resolution (seconds; 0: none) are one time: rounded to its nearest
+// whole multiple, so that an atom (a noise-free time, a timer's tick) is one value on both sides.
+void round_to_resolution(std::vector<double>& times, double resolution) {
+  if (!(resolution > 0.0)) return;
+  for (double& t : times) t = std::round(t / resolution) * resolution;
+}
+
 Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_t point) {
   check_measured_memory(o.measured);
   const MeasuredTimes m =
@@ -246,6 +254,8 @@ Samples samples_of(const CompareOptions& o, const ResultFile& result, std::size_
     row_spreads(s.simulated, ranks.value_or(0), s.simulated_spread, s.simulated_relative_spread);
     if (m.per_rank) row_spreads(m.seconds, m.ranks, s.measured_spread, s.measured_relative_spread);
   }
+  round_to_resolution(s.simulated, o.resolution);
+  round_to_resolution(s.measured, o.resolution);
   sort_polling(s.simulated);
   sort_polling(s.measured);
   for (const double p : reported_probabilities())
@@ -348,6 +358,7 @@ Json comparison_json(const CompareOptions& o, const Samples& s, double level) {
       {"mode", o.mode},
       {"confidence", level},
       {"units", "seconds"},
+      {"resolution", o.resolution},
       {"simulated",
        {{"what", s.simulated_what},
         {"timing", s.simulated_timing},
@@ -398,6 +409,8 @@ std::string comparison_table(const Json& c) {
       c["simulated"]["what"].get<std::string>(), c["simulated"]["timing"].get<std::string>(),
       c["simulated"]["entry"].get<std::string>(), c["measured"]["what"].get<std::string>(),
       c["confidence"].get<double>(), unit);
+  if (const double r = c["resolution"].get<double>(); r > 0.0)
+    t.insert(t.size() - 1, fmt::format("  both sides rounded to whole multiples of {:g} s\n", r));
   const auto row = [&](const char* name, const Json& j, double s, const char* how) {
     // A p-value below the smallest double is 0 as computed: said as a bound.
     const bool underflow =
@@ -550,6 +563,10 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
                                      accepted_units(Dimension::kTime));
           },
           "UNIT"));
+  cmd->add_option("--resolution", o.resolution,
+                  "seconds: both sides' times rounded to whole multiples of it first (a timer's "
+                  "or another simulator's resolution, e.g. 1e-12 for whole picoseconds)")
+      ->check(number_in(0.0, 1.0e6));
   cmd->add_option("--size", o.size, "the per-rank table's rows of this message size (bytes)")
       ->check(whole_number_in(0, std::uint64_t{1} << 62));
   cmd->add_option("--confidence", o.confidence,

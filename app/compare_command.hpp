@@ -20,6 +20,9 @@ struct CompareOptions {
   std::string unit;          ///< the measured times' unit; empty: a per-rank table's header
   std::string size;          ///< the per-rank table's rows of this message size, bytes; empty: any
   std::string confidence;    ///< a level in (0, 1); empty: the result's
+  /// Seconds; > 0: both sides' times rounded to whole multiples of it before they are compared
+  /// (a timer's or another simulator's resolution); 0: as they are.
+  double resolution = 0.0;
   /// --mode ranks: the samples replayed for their ranks' finishing times (the first ones)
   std::uint64_t rank_samples = 100;
   bool json = false;

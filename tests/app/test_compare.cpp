@@ -422,3 +422,30 @@ TEST_CASE("compare: what cannot be compared is refused", "[compare]") {
       run_command_line("compare cmp_raw.h5 cmp_times.txt --unit us --figure cmp_times.txt"),
       {"--figure"});
 }
+
+TEST_CASE("compare --resolution: times closer than it are one time on both sides", "[compare]") {
+  // A noise-free point: every sample the same time, which another simulator writes in whole
+  // picoseconds, so that its list differs from collnoise's doubles in the last bits.
+  write_text("cmp_res.toml",
+             "name = \"resolution\"\nseed = 1\nsamples = 10\n[collective]\nkind = \"schedule\"\n"
+             "algorithm = \"recursive_doubling_allreduce\"\nlog2_N = 2\nmessage_bytes = 8\n"
+             "[loggops]\nL = 1.0e-6\no = 1.0e-7\ng = 0.0\nG = 1.0e-9\n"
+             "[output]\nraw_samples = true\n");
+  REQUIRE(run_command_line("run cmp_res.toml --out cmp_res.h5 --force --quiet").code == 0);
+  const auto raw = read_raw_samples("cmp_res.h5", 0);
+  REQUIRE(raw);
+  {
+    std::ofstream out("cmp_res.txt");
+    for (const double t : raw->values) out << fmt::format("{:.12f}\n", t * 1e9 * (1.0 + 1e-12));
+  }
+  // As they are, the two atoms are apart: distance 1.
+  CHECK(compared("cmp_res.h5 cmp_res.txt --unit ns")["ks_distance"]["value"] == 1.0);
+  // Rounded to whole picoseconds, they are one: distance 0.
+  const auto rounded = compared("cmp_res.h5 cmp_res.txt --unit ns --resolution 1e-12");
+  CHECK(rounded["ks_distance"]["value"] == 0.0);
+  CHECK(rounded["resolution"] == 1e-12);
+  const auto table =
+      run_command_line("compare cmp_res.h5 cmp_res.txt --unit ns --resolution 1e-12");
+  CHECK(table.output.find("both sides rounded to whole multiples of 1e-12 s") != std::string::npos);
+  CHECK(run_command_line("compare cmp_res.h5 cmp_res.txt --unit ns --resolution -1").code != 0);
+}
