@@ -36,6 +36,8 @@ OTHER_MEANINGS = {
     # The validation script reading compare's JSON report and passing its --mode values.
     *{(n, "bench/validate_measured.py")
       for n in ("ci_low", "ci_high", "max", "ranks", "median")},
+    # The authors' study reading the same report.
+    *{(n, "bench/authors_study.py") for n in ("ci_low", "ci_high")},
     # ... and the QQ figure reading that report's quantile names.
     *{(n, "python/collnoise/figures/qq.py") for n in ("median", "p99", "ci_low", "ci_high")},
     # The statistic a user bound names by default (runs/user_bound: mean or a quantile's name).
