@@ -118,11 +118,11 @@ def pool_tables(c, netgauge):
     # pool scaled to its tuple's median (the latency pool to L, the bandwidth pool to G times its
     # size), near and far apart; a sample is the message's L itself.
     files = f'["{netgauge}/ng_netnoise_mpi_lat.out", "{netgauge}/ng_netnoise_mpi_bw.out"]'
-    common = (f'file = {files}\ncolumn = "one_way"\nwarmup = 21\nblock = 1000\n'
-              f'median_by = "scale"\n')
+    # The column, the use and the draw are the [latency] table's for both classes.
+    common = f'file = {files}\nwarmup = 21\nblock = 1000\nmedian_by = "scale"\n'
     near = f'median = [{c["L_near"]!r}, {c["G_near"] * BANDWIDTH_BYTES!r}]\n'
     far = f'median = [{c["L_far"]!r}, {c["G_far"] * BANDWIDTH_BYTES!r}]\n'
-    return (f'[latency]\n{common}use = "wire"\ndraw = "loggp"\nG_draw = "block"\n'
+    return (f'[latency]\n{common}column = "one_way"\nuse = "wire"\ndraw = "loggp"\nG_draw = "block"\n'
             f'G_block = {BANDWIDTH_BYTES}\n{near}\n'
             f'[latency.far]\n{common}{far}\n'
             f'[network]\nnodes_per_switch = {c["nodes_per_switch"]}\n\n')

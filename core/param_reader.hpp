@@ -38,6 +38,13 @@ class ParamReader {
 
   /// Whether the run file gives `key` (dotted name).
   bool has(const std::string& key) const { return given_.contains(key); }
+  /// Whether the run file gives `key` a list (of numbers or of strings): a key that takes one
+  /// value or one per entry of another key's list reads it with numbers() or texts() then.
+  bool given_list(const std::string& key) const {
+    const auto it = given_.find(key);
+    return it != given_.end() && (std::holds_alternative<NumberList>(it->second) ||
+                                  std::holds_alternative<TextList>(it->second));
+  }
   /// The text of a given string value without reading it (for choosing a model); nullopt when
   /// absent or not a string.
   std::optional<std::string> peek_text(const std::string& key) const;

@@ -156,10 +156,22 @@ LatencySamples LatencySamples::from_file(const std::string& path, double seconds
 LatencySamples LatencySamples::from_files(const std::vector<std::string>& paths,
                                           double seconds_per_byte, LatencyColumn column,
                                           const PoolTransform& transform) {
+  return from_files(paths, seconds_per_byte, column,
+                    std::vector<PoolTransform>(std::max<std::size_t>(paths.size(), 1), transform));
+}
+
+LatencySamples LatencySamples::from_files(const std::vector<std::string>& paths,
+                                          double seconds_per_byte, LatencyColumn column,
+                                          const std::vector<PoolTransform>& transforms) {
+  if (transforms.size() != std::max<std::size_t>(paths.size(), 1))
+    throw InputError(fmt::format("latency samples: {} transforms for {} files", transforms.size(),
+                                 paths.size()));
   std::map<std::uint64_t, std::vector<double>> pools;
   std::vector<LatencyPoolRecord> records;
   std::vector<double> per_byte;
-  for (const auto& path : paths) {
+  for (std::size_t f = 0; f < paths.size(); ++f) {
+    const std::string& path = paths[f];
+    const PoolTransform& transform = transforms[f];
     const auto sizes = read_samples(path, column);
     if (sizes.empty()) throw InputError(fmt::format("latency samples '{}' hold no samples", path));
     const LatencyFileKind kind = kind_of(sizes);
@@ -173,7 +185,8 @@ LatencySamples LatencySamples::from_files(const std::vector<std::string>& paths,
                          .kind = kind,
                          .message_bytes = bytes,
                          .read = samples.size(),
-                         .kept = kept.size()});
+                         .kept = kept.size(),
+                         .transform = transform});
       if (kind == LatencyFileKind::kBandwidth)
         for (double x : kept) per_byte.push_back(x / static_cast<double>(bytes));
       auto& pool = pools[bytes];
@@ -187,8 +200,13 @@ LatencySamples LatencySamples::from_files(const std::vector<std::string>& paths,
   if (!per_byte.empty()) out.measured_G_ = median_of(per_byte);
   out.per_byte_ = std::move(per_byte);
   out.records_ = std::move(records);
-  out.transform_ = transform;
+  out.transforms_ = transforms;
   return out;
+}
+
+bool LatencySamples::uniform_transform() const {
+  return std::all_of(transforms_.begin(), transforms_.end(),
+                     [&](const PoolTransform& t) { return t == transforms_.front(); });
 }
 
 LatencySamples::LatencySamples(std::map<std::uint64_t, std::vector<double>> pools_seconds,

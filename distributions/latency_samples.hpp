@@ -50,6 +50,8 @@ struct PoolTransform {
   std::optional<double> median_seconds;
   bool scale = true;  ///< scale (x m / median) rather than shift (x + m - median)
 
+  bool operator==(const PoolTransform&) const = default;
+
   /// Whether the transform changes nothing.
   bool identity() const;
   /// As the run file would say it ("warm-up 21 of 1000, window [0, 5000), trim 0.99, median
@@ -62,8 +64,9 @@ struct LatencyPoolRecord {
   std::string file;
   LatencyFileKind kind = LatencyFileKind::kLatency;
   std::uint64_t message_bytes = 0;
-  std::size_t read = 0;  ///< samples read
-  std::size_t kept = 0;  ///< samples left by the transform
+  std::size_t read = 0;     ///< samples read
+  std::size_t kept = 0;     ///< samples left by the transform
+  PoolTransform transform;  ///< the file's transform
 };
 
 /// One size's pool, for summaries.
@@ -89,6 +92,11 @@ class LatencySamples {
   static LatencySamples from_files(const std::vector<std::string>& paths, double seconds_per_byte,
                                    LatencyColumn column = LatencyColumn::kRoundTrip,
                                    const PoolTransform& transform = {});
+  /// The same, file i transformed by transforms[i] (per-pool values: one transform per path,
+  /// checked, InputError otherwise).
+  static LatencySamples from_files(const std::vector<std::string>& paths, double seconds_per_byte,
+                                   LatencyColumn column,
+                                   const std::vector<PoolTransform>& transforms);
 
   /// From one-way latencies in seconds, by message size in bytes (`source` names them in
   /// messages). Preconditions (checked, InputError): at least one sample; every sample finite
@@ -115,8 +123,10 @@ class LatencySamples {
   std::uint64_t smallest_size() const { return pools_.front().bytes; }
   /// Each file's pool of each size, in the order read.
   const std::vector<LatencyPoolRecord>& records() const { return records_; }
-  /// The transform the files' pools went through.
-  const PoolTransform& transform() const { return transform_; }
+  /// The transform the first file's pools went through (all files' when uniform_transform()).
+  const PoolTransform& transform() const { return transforms_.front(); }
+  /// Whether every file went through the same transform.
+  bool uniform_transform() const;
 
   /// The share of the u in [0, 1) whose draw(message_bytes, u) is below `seconds` (exact: each
   /// draw holds over an interval of u).
@@ -151,7 +161,7 @@ class LatencySamples {
   std::vector<double> per_byte_;  ///< the bandwidth files' one-way / size, ascending
   double measured_G_ = 0.0;       ///< their median (with per_byte_)
   std::vector<LatencyPoolRecord> records_;
-  PoolTransform transform_;
+  std::vector<PoolTransform> transforms_ = {PoolTransform{}};  ///< one per file, in order
 };
 
 }  // namespace collnoise

@@ -27,6 +27,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace collnoise {
@@ -76,6 +78,8 @@ inline double arrival_time(const MessageCosts& costs, double send_end) {
 
 // ---- LogGOPSim's charging rule, in the schedule engine's nanoseconds ----
 
+struct PairClasses;
+
 /// LogGOPS in the schedule engine's units, and the largest eager message.
 struct ScheduleNet {
   double L = 0.0;           ///< latency, ns
@@ -94,6 +98,36 @@ struct ScheduleNet {
   /// tables are empty, their S and rendezvous_latencies this one's.
   std::vector<std::uint64_t> size_limits;
   std::vector<ScheduleNet> by_size;
+  /// Near and far rank pairs (docs/models/schedules.md, "Near and far rank pairs"): null, every
+  /// pair takes this; else a far pair takes the far class's parameters. Set on the top net
+  /// only (its by_size entries and the far class's own net have none).
+  std::shared_ptr<const PairClasses> classes;
+};
+
+/// Which rank pairs are near: ranks r and q are near iff their switch ids are equal, the id of
+/// r being floor(r / ranks_per_switch) (network.nodes_per_switch, as the data set authors'
+/// LogGOPSim fork's --nodes_per_switch) or a mapping file's switch of r (network.mapping).
+struct RankSwitches {
+  /// The rule's ranks per switch (>= 1); unused with a mapping.
+  std::uint32_t ranks_per_switch = 1;
+  /// A mapping file's switch id of each rank; empty under the rule. (A rule's ids are one
+  /// division away: no table of 2^30 ranks is kept for them.)
+  std::vector<std::uint32_t> switch_of;
+  /// How the classes were defined, for the summary ("nodes_per_switch 2 (ranks_per_node 1)").
+  std::string rule;
+
+  std::uint32_t switch_id(std::uint32_t rank) const {
+    return switch_of.empty() ? rank / ranks_per_switch : switch_of[rank];
+  }
+  bool near(std::uint32_t a, std::uint32_t b) const { return switch_id(a) == switch_id(b); }
+  /// Whether every rank below `ranks` has a switch (a mapping may list too few).
+  bool covers(std::uint32_t ranks) const { return switch_of.empty() || switch_of.size() >= ranks; }
+};
+
+/// The classes and the far pairs' parameters (the near pairs' are the ScheduleNet holding them).
+struct PairClasses {
+  RankSwitches switches;
+  ScheduleNet far;  ///< the near net with loggops.far's values; its `classes` is null
 };
 
 /// Seconds to nanoseconds. A value within a millionth of a nanosecond of a whole number is that
@@ -165,6 +199,15 @@ inline const ScheduleNet& for_size(const ScheduleNet& net, std::uint64_t size) {
   return net.by_size[at == net.size_limits.end()
                          ? net.by_size.size() - 1
                          : static_cast<std::size_t>(at - net.size_limits.begin())];
+}
+
+/// The parameters a message of `size` bytes from rank `from` to rank `to` takes: its class's
+/// (the far class's for a far pair), then its size's. A run without classes pays one test more.
+inline const ScheduleNet& for_pair(const ScheduleNet& net, std::uint32_t from, std::uint32_t to,
+                                   std::uint64_t size) {
+  if (net.classes) [[unlikely]]
+    return for_size(net.classes->switches.near(from, to) ? net : net.classes->far, size);
+  return for_size(net, size);
 }
 
 /// What a rendezvous message (s > S) whose latency's noise is `delay` arrives later than its

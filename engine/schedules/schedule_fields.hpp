@@ -54,6 +54,18 @@ inline const FieldSpec kLatencyPools{
     "each file's pool of each size: the file, its kind, its checksum, its size, the samples read "
     "and kept; and the transform",
     kLatencyFile};
+inline const std::string kPairClassesGiven = "with network.nodes_per_switch or network.mapping";
+inline const FieldSpec kPairClasses{
+    "pair_classes", "",
+    "how near and far rank pairs were told apart: the rule and its ranks per switch, or the "
+    "mapping file (its checksum, ranks and switches)",
+    kPairClassesGiven};
+inline const FieldSpec kNearMessages{"near_messages", "",
+                                     "the schedule's messages between near ranks (one replication)",
+                                     kPairClassesGiven};
+inline const FieldSpec kFarMessages{"far_messages", "",
+                                    "the schedule's messages between far ranks (one replication)",
+                                    kPairClassesGiven};
 inline const FieldSpec kSampleFinish{
     "sample_finish", kSeconds, "every rank's finishing time in it: " + kListed, kFinishSampled};
 

@@ -13,6 +13,7 @@
 #include "engine/schedules/engine/message_delays.hpp"
 #include "engine/schedules/entry_keys.hpp"
 #include "engine/schedules/goal/goal_reader.hpp"
+#include "engine/schedules/pair_class_keys.hpp"
 #include "engine/schedules/schedule/rank_classes.hpp"
 #include "engine/schedules/schedule_net_keys.hpp"
 #include "engine/schedules/schedule_study.hpp"
@@ -305,7 +306,8 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     }
     row_bytes = std::max<std::uint64_t>(p.message_bytes, 1);
   }
-  const ScheduleNetRead network = read_schedule_net(reader, row_bytes);
+  ScheduleNetRead network = read_schedule_net(reader, row_bytes);
+  read_pair_classes(reader, network.net);
   const ScheduleNet& net = network.net;
   std::optional<TimeNoiseLaw> time_law;
   ScheduleNoiseSpec noise = read_schedule_noise(reader, source.ranks, time_law);
@@ -350,6 +352,7 @@ ModelKind schedule_model_kind() {
                                kCompute, kCycles,       kWork,         kSemantics,
                                kCosched, kRanksPerNode, kFinishSample, kMeasurements};
   for (const auto& k : schedule_net_keys()) keys.push_back(k);
+  for (const auto& k : pair_class_keys()) keys.push_back(k);
   for (const auto& k : message_delay_keys()) keys.push_back(k);
   for (const auto& k : entry_keys()) keys.push_back(k);
   for (const auto& k : loggops_keys())

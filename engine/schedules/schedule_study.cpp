@@ -14,6 +14,7 @@
 #include "core/task_parallel.hpp"
 #include "core/work_in_flight.hpp"
 #include "engine/schedules/engine/message_delays.hpp"
+#include "engine/schedules/pair_class_keys.hpp"
 #include "engine/schedules/paths/path_composition.hpp"
 #include "engine/schedules/schedule_fields.hpp"
 #include "engine/schedules/simulate.hpp"
@@ -345,6 +346,7 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields, {kNoiselessFinish, kSampleFinishIndex, kSampleFinish});
   append_fields(fields,
                 {kLatencyPoolBytes, kLatencyPoolSamples, kLatencyPools, kLatencyFlooredShare});
+  append_fields(fields, {kPairClasses, kNearMessages, kFarMessages});
   append_fields(fields, PathAttribution::field_specs("with output.critical_path = true"));
   append_fields(fields, {kLogGPFit, kLogGPEagerBytes});
   append_fields(fields, kEagerRegime.specs());
@@ -387,6 +389,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   put_finish(kNoiselessFinish, noiseless());
   put_loggp_fit(s);
   if (noise_.delays) put_latency_fields(s, *noise_.delays, *schedule());
+  if (net_.classes) put_pair_class_fields(s, *net_.classes, *schedule());
   s.put(kRankEntry, Field(entry_.entry_text));
   s.put(kSampleTiming, Field(entry_.timing_text()));
   s.put(kBenchmarkLoop, Field(entry_.loop_text()));

@@ -283,6 +283,9 @@ latency_pool_bytes = "latency_pool_bytes"
 latency_pool_samples = "latency_pool_samples"
 latency_pools = "latency_pools"
 latency_floored_share = "latency_floored_share"
+pair_classes = "pair_classes"
+near_messages = "near_messages"
+far_messages = "far_messages"
 path_calc_samples = "path_calc_samples"
 path_calc_mean = "path_calc_mean"
 path_calc_ci_low = "path_calc_ci_low"
@@ -640,6 +643,9 @@ UNITS = {
     latency_pool_samples: "",
     latency_pools: "",
     latency_floored_share: "",
+    pair_classes: "",
+    near_messages: "",
+    far_messages: "",
     path_calc_samples: "",
     path_calc_mean: "seconds",
     path_calc_ci_low: "seconds",

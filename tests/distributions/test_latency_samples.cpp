@@ -159,3 +159,31 @@ TEST_CASE("latency pools: damaged or unknown files are refused with their file a
   CHECK_THROWS_WITH(LatencySamples::from_files({good, empty}, 0.0),
                     Contains("empty.out") && Contains("no samples"));
 }
+
+TEST_CASE("latency pools: per-pool transforms, each file scaled to its own median") {
+  // The latency file's 1-byte samples {1, 2, 3} us to a median of 1.5 us, the bandwidth file's
+  // 4096-byte samples {4, 8} us (median 6) to 12 us: factors 0.75 and 2.
+  const auto lat = write_file("per-lat.out", "1\t1\n1\t2\n1\t3\n");
+  const auto bw = write_file("per-bw.out", "4096\t4\n4096\t8\n");
+  PoolTransform to_L, to_G;
+  to_L.median_seconds = 1.5e-6;
+  to_G.median_seconds = 12e-6;
+  const auto pools =
+      LatencySamples::from_files({lat, bw}, 1e-9, LatencyColumn::kOneWay, {to_L, to_G});
+  const double f_lat = 1.5e-6 / us(2.0), f_bw = 12e-6 / ((us(4.0) + us(8.0)) / 2.0);
+  CHECK(pools.pool(1) == std::vector<double>{us(1.0) * f_lat, us(2.0) * f_lat, us(3.0) * f_lat});
+  CHECK(pools.pool(4096) == std::vector<double>{us(4.0) * f_bw, us(8.0) * f_bw});
+  CHECK(pools.pool(1)[1] == Approx(1.5e-6).epsilon(1e-14));
+  CHECK(pools.pool(4096)[1] == Approx(16e-6).epsilon(1e-14));
+  CHECK_FALSE(pools.uniform_transform());
+  REQUIRE(pools.records().size() == 2);
+  CHECK(pools.records()[0].transform == to_L);
+  CHECK(pools.records()[1].transform.describe() == "median 1.2e-05 s by scaling");
+  // One transform for every file, as before: uniform.
+  CHECK(LatencySamples::from_files({lat, bw}, 1e-9, LatencyColumn::kOneWay, to_L)
+            .uniform_transform());
+  // A count of transforms that is not the files' is refused.
+  CHECK_THROWS_WITH(LatencySamples::from_files({lat, bw}, 1e-9, LatencyColumn::kOneWay,
+                                               std::vector<PoolTransform>{to_L}),
+                    Contains("1 transforms for 2 files"));
+}

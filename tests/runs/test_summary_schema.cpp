@@ -182,6 +182,9 @@ expression = "2 * noiseless_completion"
 [[case]]
 "loggops.file" = "schema_loggp.out"
 "loggops.file_fit" = "regimes"
+[[case]]
+"network.nodes_per_switch" = 4
+"loggops.far.L" = 2e-6
 )toml"},
   };
   return cases;

@@ -1,6 +1,10 @@
 #include "engine/schedules/engine/latency_pool_keys.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "core/errors.hpp"
 
@@ -31,7 +35,9 @@ const KeySpec kGBlock{.name = "latency.G_block",
                       .bounds = {1.0, kMaxIndex}};
 const KeySpec kWarmup{.name = "latency.warmup",
                       .type = KeyType::kInteger,
-                      .meaning = "samples dropped at the start of each measured block (warm-up)",
+                      .meaning =
+                          "samples dropped at the start of each measured block (warm-up); one "
+                          "value, or one per entry of latency.file (as every transform key)",
                       .fallback = std::int64_t{0},
                       .bounds = {0.0, kMaxIndex}};
 const KeySpec kBlock{.name = "latency.block",
@@ -67,10 +73,70 @@ const KeySpec kMedianBy{.name = "latency.median_by",
                         .fallback = std::string("scale"),
                         .choices = {"scale", "shift"}};
 
+// A pool key under `table`: "latency.warmup" as "latency.far.warmup" for the far pairs' pools.
+KeySpec in_table(const KeySpec& k, const std::string& table) {
+  if (table == "latency") return k;
+  KeySpec out = k;
+  out.name = table + k.name.substr(std::string("latency").size());
+  out.meaning = "the far pairs' pools: " + k.meaning;
+  return out;
+}
+
+// A transform key's value for each of `files` pools: its one value (or none) for all, or a list
+// of one per file, checked against the count of `file_key`'s list.
+std::vector<std::optional<double>> per_pool(ParamReader& reader, const KeySpec& spec,
+                                            std::size_t files, const std::string& file_key) {
+  if (reader.given_list(spec.name)) {
+    const NumberList list = reader.numbers(spec);
+    if (list.size() != files)
+      throw InputError(
+          fmt::format("{} has {} values and {} {} files: give one value, or one per file",
+                      spec.name, list.size(), file_key, files));
+    for (const double x : list)
+      if (spec.type == KeyType::kInteger && x != std::floor(x))
+        throw InputError(
+            fmt::format("{} holds {}: every value must be a whole number", spec.name, x));
+    return {list.begin(), list.end()};
+  }
+  std::optional<double> one;
+  if (spec.type == KeyType::kInteger) {
+    if (spec.fallback || reader.has(spec.name)) one = static_cast<double>(reader.integer(spec));
+  } else {
+    one = reader.optional_number(spec);
+  }
+  return std::vector<std::optional<double>>(files, one);
+}
+
+// latency.median_by for each pool, as per_pool; nullopt entries when not given.
+std::vector<std::optional<std::string>> per_pool_choice(ParamReader& reader, const KeySpec& spec,
+                                                        std::size_t files,
+                                                        const std::string& file_key) {
+  if (!reader.has(spec.name)) return std::vector<std::optional<std::string>>(files);
+  if (!reader.given_list(spec.name))
+    return std::vector<std::optional<std::string>>(files, reader.text(spec));
+  const TextList list = reader.texts(spec);
+  if (list.size() != files)
+    throw InputError(
+        fmt::format("{} has {} values and {} {} files: give one value, or one per file", spec.name,
+                    list.size(), file_key, files));
+  for (const std::string& x : list)
+    if (std::find(spec.choices.begin(), spec.choices.end(), x) == spec.choices.end())
+      throw InputError(fmt::format("{} holds \"{}\": use one of {}", spec.name, x,
+                                   fmt::join(spec.choices, ", ")));
+  return {list.begin(), list.end()};
+}
+
 }  // namespace
 
 std::vector<KeySpec> latency_pool_keys() {
   return {kDraw, kGDraw, kGBlock, kWarmup, kBlock, kFirst, kLast, kTrim, kMedian, kMedianBy};
+}
+
+std::vector<KeySpec> pool_transform_keys(const std::string& table) {
+  std::vector<KeySpec> keys;
+  for (const KeySpec& k : {kWarmup, kBlock, kFirst, kLast, kTrim, kMedian, kMedianBy})
+    keys.push_back(in_table(k, table));
+  return keys;
 }
 
 PoolDrawOptions read_pool_draw(ParamReader& reader) {
@@ -90,29 +156,48 @@ PoolDrawOptions read_pool_draw(ParamReader& reader) {
   return out;
 }
 
-PoolTransform read_pool_transform(ParamReader& reader) {
-  PoolTransform t;
-  t.warmup = static_cast<std::uint64_t>(reader.integer(kWarmup));
-  t.block = static_cast<std::uint64_t>(reader.integer(kBlock));
-  if (t.warmup >= t.block)
-    throw InputError(
-        fmt::format("latency.warmup = {} is invalid: it must be less than latency.block = {}",
-                    t.warmup, t.block));
-  t.first = static_cast<std::uint64_t>(reader.integer(kFirst));
-  if (reader.has(kLast.name)) {
-    t.last = static_cast<std::uint64_t>(reader.integer(kLast));
-    if (*t.last <= t.first)
-      throw InputError(fmt::format(
-          "latency.last_sample = {} is invalid: it must be greater than latency.first_sample = {}",
-          *t.last, t.first));
+std::vector<PoolTransform> read_pool_transforms(ParamReader& reader, std::size_t files,
+                                                const std::string& table) {
+  const std::string file_key = table + ".file";
+  const KeySpec warmup = in_table(kWarmup, table), block = in_table(kBlock, table),
+                first = in_table(kFirst, table), last = in_table(kLast, table),
+                trim = in_table(kTrim, table), median = in_table(kMedian, table),
+                median_by = in_table(kMedianBy, table);
+  const auto w = per_pool(reader, warmup, files, file_key);
+  const auto b = per_pool(reader, block, files, file_key);
+  const auto f = per_pool(reader, first, files, file_key);
+  const auto l = per_pool(reader, last, files, file_key);
+  const auto q = per_pool(reader, trim, files, file_key);
+  const auto m = per_pool(reader, median, files, file_key);
+  const auto by = per_pool_choice(reader, median_by, files, file_key);
+  if (reader.has(median_by.name) && !reader.has(median.name))
+    throw InputError(fmt::format("{} applies with {}", median_by.name, median.name));
+  if (reader.has(median.name) && !reader.has(median_by.name)) reader.text(median_by);  // recorded
+  bool lists = false;
+  for (const KeySpec* k : {&warmup, &block, &first, &last, &trim, &median, &median_by})
+    lists |= reader.given_list(k->name);
+  std::vector<PoolTransform> out(files);
+  for (std::size_t i = 0; i < files; ++i) {
+    // Which pool an error is about, when the values are per pool.
+    const std::string at = lists ? fmt::format(" (entry {} of {})", i, file_key) : "";
+    PoolTransform& t = out[i];
+    t.warmup = static_cast<std::uint64_t>(*w[i]);
+    t.block = static_cast<std::uint64_t>(*b[i]);
+    if (t.warmup >= t.block)
+      throw InputError(fmt::format("{} = {} is invalid: it must be less than {} = {}{}",
+                                   warmup.name, t.warmup, block.name, t.block, at));
+    t.first = static_cast<std::uint64_t>(*f[i]);
+    if (l[i]) {
+      t.last = static_cast<std::uint64_t>(*l[i]);
+      if (*t.last <= t.first)
+        throw InputError(fmt::format("{} = {} is invalid: it must be greater than {} = {}{}",
+                                     last.name, *t.last, first.name, t.first, at));
+    }
+    t.trim_quantile = *q[i];
+    t.median_seconds = m[i];
+    if (t.median_seconds) t.scale = by[i].value_or("scale") == "scale";
   }
-  t.trim_quantile = reader.number(kTrim);
-  t.median_seconds = reader.optional_number(kMedian);
-  if (t.median_seconds)
-    t.scale = reader.text(kMedianBy) == "scale";
-  else if (reader.has(kMedianBy.name))
-    throw InputError("latency.median_by applies with latency.median");
-  return t;
+  return out;
 }
 
 void refuse_pool_keys(ParamReader& reader) {

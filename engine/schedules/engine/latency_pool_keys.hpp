@@ -4,6 +4,7 @@
 // (by size, or LogGP with L and G drawn apart), and what is done to each file's samples before
 // they are pooled. Declared here once; read with latency.file.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/key_spec.hpp"
@@ -27,9 +28,15 @@ std::vector<KeySpec> latency_pool_keys();
 
 /// Reads latency.draw, latency.G_draw and latency.G_block. InputError naming the key at fault.
 PoolDrawOptions read_pool_draw(ParamReader& reader);
-/// Reads the transform keys (latency.warmup, .block, .first_sample, .last_sample,
-/// .trim_quantile, .median, .median_by). InputError naming the key at fault.
-PoolTransform read_pool_transform(ParamReader& reader);
+/// The transform keys under `table`: "latency" (as in latency_pool_keys) or "latency.far" (the
+/// far pairs' pools: latency.far.warmup, ...; each declared once, as its latency. key).
+std::vector<KeySpec> pool_transform_keys(const std::string& table);
+/// Reads the transform keys under `table` (latency.warmup, .block, .first_sample,
+/// .last_sample, .trim_quantile, .median, .median_by) for `files` files: each key one value for
+/// every file, or a list of one per file (per-pool values). InputError naming the key at fault,
+/// a list's length that is not `files` naming the key and both lengths.
+std::vector<PoolTransform> read_pool_transforms(ParamReader& reader, std::size_t files,
+                                                const std::string& table = "latency");
 /// InputError naming the first pool key given (for [latency] tables without a file).
 void refuse_pool_keys(ParamReader& reader);
 

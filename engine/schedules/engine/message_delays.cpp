@@ -16,22 +16,24 @@ namespace collnoise {
 MessageDelays::MessageDelays(std::shared_ptr<const NoiseLaw> eta, double mean_ns)
     : eta_(std::move(eta)), mean_ns_(mean_ns) {}
 
-MessageDelays::MessageDelays(std::shared_ptr<const LatencySamples> samples, bool whole,
+MessageDelays::MessageDelays(std::shared_ptr<const LatencySamples> samples, LatencyUse use,
                              const ScheduleNet& net)
-    : samples_(std::move(samples)), whole_(whole), net_(net) {}
+    : samples_(std::move(samples)), use_(use), net_(net) {}
 
-MessageDelays::MessageDelays(std::shared_ptr<const LatencySamples> samples, bool whole,
+MessageDelays::MessageDelays(std::shared_ptr<const LatencySamples> samples, LatencyUse use,
                              const ScheduleNet& net, const PoolDrawOptions& draw)
-    : samples_(std::move(samples)), whole_(whole), net_(net), draw_(draw) {}
+    : samples_(std::move(samples)), use_(use), net_(net), draw_(draw) {}
 
 double MessageDelays::loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& stream) const {
-  // L from the smallest pool, as a 1-byte message's: whole (its wire, less what the engine
-  // charges a 1-byte message elsewhere) or excess (on top of the model's L).
+  // L from the smallest pool, as a 1-byte message's: wire (the sample is L), whole (its wire,
+  // less what the engine charges a 1-byte message elsewhere) or excess (on top of the model's L).
   const ScheduleNet& net = loggopsim::for_size(net_, bytes);  // the message's own parameters
   const std::uint64_t smallest = samples_->smallest_size();
   const double sample = samples_->draw(smallest, u) * 1e9;
-  const double wire = whole_ ? std::max(sample - charged_elsewhere_ns(1), 0.0)
-                             : net.L + (sample - samples_->draw(smallest, 0.0) * 1e9);
+  const double wire = use_ == LatencyUse::kWire ? sample
+                      : use_ == LatencyUse::kWhole
+                          ? std::max(sample - charged_elsewhere_ns(1), 0.0)
+                          : net.L + (sample - samples_->draw(smallest, 0.0) * 1e9);
   // G for the (s - 1) bytes after the first: one draw, or one per block (the last block holds
   // the rest), as the cloud-noise authors' LogGOPSim fork does.
   const double extra = loggopsim::extra_bytes(bytes);
@@ -64,7 +66,8 @@ double MessageDelays::delay_ns(std::uint64_t bytes, double u) const {
   const double sample = samples_->draw(bytes, u) * 1e9;
   // A whole sample is the message's one-way time: the wire term L + delay is what the engine
   // does not charge elsewhere, never negative.
-  if (whole_)
+  if (use_ == LatencyUse::kWire) return sample - loggopsim::for_size(net_, bytes).L;
+  if (use_ == LatencyUse::kWhole)
     return std::max(sample - charged_elsewhere_ns(bytes), 0.0) - loggopsim::for_size(net_, bytes).L;
   // The excess over the pool's smallest sample (the (s - s0) G of a borrowed pool cancels).
   return sample - samples_->draw(bytes, 0.0) * 1e9;
@@ -80,25 +83,47 @@ double MessageDelays::floored_share(std::uint64_t bytes) const {
 
 double floored_share_of(const MessageDelays& delays, const AnySchedule& s) {
   if (!delays.whole_samples()) return 0.0;
-  // The sends by size: a schedule has few sizes, each worked out once.
-  std::map<std::uint64_t, std::uint64_t> sends;
+  // The sends by size and class: a schedule has few sizes, each worked out once per class.
+  std::map<std::pair<std::uint64_t, bool>, std::uint64_t> sends;
   std::visit(
       [&](const auto& x) {
         for (std::uint32_t h = 0; h < x.ranks(); ++h) {
           const auto v = x.view(h);
           for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
-            if (v.kind(op) == OpKind::kSend) ++sends[v.size(op)];
+            if (v.kind(op) == OpKind::kSend)
+              ++sends[{v.size(op), &delays.of_pair(h, v.peer(op)) != &delays}];
         }
       },
       s);
   double floored = 0.0;
   std::uint64_t total = 0;
-  for (const auto& [bytes, count] : sends) {
-    floored += static_cast<double>(count) * delays.floored_share(bytes);
+  for (const auto& [sent, count] : sends) {
+    const MessageDelays& d = sent.second ? *delays.far() : delays;
+    floored += static_cast<double>(count) * d.floored_share(sent.first);
     total += count;
   }
   return total == 0 ? 0.0 : floored / static_cast<double>(total);
 }
+
+namespace {
+
+// Each file's pool of each size, as latency_pools says it: the transform once at the end when
+// every file had the same, else with each file's pools.
+void pool_lines(const MessageDelays& delays, std::vector<std::string>& lines) {
+  const LatencySamples& samples = *delays.samples();
+  const bool uniform = samples.uniform_transform();
+  for (const auto& r : samples.records()) {
+    const auto hash = delays.file_hashes().find(r.file);
+    lines.push_back(fmt::format("{} ({} file, {}): {} bytes, {} samples read, {} kept{}", r.file,
+                                latency_file_kind_name(r.kind),
+                                hash == delays.file_hashes().end() ? "no hash" : hash->second,
+                                r.message_bytes, r.read, r.kept,
+                                uniform ? "" : ", transform: " + r.transform.describe()));
+  }
+  if (uniform) lines.push_back(fmt::format("transform: {}", samples.transform().describe()));
+}
+
+}  // namespace
 
 void put_latency_fields(Record& record, const MessageDelays& delays, const AnySchedule& s) {
   using namespace schedule_fields;
@@ -112,14 +137,13 @@ void put_latency_fields(Record& record, const MessageDelays& delays, const AnySc
   record.put(kLatencyPoolBytes, Field(series_of(bytes)));
   record.put(kLatencyPoolSamples, Field(series_of(counts)));
   std::vector<std::string> lines;
-  for (const auto& r : samples.records()) {
-    const auto hash = delays.file_hashes().find(r.file);
-    lines.push_back(fmt::format("{} ({} file, {}): {} bytes, {} samples read, {} kept", r.file,
-                                latency_file_kind_name(r.kind),
-                                hash == delays.file_hashes().end() ? "no hash" : hash->second,
-                                r.message_bytes, r.read, r.kept));
+  pool_lines(delays, lines);
+  // The far pairs' own pools (latency.far.file), after the near pairs'.
+  if (delays.far() && delays.far()->samples() != delays.samples()) {
+    std::vector<std::string> far;
+    pool_lines(*delays.far(), far);
+    lines.push_back(fmt::format("far pairs: {}", fmt::join(far, "; ")));
   }
-  lines.push_back(fmt::format("transform: {}", samples.transform().describe()));
   record.put(kLatencyPools, Field(fmt::format("{}", fmt::join(lines, "; "))));
   if (delays.whole_samples()) record.put(kLatencyFlooredShare, Field(floored_share_of(delays, s)));
 }
@@ -156,46 +180,102 @@ const KeySpec kColumn{.name = "latency.column",
 const KeySpec kUse{.name = "latency.use",
                    .type = KeyType::kChoice,
                    .meaning =
-                       "excess (the sample less its pool's smallest, added to L) or whole "
-                       "(the sample is the message's one-way time, send start to receive end)",
+                       "excess (the sample less its pool's smallest, added to L), whole (the "
+                       "sample is the message's one-way time, send start to receive end) or wire "
+                       "(the sample is the message's wire latency, in place of L)",
                    .fallback = std::string("excess"),
-                   .choices = {"excess", "whole"}};
+                   .choices = {"excess", "whole", "wire"}};
+
+const KeySpec kFarFile{.name = "latency.far.file",
+                       .type = KeyType::kFile,
+                       .meaning =
+                           "the far pairs' measured latencies (with network.nodes_per_switch or "
+                           "network.mapping), as latency.file; default: latency.file's pools",
+                       .optional = true};
 
 }  // namespace
 
 std::vector<KeySpec> message_delay_keys() {
   std::vector<KeySpec> keys = {kLaw, kMean, kFile, kColumn, kUse};
   for (auto& k : latency_pool_keys()) keys.push_back(std::move(k));
+  keys.push_back(kFarFile);
+  for (auto& k : pool_transform_keys("latency.far")) keys.push_back(std::move(k));
   return keys;
 }
 
 namespace {
 
-// The pools of latency.file, as the [latency] table asks (by_file).
-MessageDelays read_measured_delays(ParamReader& reader, const ScheduleNet& net) {
-  const std::vector<std::string> paths = reader.files(kFile);
+// The pools of `file_key`'s files, their transforms the keys under `table`; the checksums of the
+// files read, by path.
+std::shared_ptr<const LatencySamples> read_pools(ParamReader& reader, const KeySpec& file_key,
+                                                 const std::string& table, const ScheduleNet& net,
+                                                 std::map<std::string, std::string>& hashes) {
+  const std::vector<std::string> paths = reader.files(file_key);
   const LatencyColumn column =
       reader.text(kColumn) == "one_way" ? LatencyColumn::kOneWay : LatencyColumn::kRoundTrip;
-  const bool whole = reader.text(kUse) == "whole";
-  const PoolDrawOptions draw = read_pool_draw(reader);
-  const PoolTransform transform = read_pool_transform(reader);
+  const std::vector<PoolTransform> transforms = read_pool_transforms(reader, paths.size(), table);
   auto samples = std::make_shared<const LatencySamples>(
-      LatencySamples::from_files(paths, net.G * 1e-9, column, transform));
-  if (draw.loggp) {
-    bool smaller = false;
-    for (const auto& r : samples->records()) smaller |= r.kind != LatencyFileKind::kBandwidth;
-    if (!samples->has_bandwidth() || !smaller)
-      throw InputError(
-          "latency.draw = \"loggp\" needs among latency.file a bandwidth file (one size above "
-          "1 KiB, for G) and a latency or one-one file (for L)");
-  }
-  MessageDelays delays = draw.loggp ? MessageDelays(samples, whole, net, draw)
-                                    : MessageDelays(std::move(samples), whole, net);
-  std::map<std::string, std::string> hashes;
+      LatencySamples::from_files(paths, net.G * 1e-9, column, transforms));
   for (const auto& f : reader.input_files())
-    if (f.key.starts_with(kFile.name)) hashes[f.path] = f.hash;
+    if (f.key == file_key.name || f.key.starts_with(file_key.name + "[")) hashes[f.path] = f.hash;
+  return samples;
+}
+
+// latency.draw = "loggp" needs a bandwidth pool and a smaller one.
+void check_loggp_pools(const LatencySamples& samples, const std::string& file_key) {
+  bool smaller = false;
+  for (const auto& r : samples.records()) smaller |= r.kind != LatencyFileKind::kBandwidth;
+  if (!samples.has_bandwidth() || !smaller)
+    throw InputError(fmt::format(
+        "latency.draw = \"loggp\" needs among {} a bandwidth file (one size above 1 KiB, for G) "
+        "and a latency or one-one file (for L)",
+        file_key));
+}
+
+MessageDelays measured_delays(std::shared_ptr<const LatencySamples> samples, LatencyUse use,
+                              const ScheduleNet& net, const PoolDrawOptions& draw,
+                              std::map<std::string, std::string> hashes) {
+  MessageDelays delays = draw.loggp ? MessageDelays(std::move(samples), use, net, draw)
+                                    : MessageDelays(std::move(samples), use, net);
   delays.set_file_hashes(std::move(hashes));
   return delays;
+}
+
+// The pools of latency.file, as the [latency] table asks (by_file); with near and far classes,
+// the far pairs' too.
+MessageDelays read_measured_delays(ParamReader& reader, const ScheduleNet& net) {
+  const std::string use_text = reader.text(kUse);
+  const LatencyUse use = use_text == "whole"  ? LatencyUse::kWhole
+                         : use_text == "wire" ? LatencyUse::kWire
+                                              : LatencyUse::kExcess;
+  const PoolDrawOptions draw = read_pool_draw(reader);
+  std::map<std::string, std::string> hashes;
+  auto samples = read_pools(reader, kFile, "latency", net, hashes);
+  if (draw.loggp) check_loggp_pools(*samples, kFile.name);
+  MessageDelays delays = measured_delays(samples, use, net, draw, hashes);
+  if (!net.classes) return delays;
+  const ScheduleNet& far_net = net.classes->far;
+  std::map<std::string, std::string> far_hashes = hashes;
+  if (reader.has(kFarFile.name)) {
+    far_hashes.clear();
+    samples = read_pools(reader, kFarFile, "latency.far", far_net, far_hashes);
+    if (draw.loggp) check_loggp_pools(*samples, kFarFile.name);
+  }
+  delays.set_far(net.classes, std::make_shared<const MessageDelays>(measured_delays(
+                                  std::move(samples), use, far_net, draw, far_hashes)));
+  return delays;
+}
+
+// The far pool keys given without classes, or without latency.far.file: refused, naming the key.
+void refuse_far_keys(ParamReader& reader, bool classes) {
+  for (const KeySpec& k : pool_transform_keys("latency.far"))
+    if (reader.has(k.name) && !reader.has(kFarFile.name))
+      throw InputError(fmt::format("{} applies with latency.far.file, and none is given", k.name));
+  if (reader.has(kFarFile.name) && (!classes || !reader.has(kFile.name)))
+    throw InputError(
+        classes ? std::string("latency.far.file applies with latency.file, and none is given")
+                : std::string("latency.far.file applies with near and far rank pairs "
+                              "(network.nodes_per_switch or network.mapping), and none is given"));
 }
 
 }  // namespace
@@ -204,11 +284,13 @@ std::optional<MessageDelays> read_message_delays(ParamReader& reader, const Sche
   const bool by_law = reader.has(kLaw.name);
   const bool by_file = reader.has(kFile.name);
   if (by_law && by_file) throw InputError("give one of latency.law and latency.file, not both");
+  refuse_far_keys(reader, net.classes != nullptr);
   if (by_law) {
     auto eta = read_unit_law(reader, "latency");
     const std::optional<double> mean = reader.optional_number(kMean);
     if (!mean || *mean <= 0.0)
       throw InputError("latency.law needs latency.mean, the mean extra latency in seconds (> 0)");
+    // A law's delays do not depend on the LogGOPS parameters: the far pairs draw them alike.
     return MessageDelays(std::move(eta), *mean * 1e9);
   }
   if (by_file) return read_measured_delays(reader, net);

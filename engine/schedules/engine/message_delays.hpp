@@ -12,7 +12,9 @@
 //                  smallest, added to L: the measured variation on top of the model's latency)
 //                  or "whole" (the sample is the message's whole one-way time, send start to
 //                  receive end: its wire term is the sample less what the engine charges the
-//                  message elsewhere, 2o + max((s-1)O, (s-1)G), floored at 0).
+//                  message elsewhere, 2o + max((s-1)O, (s-1)G), floored at 0) or "wire" (the
+//                  sample is the message's wire latency itself, in place of L: the data set
+//                  authors' rule, their pools scaled to a median of L).
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -32,18 +34,31 @@
 
 namespace collnoise {
 
+/// What a measured sample is (latency.use): its excess over its pool's smallest, added to L; the
+/// message's whole one-way time; or its wire latency, in place of L.
+enum class LatencyUse { kExcess, kWhole, kWire };
+
 class MessageDelays {
  public:
   /// Mean * eta, `mean_ns` > 0.
   MessageDelays(std::shared_ptr<const NoiseLaw> eta, double mean_ns);
   /// From measured samples, under the engine's costs `net` (ns): `whole`, a sample is the
   /// message's whole one-way time; else its excess over the pool's smallest is added to L.
-  MessageDelays(std::shared_ptr<const LatencySamples> samples, bool whole, const ScheduleNet& net);
+  MessageDelays(std::shared_ptr<const LatencySamples> samples, bool whole, const ScheduleNet& net)
+      : MessageDelays(std::move(samples), whole ? LatencyUse::kWhole : LatencyUse::kExcess, net) {}
+  /// The same, a sample used as `use` says.
+  MessageDelays(std::shared_ptr<const LatencySamples> samples, LatencyUse use,
+                const ScheduleNet& net);
   /// LogGP from measured samples (`draw.loggp`; `samples` with a bandwidth file and a smaller
   /// pool): L from the smallest pool (whole or excess as above, at 1 byte), G from the bandwidth
   /// files' per-byte times, once per message or per draw.block_bytes.
   MessageDelays(std::shared_ptr<const LatencySamples> samples, bool whole, const ScheduleNet& net,
-                const PoolDrawOptions& draw);
+                const PoolDrawOptions& draw)
+      : MessageDelays(std::move(samples), whole ? LatencyUse::kWhole : LatencyUse::kExcess, net,
+                      draw) {}
+  /// The same, a sample used as `use` says (kWire: the L sample is the message's L).
+  MessageDelays(std::shared_ptr<const LatencySamples> samples, LatencyUse use,
+                const ScheduleNet& net, const PoolDrawOptions& draw);
 
   /// The extra latency of a message of `bytes` (ns, may be negative when a whole sample is below
   /// L) from a uniform u in (0, 1).
@@ -63,7 +78,7 @@ class MessageDelays {
   /// shorter than charged_elsewhere_ns, so that its wire term is floored at 0; 0 otherwise.
   double floored_share(std::uint64_t bytes) const;
   /// Whether the samples are whole one-way times (latency.use = "whole").
-  bool whole_samples() const { return samples_ && whole_; }
+  bool whole_samples() const { return samples_ && use_ == LatencyUse::kWhole; }
   /// The measured pools (null for a law).
   const std::shared_ptr<const LatencySamples>& samples() const { return samples_; }
   /// The content hashes of the files read, by path ("xxh3:..."; for the result's records).
@@ -72,16 +87,35 @@ class MessageDelays {
   /// The tail index of the delays (infinite for measured samples, which are bounded).
   double tail_index() const;
 
+  /// Near and far rank pairs (docs/models/schedules.md, "Near and far rank pairs"): a far pair's
+  /// messages take `far` (its own pools, or these under the far class's LogGOPS).
+  void set_far(std::shared_ptr<const PairClasses> classes,
+               std::shared_ptr<const MessageDelays> far) {
+    classes_ = std::move(classes);
+    far_ = std::move(far);
+  }
+  /// The delays of a message from rank `from` to rank `to`: these, or the far class's for a far
+  /// pair. A run without classes pays one test.
+  const MessageDelays& of_pair(std::uint32_t from, std::uint32_t to) const {
+    if (!far_) [[likely]]
+      return *this;
+    return classes_->switches.near(from, to) ? *this : *far_;
+  }
+  /// The far class's delays (null without classes).
+  const std::shared_ptr<const MessageDelays>& far() const { return far_; }
+
  private:
   std::shared_ptr<const NoiseLaw> eta_;
   double mean_ns_ = 0.0;
   std::shared_ptr<const LatencySamples> samples_;
   double loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& stream) const;
 
-  bool whole_ = false;
+  LatencyUse use_ = LatencyUse::kExcess;
   ScheduleNet net_;
   PoolDrawOptions draw_;
   std::map<std::string, std::string> hashes_;
+  std::shared_ptr<const PairClasses> classes_;
+  std::shared_ptr<const MessageDelays> far_;
 };
 
 /// The share of the messages of `s` (its sends, each with its own size) whose whole sample is
@@ -97,7 +131,9 @@ void put_latency_fields(Record& record, const MessageDelays& delays, const AnySc
 std::vector<KeySpec> message_delay_keys();
 
 /// Reads the [latency] table; nullopt when it names neither a law nor a file. `net`: the model's
-/// LogGOPS costs, ns. InputError naming the key at fault.
+/// LogGOPS costs, ns; with near and far classes (net.classes) the far pairs' delays are
+/// latency.far.file's pools (with the latency.far. transforms), or without it latency.file's
+/// pools (or the law) under the far class's LogGOPS. InputError naming the key at fault.
 std::optional<MessageDelays> read_message_delays(ParamReader& reader, const ScheduleNet& net);
 
 }  // namespace collnoise

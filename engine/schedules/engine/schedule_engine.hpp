@@ -120,9 +120,9 @@ double estimated_engine_bytes(double ranks, double operations, double ready_at_s
 /// Simulates `schedule` once (on `memory`). `Noise` supplies end(rank, what, op, t, length,
 /// window): the end of `length` ns of CPU work started at t (`window`: the part LogGOPSim exposes
 /// to noise, o for messages); op is the global operation index (for per-operation draws). It may
-/// also supply message_delay(send, bytes): ns added to the latency L of that send's message
-/// (network noise). `Sched` is a Schedule or a schedule generated on the fly with the same
-/// accessors (engine/schedules/schedule/generated_schedule.hpp).
+/// also supply message_delay(send, bytes, from, to): ns added to the latency L of that send's
+/// message from rank `from` to rank `to` (network noise). `Sched` is a Schedule or a schedule
+/// generated on the fly with the same accessors (engine/schedules/schedule/generated_schedule.hpp).
 template <class Sched, class Noise>
 ScheduleRun simulate_schedule(const Sched& schedule, const ScheduleNet& net, Noise& noise,
                               ScheduleEngineMemory& memory);

@@ -537,7 +537,8 @@ class EngineRun {
       ++ran_;
       release(v, h, e.op, true);
       const std::uint64_t size = v.size(e.op);
-      const ScheduleNet& n = loggopsim::for_size(net_, size);
+      const std::uint32_t to = v.peer(e.op);
+      const ScheduleNet& n = loggopsim::for_pair(net_, h, to, size);
       const double extra = loggopsim::extra_bytes(size);
       cpu = busy_until(h, Busy::kSend, e.op, e.time, loggopsim::send_overhead(n, extra),
                        loggopsim::noise_window(n));
@@ -545,8 +546,8 @@ class EngineRun {
       const double wire_end = loggopsim::first_byte_arrival(n, e.time);
       double arrival = wire_end;
       double delay = 0.0;
-      if constexpr (requires { noise_.message_delay(e.op, size); }) {
-        delay = noise_.message_delay(e.op, size);
+      if constexpr (requires { noise_.message_delay(e.op, size, h, to); }) {
+        delay = noise_.message_delay(e.op, size, h, to);
         arrival += delay;
       }
       if (!loggopsim::eager(n, size)) [[unlikely]]
@@ -567,9 +568,9 @@ class EngineRun {
                                 .o = n.o,
                                 .wire_end = wire_end,
                                 .arrival = arrival,
-                                .eager = loggopsim::eager(net_, size)});
-      queue_.push(Event{arrival, stamp_++, e.op, v.peer(e.op), h << 2 | kMessage});
-      if (loggopsim::eager(net_, size)) finish_op(v, h, e.op);
+                                .eager = loggopsim::eager(n, size)});
+      queue_.push(Event{arrival, stamp_++, e.op, to, h << 2 | kMessage});
+      if (loggopsim::eager(n, size)) finish_op(v, h, e.op);
     } else {
       wait(e, kSendRoom, cpu, nic);
     }
@@ -608,7 +609,8 @@ class EngineRun {
           .host = h, .op = e.op, .index = e.op - v.first(), .time = e.time, .matched = taken});
     if (taken) {
       // Rendezvous, the receive second: the sender's CPU and NIC indices are the receive's.
-      if (!loggopsim::eager(net_, v.size(e.op))) {
+      const std::uint64_t size = v.size(e.op);
+      if (!loggopsim::eager(loggopsim::for_pair(net_, m.src, h, size), size)) {
         const auto vs = s_.view(m.src);
         release_sender(vs, m.src, vs.first() + m.op, v.cpu(e.op), v.nic(e.op), e.time, h);
       }
@@ -629,7 +631,7 @@ class EngineRun {
     if (std::max(cpu, nic) <= e.time) {
       ++events_;
       const std::uint64_t size = vs.size(send);
-      const ScheduleNet& n = loggopsim::for_size(net_, size);
+      const ScheduleNet& n = loggopsim::for_pair(net_, origin, h, size);
       const double extra = loggopsim::extra_bytes(size);
       cpu = busy_until(h, Busy::kReceive, send, e.time, loggopsim::receive_overhead(n, extra),
                        loggopsim::noise_window(n));
@@ -649,11 +651,11 @@ class EngineRun {
                                       .overhead = loggopsim::receive_overhead(n, extra),
                                       .cpu_end = cpu,
                                       .nic_end = nic,
-                                      .eager = loggopsim::eager(net_, size),
+                                      .eager = loggopsim::eager(n, size),
                                       .matched = taken});
       if (taken) {
         // Rendezvous, the message second: the sender's CPU and NIC indices are its send's.
-        if (!loggopsim::eager(net_, size))
+        if (!loggopsim::eager(n, size))
           release_sender(vs, origin, send, vs.cpu(send), vs.nic(send), e.time, h);
         finish_op(v, h, v.first() + r.op);
       } else {
@@ -793,6 +795,10 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
   for (const double t : start)
     if (!(t >= 0.0) || !std::isfinite(t))
       throw InputError(fmt::format("a rank's start time of {} ns: starts are finite and >= 0", t));
+  if (net.classes && !net.classes->switches.covers(s.ranks()))
+    throw InputError(fmt::format("{}: it lists {} ranks, and the schedule has {}",
+                                 net.classes->switches.rule, net.classes->switches.switch_of.size(),
+                                 s.ranks()));
   std::uint32_t most = 0;
   StopPoll poll;
   for (std::uint32_t host = 0; host < s.ranks(); ++host) {

@@ -168,9 +168,12 @@ class WithMessageDelays {
     else
       return cpu_->end(rank, what, op, t, length, window);
   }
-  double message_delay(std::uint64_t send, std::uint64_t bytes) const {
+  /// The extra latency of the message of `send` (`bytes`, from rank `from` to rank `to`): from
+  /// its pair's class's delays.
+  double message_delay(std::uint64_t send, std::uint64_t bytes, std::uint32_t from,
+                       std::uint32_t to) const {
     Pcg32 stream = make_stream(hash_combine(key_, send));
-    return delays_->delay_ns(bytes, stream);
+    return delays_->of_pair(from, to).delay_ns(bytes, stream);
   }
 
  private:

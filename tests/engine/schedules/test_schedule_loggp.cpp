@@ -161,3 +161,46 @@ TEST_CASE("a LogGP file's regimes: S from the switch, each message its regime's 
   CHECK(no_file.code == 2);
   CHECK(no_file.output.find("loggops.file_fit") != std::string::npos);
 }
+
+TEST_CASE("near and far rank pairs from a run file: the far class's LogGOPS, and the summary") {
+  // Rank 0 sends 100 bytes to rank 1 (near), then to rank 2 (far, two ranks a switch). The
+  // first: CPU to 100 ns, NIC to 99 G = 99 ns, arrival o + L = 1100 ns, received to
+  // 1100 + 100 + 99 = 1299 ns. The second at 100 ns: arrival 100 + 100 + 3000 = 3200 ns, the far
+  // G of 2 ns a byte on the receive (100 + 198), to 3498 ns.
+  const std::string goal =
+      "num_ranks 4\nrank 0 {\nl1: send 100b to 1 tag 0\nl2: send 100b to 2 tag 0\nl2 requires "
+      "l1\n}\nrank 1 {\nl1: recv 100b from 0 tag 0\n}\nrank 2 {\nl1: recv 100b from 0 tag 0\n}\n"
+      "rank 3 {\n}\n";
+  const std::string far = "[loggops.far]\nL = 3.0e-6\nG = 2.0e-9\n";
+  const Point classed =
+      run_point("classes", goal, kKeys + far + "[network]\nnodes_per_switch = 2\n");
+  INFO(classed.output);
+  REQUIRE(classed.code == 0);
+  CHECK(number_after(classed.output, "noiseless_completion") == Approx(3498e-9).epsilon(1e-12));
+  CHECK(number_after(classed.output, "near_messages") == 1.0);
+  CHECK(number_after(classed.output, "far_messages") == 1.0);
+  CHECK(classed.output.find("\"pair_classes\": \"network.nodes_per_switch = 2") !=
+        std::string::npos);
+  // Nodes of two ranks, one node a switch: the same classes.
+  const Point nodes = run_point(
+      "nodes", goal, kKeys + far + "[network]\nnodes_per_switch = 1\nranks_per_node = 2\n");
+  REQUIRE(nodes.code == 0);
+  CHECK(number_after(nodes.output, "noiseless_completion") == Approx(3498e-9).epsilon(1e-12));
+  // A mapping file with ranks 0 and 1 on switch 0, 2 and 3 on switch 1: the same again.
+  write_text("loggp-dir/four.map", "# rank node switch\n0 0 0\n1 1 0\n2 2 1\n3 3 1\n");
+  const Point mapped =
+      run_point("mapped", goal, kKeys + far + "[network]\nmapping = \"four.map\"\n");
+  INFO(mapped.output);
+  REQUIRE(mapped.code == 0);
+  CHECK(number_after(mapped.output, "noiseless_completion") == Approx(3498e-9).epsilon(1e-12));
+  CHECK(mapped.output.find("2 switches") != std::string::npos);
+  // Without classes (the far table alone is refused): both near, rank 2 done at
+  // 100 + 1100 + 199 = 1399 ns, and no class fields.
+  const Point plain = run_point("plain", goal, kKeys);
+  REQUIRE(plain.code == 0);
+  CHECK(number_after(plain.output, "noiseless_completion") == Approx(1399e-9).epsilon(1e-12));
+  CHECK(plain.output.find("near_messages") == std::string::npos);
+  const Point refused = run_point("refused", goal, kKeys + far);
+  CHECK(refused.code != 0);
+  CHECK(refused.output.find("loggops.far.") != std::string::npos);
+}

@@ -141,3 +141,26 @@ TEST_CASE("whole samples: a message takes off what its own size's parameters cha
       "ping.goal");
   CHECK(std::round(simulate_schedule(s, net, noise).finish[1] * 1000.0) / 1000.0 == 10000.0);
 }
+
+TEST_CASE("wire samples: the sample is the message's L, by size and under loggp") {
+  // By size: a 16 KiB pool of 30 us and 500 ns. The wire is the sample itself, so the ping takes
+  // o + sample + o + 16383 G: 46583 ns and 17083 ns; a sample below L shortens the message and
+  // nothing is floored.
+  const auto pool = std::make_shared<const LatencySamples>(
+      std::map<std::uint64_t, std::vector<double>>{{16384, {30000e-9}}, {1, {500e-9}}}, 1e-9,
+      "test");
+  const MessageDelays by_size(pool, LatencyUse::kWire, hand_net());
+  CHECK(ping(by_size, 16384, 3) == 100.0 + 30000.0 + 100.0 + 16383.0);
+  CHECK(ping(by_size, 1, 3) == 100.0 + 500.0 + 100.0);
+  CHECK(by_size.delay_ns(1, 0.5) == Approx(500.0 - 1000.0).margin(1e-6));
+  CHECK_FALSE(by_size.whole_samples());
+  CHECK(by_size.floored_share(16384) == 0.0);
+  // LogGP: L the 2 us sample as it is (not less 2 o), then the drawn G per byte: 4097 bytes end
+  // at 100 + 2000 + 100 + 4096 G_drawn = 6296 or 10392 ns.
+  const MessageDelays loggp(loggp_pools(), LatencyUse::kWire, hand_net(),
+                            PoolDrawOptions{.loggp = true});
+  std::set<double> seen;
+  for (std::uint64_t key = 0; key < 200; ++key) seen.insert(ping(loggp, 4097, key));
+  CHECK(seen == std::set<double>{6296.0, 10392.0});
+  CHECK(ping(loggp, 1, 5) == 2200.0);
+}

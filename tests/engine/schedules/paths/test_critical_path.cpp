@@ -40,7 +40,7 @@ struct HandNoise {
     const auto it = after.find(op);
     return t + length + (it == after.end() ? 0.0 : it->second);
   }
-  double message_delay(std::uint64_t send, std::uint64_t) const {
+  double message_delay(std::uint64_t send, std::uint64_t, std::uint32_t, std::uint32_t) const {
     const auto it = latency.find(send);
     return it == latency.end() ? 0.0 : it->second;
   }
