@@ -50,9 +50,15 @@ double MessageDelays::loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& strea
   }
   // The receive's end is that of a receive charged max((s-1)O, the drawn bytes' time) after a
   // wire of `wire`; the engine charges max((s-1)O, (s-1)G) there, so the difference rides on
-  // the arrival.
+  // the arrival. That difference is negative when the drawn bytes are faster than the model's
+  // G, and for a large message it can exceed the wire: the message would then arrive before its
+  // send's overhead ended, and a rendezvous sender would be released before it sent. The arrival
+  // is kept at or after the send's overhead (L + delay >= 0), so the receive's end is then the
+  // model's, later than the drawn bytes' time (docs/models/schedules.md, "Network noise").
   const double per_byte_cpu = extra * net.O;
-  return wire - net.L + std::max(per_byte_cpu, bytes_time) - std::max(per_byte_cpu, extra * net.G);
+  const double delay =
+      wire - net.L + std::max(per_byte_cpu, bytes_time) - std::max(per_byte_cpu, extra * net.G);
+  return std::max(delay, -net.L);
 }
 
 double MessageDelays::charged_elsewhere_ns(std::uint64_t bytes) const {

@@ -164,3 +164,28 @@ TEST_CASE("wire samples: the sample is the message's L, by size and under loggp"
   CHECK(seen == std::set<double>{6296.0, 10392.0});
   CHECK(ping(loggp, 1, 5) == 2200.0);
 }
+
+TEST_CASE("loggp: a message never arrives before its send's overhead ends") {
+  // The model's G of 3 ns per byte is above both drawn ones (1 and 2): the drawn bytes' time less
+  // the model's, -8192 or -4096 ns at 4097 bytes, exceeds the wire of 2000 ns. The delay is
+  // floored at -L, so the message arrives at o and the receive takes the model's o + 4096 G:
+  // 100 + 100 + 12288 ns, whichever G is drawn.
+  ScheduleNet net = hand_net();
+  net.G = 3.0;
+  const MessageDelays delays(loggp_pools(), LatencyUse::kWire, net, PoolDrawOptions{.loggp = true});
+  for (std::uint64_t key = 0; key < 50; ++key) {
+    Pcg32 stream = make_stream(key);
+    CHECK(delays.delay_ns(4097, stream) == -1000.0);
+  }
+  // Above the floor the difference rides on the arrival as before: at G = 0.5 the drawn 1 or 2
+  // ns per byte give 2000 - 1000 + 4096 (g - 0.5).
+  net.G = 0.5;
+  const MessageDelays faster_model(loggp_pools(), LatencyUse::kWire, net,
+                                   PoolDrawOptions{.loggp = true});
+  Pcg32 stream = make_stream(77);
+  Pcg32 copy = stream;
+  copy.next_uniform();
+  const double g = copy.next_uniform() < 0.5 ? 1.0 : 2.0;
+  CHECK(faster_model.delay_ns(4097, stream) ==
+        Approx(2000.0 - 1000.0 + 4096.0 * (g - 0.5)).margin(1e-6));
+}
