@@ -116,14 +116,15 @@ def pool_tables(c, netgauge):
     # L from the latency file's samples and G (per 16 MiB block of a message's s - 1 bytes) from
     # the bandwidth file's samples over 16 MiB; the first 21 of every 1000 samples dropped; each
     # pool scaled to its tuple's median (the latency pool to L, the bandwidth pool to G times its
-    # size), near and far apart; a sample is the message's L itself.
+    # size), near and far apart; a sample is the message's L itself; the drawn bytes' time
+    # charged on the transfer (both NICs and the receiver), as the fork charges it.
     files = f'["{netgauge}/ng_netnoise_mpi_lat.out", "{netgauge}/ng_netnoise_mpi_bw.out"]'
     # The column, the use and the draw are the [latency] table's for both classes.
     common = f'file = {files}\nwarmup = 21\nblock = 1000\nmedian_by = "scale"\n'
     near = f'median = [{c["L_near"]!r}, {c["G_near"] * BANDWIDTH_BYTES!r}]\n'
     far = f'median = [{c["L_far"]!r}, {c["G_far"] * BANDWIDTH_BYTES!r}]\n'
     return (f'[latency]\n{common}column = "one_way"\nuse = "wire"\ndraw = "loggp"\nG_draw = "block"\n'
-            f'G_block = {BANDWIDTH_BYTES}\n{near}\n'
+            f'G_charge = "transfer"\nG_block = {BANDWIDTH_BYTES}\n{near}\n'
             f'[latency.far]\n{common}{far}\n'
             f'[network]\nnodes_per_switch = {c["nodes_per_switch"]}\n\n')
 

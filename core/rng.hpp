@@ -31,6 +31,7 @@ enum class StreamPurpose : std::uint64_t {
   kReplication = 8,     ///< one replication of a time-dependent run: index (replication)
   kMessageDelay = 9,    ///< a schedule message's extra latency: indices (replication, send)
   kEntryOffset = 10,    ///< a schedule rank's entry offset (entry.law): indices (replication, rank)
+  kLoop = 11,  ///< a schedule point's benchmark loop: index (loop), then iteration, part, rank
 };
 
 /// splitmix64 finaliser: a bijective 64-bit mix with full avalanche.

@@ -100,15 +100,18 @@ RankEntry read_mode(ParamReader& reader, EntrySpec& e) {
   if (reader.has(kBarrier.name) && reader.has(kBarrierGoal.name))
     throw InputError("entry.barrier and entry.barrier_goal both name the barrier: keep one");
   for (const KeySpec* k : {&kBarrier, &kBarrierGoal})
-    if (reader.has(k->name) && !barrier && !reader.has(kLoopBarrier.name))
+    if (reader.has(k->name) && !barrier && !reader.boolean(kLoopBarrier))
       not_applicable(*k, "entry.mode = \"barrier\" or loop.barrier");
   for (const KeySpec* k : {&kLaw, &kMean})
     if (reader.has(k->name) && !law) not_applicable(*k, "entry.mode = \"law\"");
   if (law && !(reader.has(kLaw.name) && reader.has(kMean.name)))
     throw InputError("entry.mode = \"law\" needs entry.law and entry.mean (seconds)");
-  if (barrier) {
+  // The barrier of the entry or of every iteration of a loop (loop.barrier).
+  if (barrier || reader.boolean(kLoopBarrier)) {
     if (reader.has(kBarrierGoal.name)) e.barrier_goal = reader.text(kBarrierGoal);
     if (reader.has(kBarrier.name)) e.barrier_algorithm = reader.text(kBarrier);
+  }
+  if (barrier) {
     text = fmt::format("barrier ({})", e.barrier_goal.empty() ? e.barrier_algorithm
                                                               : "GOAL file " + e.barrier_goal);
     return RankEntry::kBarrier;
@@ -128,9 +131,12 @@ std::string EntrySpec::timing_text() const {
 }
 
 std::string EntrySpec::loop_text() const {
-  if (iterations == 1 && warmups == 0 && !loop_barrier && pause == 0.0) return "none";
-  return fmt::format("{} iterations after {} warm-ups, pause {:g} s{}", iterations, warmups, pause,
-                     loop_barrier ? ", a barrier before each" : "");
+  if (!loop()) return "none";
+  const std::string paused =
+      pause_law ? fmt::format("pause {} of mean {:g} s", pause_law_text, pause_mean_ns * 1e-9)
+                : fmt::format("pause {:g} s", pause);
+  return fmt::format("{} iterations after {} warm-ups, {}{}", iterations, warmups, paused,
+                     barrier_each_iteration() ? ", a barrier before each" : "");
 }
 
 AnySchedule entry_barrier(const EntrySpec& entry, std::uint32_t ranks) {
@@ -180,19 +186,18 @@ EntrySpec read_entry(ParamReader& reader) {
     not_applicable(kPauseMean, "loop.pause.law");
   if (reader.has(kPauseLaw.name) && !reader.has(kPauseMean.name))
     throw InputError("loop.pause.law needs loop.pause.mean, the mean pause in seconds");
-  // What this build simulates: every entry, outside a loop (entry_keys.hpp says why).
-  const auto refuse_loop = [](const std::string& key) {
+  if (reader.has(kPauseLaw.name)) {
+    // The same reader as entry.law's: a unit-mean law, its shape keys under loop.pause.
+    e.pause_law = read_unit_law(reader, "loop.pause");
+    e.pause_law_text = reader.text(kPauseLaw);
+    e.pause_mean_ns = reader.number(kPauseMean) * 1e9;
+  }
+  // What this build simulates: every entry, and the loop after any but a drawn one.
+  if (e.loop() && e.entry == RankEntry::kLaw)
     throw InputError(
-        fmt::format("{}: the benchmark loop is not simulated in this build ({})", key, kWhere));
-  };
-  if (e.iterations != 1)
-    throw InputError(
-        fmt::format("loop.iterations = {}: loop.iterations > 1 is not simulated by "
-                    "this version ({})",
-                    e.iterations, kWhere));
-  if (e.warmups != 0) refuse_loop(fmt::format("loop.warmups = {}", e.warmups));
-  if (e.pause != 0.0 || reader.has(kPauseLaw.name)) refuse_loop("loop.pause");
-  if (e.loop_barrier) refuse_loop("loop.barrier = true");
+        fmt::format("entry.mode = \"law\" with a benchmark loop (loop.*): not simulated by this "
+                    "version, whose loop starts each iteration from the previous one ({})",
+                    kWhere));
   return e;
 }
 

@@ -6,10 +6,11 @@
 //
 // This build simulates the entries "together" (every rank's CPU and NIC free at 0, as before
 // these keys), "law" (rank r's CPU and NIC free from its own drawn offset: the engine's per-rank
-// start) and "barrier" (from its exit of a barrier simulated first) with either timing, outside
-// any loop. Loops of more than one iteration are declared, checked and refused with one line
-// naming the key: a loop needs the time-based noise carried from one iteration to the next,
-// which the engine does not do yet.
+// start) and "barrier" (from its exit of a barrier simulated first) with either timing, and the
+// benchmark loop (ScheduleStudy::run_loop): W + I iterations, iteration by iteration, each rank
+// starting the next one from its own finish of the previous one and its pause, the time-based
+// noise going on in time. A loop with entry.mode = "law" is refused with one line (the offsets
+// would apply to the first iteration only: not simulated).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,6 +39,12 @@ struct EntrySpec {
   std::uint64_t warmups = 0;     ///< unrecorded iterations before them
   bool loop_barrier = false;     ///< a barrier before each timed collective
   double pause = 0.0;            ///< seconds each rank waits before each iteration
+  /// loop.pause.law: the unit-mean law of the pauses and their mean, ns (a pause is
+  /// pause_mean_ns * pause_law->isf(u), u drawn per loop, iteration and rank from
+  /// StreamPurpose::kLoop); null for the constant loop.pause.
+  std::shared_ptr<const NoiseLaw> pause_law;
+  double pause_mean_ns = 0.0;
+  std::string pause_law_text;  ///< its name, for the summary
   /// entry.mode = "law": the unit-mean law of the offsets and their mean, ns (an offset is
   /// mean_ns * law->isf(u), u drawn per replication and rank from StreamPurpose::kEntryOffset).
   std::shared_ptr<const NoiseLaw> law;
@@ -54,6 +61,14 @@ struct EntrySpec {
   std::string timing_text() const;
   /// The summary's `benchmark_loop`: "none", or its iterations, warm-ups, pause and barrier.
   std::string loop_text() const;
+  /// Whether a benchmark loop is simulated: more than one iteration, warm-ups, a pause or a
+  /// barrier in the loop (with none of them, the run of each sample alone, as before the loop).
+  bool loop() const {
+    return iterations != 1 || warmups != 0 || loop_barrier || pause != 0.0 || pause_law;
+  }
+  /// Whether each iteration passes a barrier before its timed collective (loop.barrier, or
+  /// entry.mode = "barrier" in a loop).
+  bool barrier_each_iteration() const { return loop_barrier || entry == RankEntry::kBarrier; }
 };
 
 /// The barrier of entry.mode = "barrier" for a collective of `ranks` ranks: its GOAL file
@@ -64,9 +79,9 @@ AnySchedule entry_barrier(const EntrySpec& entry, std::uint32_t ranks);
 /// The keys of the [entry], [timing] and [loop] tables (schedule model).
 const std::vector<KeySpec>& entry_keys();
 
-/// Reads them; `ranks`: the point's ranks. InputError naming the key at fault: inconsistent
-/// keys (entry.barrier with entry.barrier_goal, a barrier key without entry.mode = "barrier"),
-/// and, in this build, any loop (see above).
+/// Reads them. InputError naming the key at fault: inconsistent keys (entry.barrier with
+/// entry.barrier_goal, a barrier key without entry.mode = "barrier" or loop.barrier), and, in
+/// this build, a loop with entry.mode = "law" (see above).
 EntrySpec read_entry(ParamReader& reader);
 
 }  // namespace collnoise

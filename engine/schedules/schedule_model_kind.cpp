@@ -210,15 +210,29 @@ AlgorithmParams read_algorithm_params(const AlgorithmKind& algorithm, ParamReade
   return p;
 }
 
+// The check that time-based noise `law` resolves its detours over a sample of `source` entered
+// as `entry`, given the noiseless run's length (seconds). A benchmark loop runs its W + I
+// iterations one after the other, each its pause, its barrier (counted as one more collective)
+// and its collective.
+std::function<void(double)> horizon_check(const TimeNoiseLaw& law, const EntrySpec& entry,
+                                          const ScheduleSource& source) {
+  const bool loop = entry.loop();
+  const double iterations = loop ? static_cast<double>(entry.warmups + entry.iterations) : 1.0;
+  const double pause = loop ? std::max(entry.pause, 4.0 * entry.pause_mean_ns * 1e-9) : 0.0;
+  const double each = loop && entry.barrier_each_iteration() ? 2.0 : 1.0;
+  const double rounds = source.operations / std::max(source.ranks, 1U) * iterations * each;
+  return [law, rounds, iterations, pause, each](double noiseless) {
+    check_time_noise_horizon(law, iterations * (each * noiseless + pause), rounds);
+  };
+}
+
 // What this build simulates of an entry with the rest of the point.
-void check_entry(const EntrySpec& entry, const ScheduleNoiseSpec& noise, bool critical_path) {
-  // The barrier's messages would draw the delays of the collective's sends of the same index
-  // (both runs of a sample share its replication key).
-  if (entry.entry == RankEntry::kBarrier && noise.delays)
-    throw InputError(
-        "entry.mode = \"barrier\" with latency.law or latency.file: network noise on the entry "
-        "barrier is not simulated in this version");
+void check_entry(const EntrySpec& entry, bool critical_path) {
   // A critical path follows ranks that start together (engine/schedules/paths/).
+  if (critical_path && entry.loop())
+    throw InputError(
+        "output.critical_path = true with a benchmark loop (loop.*): critical paths are recorded "
+        "only for single runs in this version");
   if (critical_path && entry.entry != RankEntry::kTogether)
     throw InputError(fmt::format(
         "output.critical_path = true with entry.mode = \"{}\": critical paths are recorded only "
@@ -315,20 +329,16 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   if (noise.delays) noise.tail_index = std::min(noise.tail_index, noise.delays->tail_index());
   EntrySpec entry = read_entry(reader);
   const std::uint32_t source_ranks = source.ranks;
-  check_entry(entry, noise, run.critical_path);
+  check_entry(entry, run.critical_path);
   point.kind = "schedule";
   // Time-based noise must resolve its detours over the whole run (checked once the noiseless
   // run is known).
   std::function<void(double)> check;
-  if (time_law) {
-    const double rounds = source.operations / std::max(source.ranks, 1U);
-    check = [law = *time_law, rounds](double noiseless) {
-      check_time_noise_horizon(law, noiseless, rounds);
-    };
-  }
+  if (time_law) check = horizon_check(*time_law, entry, source);
   auto study = std::make_unique<ScheduleStudy>(std::move(source), net, noise, std::move(check));
   study->record_loggp_fit(network.file_fit, network.fit);
-  if (entry.entry == RankEntry::kBarrier) study->set_barrier(entry_barrier(entry, source_ranks));
+  if (entry.entry == RankEntry::kBarrier || entry.barrier_each_iteration())
+    study->set_barrier(entry_barrier(entry, source_ranks));
   study->set_entry(std::move(entry));
   if (run.critical_path) study->record_critical_paths();  // before the noiseless run: it records
   // A GOAL file's schedule is simulated now: one that cannot complete is refused at once.

@@ -30,6 +30,15 @@ constexpr std::size_t kTopCapacity = 2048;
 constexpr double kSecondsPerSearch = 1.0e-9;
 constexpr double kNanosecond = 1e-9;
 
+// The parts of a sample's key its runs' per-operation draws come from (docs/models/streams.md):
+// outside a loop the collective draws from the replication key itself and the entry barrier from
+// its part kBarrierDraws; in a loop each iteration's collective, barrier and pauses draw from
+// parts of the iteration's key.
+enum DrawPart : std::uint64_t { kCollectiveDraws = 0, kBarrierDraws = 1, kPauseDraws = 2 };
+std::uint64_t part_key(std::uint64_t key, DrawPart part) {
+  return hash_combine(key, part);
+}
+
 // The most operations any rank of `s` holds.
 std::uint64_t most_operations_of(const AnySchedule& s) {
   return std::visit(
@@ -125,8 +134,9 @@ TallyLayout completion_layout(std::size_t histogram_bins, double noiseless) {
 TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&) const {
   // From the noiseless completion to 100 times it; with drawn entries a rank's own time may be
   // below it (it found its messages waiting): from a tenth of it to 10 times it.
-  const double lo =
-      entry_.entry == RankEntry::kTogether ? noiseless_completion() : 0.1 * noiseless_completion();
+  const double lo = entry_.entry == RankEntry::kTogether && !entry_.loop()
+                        ? noiseless_completion()
+                        : 0.1 * noiseless_completion();
   TallyLayout layout = completion_layout(histogram_bins, lo);
   if (attributed_) attribution().add_to(layout);
   return layout;
@@ -176,6 +186,8 @@ const CriticalPath& ScheduleStudy::noiseless_path() const {
 std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
                                                            TimelineRecorder& timeline) const {
   // The paths and timelines follow ranks that start together.
+  if (entry_.loop())
+    throw InputError("a timeline of a point with a benchmark loop: not replayed in this version");
   if (entry_.entry != RankEntry::kTogether)
     throw InputError(
         fmt::format("a timeline of a point with rank_entry {}: replayed only for "
@@ -203,6 +215,16 @@ double ScheduleStudy::replicate(std::uint64_t index) const {
 }
 
 double ScheduleStudy::replicate(std::uint64_t index, UnitInFlight& unit) const {
+  if (entry_.loop()) {
+    // Its loop, through its iteration (a loop's iterations differ even without noise: their
+    // ranks start apart).
+    double value = 0.0;
+    run_loop(index / entry_.iterations, index % entry_.iterations,
+             [&](std::uint64_t j, const ScheduleRun& run, std::span<const double> starts) {
+               if (j == index % entry_.iterations) value = sample_time(run, starts);
+             });
+    return value;
+  }
   // Without noise or drawn entries every replication is the noiseless run: no need to simulate
   // it again.
   if (!noisy() && entry_.entry == RankEntry::kTogether) return noiseless_completion();
@@ -216,8 +238,11 @@ std::vector<double> ScheduleStudy::entry_starts(std::uint64_t index) const {
   if (entry_.entry == RankEntry::kBarrier) {
     // Under the replication's own noise, from 0: the collective that follows sees the same
     // time-based noise at later times (its starts shift its ranks' clocks).
+    // Its per-operation draws (stage delays, message delays) its own: the collective's sends of
+    // the same index draw others.
+    const std::uint64_t key = stream_key(key_, StreamPurpose::kReplication, index);
     ScheduleRun run =
-        run_schedule(*barrier_, net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
+        run_schedule(*barrier_, net_, noise_, NoiseKeys(key, part_key(key, kBarrierDraws)),
                      engine_memory_->local());
     if (!run.complete)
       throw RuntimeFailure(fmt::format("{}: the entry barrier did not complete: {}",
@@ -288,8 +313,92 @@ void ScheduleStudy::sample_row(std::uint64_t index, UnitInFlight& unit, std::spa
   a.fill(last, row);
 }
 
+std::uint64_t ScheduleStudy::default_chunk_size() const {
+  if (!entry_.loop()) return 4;
+  constexpr std::uint64_t kMostSamples = std::uint64_t{1} << 22;
+  const std::uint64_t loops = std::clamp<std::uint64_t>(kMostSamples / entry_.iterations, 1, 4);
+  return loops * entry_.iterations;
+}
+
+std::vector<double> ScheduleStudy::pauses(std::uint64_t loop_key, std::uint64_t i,
+                                          std::uint32_t ranks) const {
+  if (!entry_.pause_law) return std::vector<double>(ranks, entry_.pause * 1e9);
+  // One stream per (loop, iteration, rank): part 2 of the iteration's key (0: the collective's
+  // draws, 1: the barrier's).
+  const std::uint64_t key = part_key(hash_combine(loop_key, i), kPauseDraws);
+  std::vector<double> pause(ranks);
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    pause[r] = entry_.pause_mean_ns *
+               entry_.pause_law->isf(make_stream(hash_combine(key, r)).next_uniform());
+  return pause;
+}
+
+void ScheduleStudy::run_loop(std::uint64_t loop, std::uint64_t through,
+                             const LoopRecord& record) const {
+  const std::shared_ptr<const AnySchedule> s = schedule();
+  const std::uint32_t ranks = ranks_of(*s);
+  ScheduleEngineMemory& memory = engine_memory_->local();
+  const std::uint64_t loop_key = stream_key(key_, StreamPurpose::kLoop, loop);
+  const bool barrier = entry_.barrier_each_iteration();
+  std::vector<double> ready(ranks, 0.0);  // each rank's finish of the previous iteration
+  for (std::uint64_t i = 0; i <= entry_.warmups + through; ++i) {
+    const std::uint64_t iteration_key = hash_combine(loop_key, i);
+    std::vector<double> start = pauses(loop_key, i, ranks);
+    for (std::uint32_t r = 0; r < ranks; ++r) start[r] += ready[r];
+    if (barrier) {
+      ScheduleRun exit = run_schedule(*barrier_, net_, noise_,
+                                      NoiseKeys(loop_key, part_key(iteration_key, kBarrierDraws)),
+                                      memory, NoObserver{}, start);
+      if (!exit.complete)
+        throw RuntimeFailure(fmt::format("{}: a loop's barrier did not complete: {}",
+                                         source_.description, exit.incomplete));
+      start = std::move(exit.finish);
+    }
+    ScheduleRun run = run_schedule(*s, net_, noise_,
+                                   NoiseKeys(loop_key, part_key(iteration_key, kCollectiveDraws)),
+                                   memory, NoObserver{}, start);
+    if (!run.complete)
+      throw RuntimeFailure(fmt::format("{}: a loop's iteration did not complete: {}",
+                                       source_.description, run.incomplete));
+    if (i >= entry_.warmups) record(i - entry_.warmups, run, start);
+    ready = std::move(run.finish);
+  }
+}
+
+void ScheduleStudy::simulate_loops(std::uint64_t first, std::span<double> rows, int threads) const {
+  // Whole loops side by side, each on one thread: a sample's value depends on its loop and
+  // iteration only. A chunk that cuts a loop (a chunk_size not a multiple of loop.iterations)
+  // simulates its first iterations again.
+  const std::uint64_t n = entry_.iterations, end = first + rows.size();
+  const std::uint64_t first_loop = first / n, last_loop = (end - 1) / n;
+  std::atomic<std::int64_t> finished{0};
+  const struct Counted {
+    std::atomic<std::int64_t>& finished;
+    ~Counted() { work_in_flight().add(-static_cast<double>(finished.load())); }
+  } counted{finished};
+  parallel_tasks(
+      static_cast<std::int64_t>(last_loop - first_loop + 1), threads, [&](std::int64_t k) {
+        const std::uint64_t loop = first_loop + static_cast<std::uint64_t>(k);
+        const std::uint64_t base = loop * n;
+        const std::uint64_t from = std::max(first, base) - base;
+        const std::uint64_t through = std::min(end, base + n) - 1 - base;
+        run_loop(loop, through,
+                 [&](std::uint64_t j, const ScheduleRun& run, std::span<const double> starts) {
+                   if (j < from) return;
+                   rows[base + j - first] = sample_time(run, starts);
+                   UnitInFlight unit;
+                   unit.finish();
+                   ++finished;
+                 });
+      });
+}
+
 void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
                              std::span<Histogram* const> extra, int threads) const {
+  if (entry_.loop()) {
+    simulate_loops(first, rows, threads);
+    return;
+  }
   // Replications side by side, each on one thread: the value of each depends on its index only.
   // Their cost varies with the noise they meet: idle threads steal the rest (oneTBB).
   // Finished replications stay in flight for progress until the chunk is counted, here.
@@ -358,7 +467,8 @@ std::vector<FieldSpec> schedule_summary_fields() {
 MeanInterval ScheduleStudy::primary_mean(const Tally& tally, double level) const {
   // The noiseless completion bounds the samples from below when the ranks enter together; with
   // drawn entries only 0 does.
-  const double lower = entry_.entry == RankEntry::kTogether ? noiseless_completion() : 0.0;
+  const double lower =
+      entry_.entry == RankEntry::kTogether && !entry_.loop() ? noiseless_completion() : 0.0;
   return mean_interval(tally.total(0), tally.tops()[0], lower, noise_.tail_index, level);
 }
 
@@ -409,6 +519,23 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
 }
 
 std::vector<double> ScheduleStudy::rank_finishes(std::uint64_t index) const {
+  if (entry_.loop()) {
+    // Its loop through its iteration; each rank from its own start of the collective (per_rank)
+    // or from the iteration's first (completion).
+    std::vector<double> finish;
+    const std::uint64_t j = index % entry_.iterations;
+    run_loop(index / entry_.iterations, j,
+             [&](std::uint64_t at, const ScheduleRun& run, std::span<const double> starts) {
+               if (at != j) return;
+               const double first = *std::min_element(starts.begin(), starts.end());
+               finish.clear();
+               for (std::size_t r = 0; r < run.finish.size(); ++r)
+                 finish.push_back((run.finish[r] -
+                                   (entry_.timing == SampleTiming::kPerRank ? starts[r] : first)) *
+                                  kNanosecond);
+             });
+    return finish;
+  }
   ScheduleEngineMemory memory;
   const std::vector<double> starts = entry_starts(index);
   const ScheduleRun run =
@@ -433,6 +560,14 @@ double ScheduleStudy::cost_per_sample() const {
   // entry searched where searches grow faster than the events (bench/RESULTS.md).
   // Recording critical paths costs about 2.5 times the engine's time (bench/RESULTS.md).
   const double per_event = (noisy() ? 1.6e-7 : 1.0e-7) * (attributed_ ? 2.5 : 1.0);
+  if (entry_.loop()) {
+    // Every iteration simulated, noisy or not, warm-ups shared by a loop's recorded ones; a
+    // barrier in each costs about its operations (a few per rank).
+    const double barrier = entry_.barrier_each_iteration() ? 4.0 * source_.ranks : 0.0;
+    const double per_iteration = per_event * 1.5 * (source_.operations + barrier) + 1.0e-6;
+    return per_iteration * static_cast<double>(entry_.warmups + entry_.iterations) /
+           static_cast<double>(entry_.iterations);
+  }
   return noisy() ? per_event * 1.5 * source_.operations + kSecondsPerSearch * searches() + 1.0e-6
                  : 1.0e-6;
 }

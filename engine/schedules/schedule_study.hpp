@@ -56,7 +56,9 @@ class ScheduleStudy final : public SampledStudy {
   TallyLayout layout(std::size_t histogram_bins, const std::string& spacing) const override;
   /// The layout without the noiseless run its histogram's range needs (for estimates).
   TallyLayout shape(std::size_t histogram_bins, const std::string& spacing) const override;
-  std::uint64_t default_chunk_size() const override { return 4; }
+  /// 4 samples, or with a benchmark loop of I recorded iterations 4 loops (4 I samples; fewer,
+  /// at least one, past 2^22 samples): a chunk holds whole loops, none simulated twice.
+  std::uint64_t default_chunk_size() const override;
   void simulate(std::uint64_t first, std::span<double> rows, std::span<Histogram* const> extra,
                 int threads) const override;
   PointSummary summarize(const Tally& tally, const SummaryContext& context) const override;
@@ -91,7 +93,8 @@ class ScheduleStudy final : public SampledStudy {
     loggp_regimes_ = std::move(fit);
   }
   /// How the ranks enter and a sample is timed (entry_keys.hpp; default: together, completion).
-  /// The barrier of entry.mode = "barrier" (entry_barrier), simulated before each sample.
+  /// The barrier of entry.mode = "barrier" or loop.barrier (entry_barrier), simulated before
+  /// each sample (each iteration of a loop).
   void set_barrier(AnySchedule barrier) {
     barrier_ = std::make_shared<const AnySchedule>(std::move(barrier));
   }
@@ -100,6 +103,7 @@ class ScheduleStudy final : public SampledStudy {
     if (entry.law) noise_.tail_index = std::min(noise_.tail_index, entry.law->tail_index());
     entry_ = std::move(entry);
   }
+  const EntrySpec& entry() const { return entry_; }
   /// Every rank's time in replication `index`, seconds: the sample simulated again (its value
   /// depends on its index only), as the run simulated it. Its finishing time less its own start
   /// (timing.measure = "per_rank") or less the first rank's start (completion); with ranks
@@ -114,6 +118,19 @@ class ScheduleStudy final : public SampledStudy {
   /// last finish less the first start (completion), or the largest of each rank's finish less
   /// its own start (per_rank).
   double sample_time(const ScheduleRun& run, std::span<const double> starts) const;
+  /// What run_loop tells of each recorded iteration j (0-based after the warm-ups): its run of
+  /// the collective and every rank's start of it, ns.
+  using LoopRecord =
+      std::function<void(std::uint64_t j, const ScheduleRun& run, std::span<const double> starts)>;
+  /// Benchmark loop `loop` (docs/models/schedules.md, "The benchmark loop") simulated from its
+  /// first warm-up through its recorded iteration `through` (< loop.iterations), iteration by
+  /// iteration: rank r starts iteration i at its finish of iteration i - 1 (0 for the first),
+  /// sleeps its pause (idle: detours in it cost nothing, one in progress at its end delays the
+  /// next work), passes the barrier if any and starts the collective at its exit. The time-based
+  /// noise is keyed by the loop (stream_key(key, kLoop, loop)) and goes on in time; per-operation
+  /// draws and pauses are the iteration's own (docs/models/streams.md). Holds one iteration's
+  /// per-rank times at a time. Sample n is iteration n mod I of loop n / I.
+  void run_loop(std::uint64_t loop, std::uint64_t through, const LoopRecord& record) const;
   /// Record every sample's critical path and tally where its time and noise went
   /// (path_attribution.hpp).
   void record_critical_paths() { attributed_ = true; }
@@ -163,6 +180,10 @@ class ScheduleStudy final : public SampledStudy {
   /// finished last into `last`.
   void sample_row(std::uint64_t index, UnitInFlight& unit, std::span<double> row,
                   CriticalPath& last) const;
+  // Samples first .. first + rows.size() - 1 of a benchmark loop, whole loops side by side.
+  void simulate_loops(std::uint64_t first, std::span<double> rows, int threads) const;
+  // Every rank's pause before iteration i of the loop of key `loop_key`, ns.
+  std::vector<double> pauses(std::uint64_t loop_key, std::uint64_t i, std::uint32_t ranks) const;
   struct EngineMemories;
   std::unique_ptr<EngineMemories> engine_memory_;
 };

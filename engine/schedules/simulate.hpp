@@ -45,7 +45,8 @@ namespace collnoise {
 ///    when given, is the network noise beside it. A default spec is the noiseless run;
 ///  - `key`: the replication's stream key (stream_key(study key, kReplication, index)); every
 ///    draw of the run comes from it, so one key gives one run, bit for bit. Noiseless runs
-///    ignore it;
+///    ignore it. A benchmark loop's iteration gives two (NoiseKeys, engine/noisy_run.hpp): its
+///    loop's for the time-based noise, its own for the per-operation draws;
 ///  - `memory`: the engine's working memory, reused from run to run, one run at a time;
 ///  - `observer`: one of the three instantiated observers (above), told every occupation;
 ///  - `start`: every rank's start, ns (its CPUs and NICs free from then; the times stay
@@ -56,7 +57,7 @@ namespace collnoise {
 template <class Sched, class Observer>
 requires(!std::same_as<Sched, AnySchedule>) ScheduleRun
     run_schedule(const Sched& schedule, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                 std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer,
+                 NoiseKeys key, ScheduleEngineMemory& memory, Observer& observer,
                  std::span<const double> start = {}) {
   return run_noisy(schedule, net, noise, key, memory, observer, start);
 }
@@ -64,7 +65,7 @@ requires(!std::same_as<Sched, AnySchedule>) ScheduleRun
 /// The same for either kind of schedule a study holds; no observer by default.
 template <class Observer = NoObserver>
 ScheduleRun run_schedule(const AnySchedule& schedule, const ScheduleNet& net,
-                         const ScheduleNoiseSpec& noise, std::uint64_t key,
+                         const ScheduleNoiseSpec& noise, NoiseKeys key,
                          ScheduleEngineMemory& memory, Observer&& observer = {},
                          std::span<const double> start = {}) {
   return std::visit(

@@ -33,6 +33,16 @@ const KeySpec kGBlock{.name = "latency.G_block",
                       .unit = "bytes",
                       .fallback = std::int64_t{16777216},
                       .bounds = {1.0, kMaxIndex}};
+const KeySpec kGCharge{
+    .name = "latency.G_charge",
+    .type = KeyType::kChoice,
+    .meaning =
+        "with latency.draw = loggp: where a message's drawn bytes' time is charged: arrival "
+        "(its difference from the model's (s-1)G delays the arrival) or transfer (in place "
+        "of (s-1)G on the sender's NIC and the receiver's CPU and NIC, as the data set "
+        "authors' LogGOPSim fork charges it)",
+    .fallback = std::string("arrival"),
+    .choices = {"arrival", "transfer"}};
 const KeySpec kWarmup{.name = "latency.warmup",
                       .type = KeyType::kInteger,
                       .meaning =
@@ -129,7 +139,8 @@ std::vector<std::optional<std::string>> per_pool_choice(ParamReader& reader, con
 }  // namespace
 
 std::vector<KeySpec> latency_pool_keys() {
-  return {kDraw, kGDraw, kGBlock, kWarmup, kBlock, kFirst, kLast, kTrim, kMedian, kMedianBy};
+  return {kDraw,  kGDraw, kGBlock, kGCharge, kWarmup,  kBlock,
+          kFirst, kLast,  kTrim,   kMedian,  kMedianBy};
 }
 
 std::vector<KeySpec> pool_transform_keys(const std::string& table) {
@@ -142,13 +153,13 @@ std::vector<KeySpec> pool_transform_keys(const std::string& table) {
 PoolDrawOptions read_pool_draw(ParamReader& reader) {
   PoolDrawOptions out;
   out.loggp = reader.text(kDraw) == "loggp";
-  const bool given = reader.has(kGDraw.name) || reader.has(kGBlock.name);
   if (!out.loggp) {
-    if (given)
-      throw InputError(fmt::format("{} applies with latency.draw = \"loggp\"",
-                                   reader.has(kGDraw.name) ? kGDraw.name : kGBlock.name));
+    for (const KeySpec* k : {&kGDraw, &kGBlock, &kGCharge})
+      if (reader.has(k->name))
+        throw InputError(fmt::format("{} applies with latency.draw = \"loggp\"", k->name));
     return out;
   }
+  out.transfer_charge = reader.text(kGCharge) == "transfer";
   out.per_block = reader.text(kGDraw) == "block";
   if (!out.per_block && reader.has(kGBlock.name))
     throw InputError("latency.G_block applies with latency.G_draw = \"block\"");

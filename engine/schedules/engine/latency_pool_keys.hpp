@@ -21,12 +21,17 @@ struct PoolDrawOptions {
   /// LogGP: one G for each G_block bytes of a message's (s - 1) bytes, rather than one per message.
   bool per_block = false;
   std::uint64_t block_bytes = std::uint64_t{16} << 20;  ///< G_block, bytes (>= 1)
+  /// LogGP (latency.G_charge = "transfer"): the drawn bytes' time occupies the sender's NIC and
+  /// the receiver's CPU and NIC in place of (s - 1)G; else its difference from (s - 1)G rides on
+  /// the arrival.
+  bool transfer_charge = false;
 };
 
 /// The pool keys (with message_delay_keys).
 std::vector<KeySpec> latency_pool_keys();
 
-/// Reads latency.draw, latency.G_draw and latency.G_block. InputError naming the key at fault.
+/// Reads latency.draw, latency.G_draw, latency.G_block and latency.G_charge. InputError naming the
+/// key at fault.
 PoolDrawOptions read_pool_draw(ParamReader& reader);
 /// The transform keys under `table`: "latency" (as in latency_pool_keys) or "latency.far" (the
 /// far pairs' pools: latency.far.warmup, ...; each declared once, as its latency. key).

@@ -24,7 +24,7 @@ MessageDelays::MessageDelays(std::shared_ptr<const LatencySamples> samples, Late
                              const ScheduleNet& net, const PoolDrawOptions& draw)
     : samples_(std::move(samples)), use_(use), net_(net), draw_(draw) {}
 
-double MessageDelays::loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& stream) const {
+MessageCharge MessageDelays::draw_loggp(std::uint64_t bytes, double u, Pcg32& stream) const {
   // L from the smallest pool, as a 1-byte message's: wire (the sample is L), whole (its wire,
   // less what the engine charges a 1-byte message elsewhere) or excess (on top of the model's L).
   const ScheduleNet& net = loggopsim::for_size(net_, bytes);  // the message's own parameters
@@ -36,9 +36,9 @@ double MessageDelays::loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& strea
                           : net.L + (sample - samples_->draw(smallest, 0.0) * 1e9);
   // G for the (s - 1) bytes after the first: one draw, or one per block (the last block holds
   // the rest), as the cloud-noise authors' LogGOPSim fork does.
-  const double extra = loggopsim::extra_bytes(bytes);
   double bytes_time = 0.0;
   if (!draw_.per_block) {
+    const double extra = loggopsim::extra_bytes(bytes);
     if (extra > 0.0) bytes_time = extra * samples_->draw_per_byte(stream.next_uniform()) * 1e9;
   } else {
     for (std::uint64_t rest = bytes > 0 ? bytes - 1 : 0; rest > 0;) {
@@ -48,6 +48,14 @@ double MessageDelays::loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& strea
       rest -= block;
     }
   }
+  return {.delay_ns = wire - net.L, .bytes_ns = bytes_time};
+}
+
+double MessageDelays::loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& stream) const {
+  const MessageCharge drawn = draw_loggp(bytes, u, stream);
+  // Charged on the transfer (latency.G_charge = "transfer"): the engine takes the bytes' time
+  // from message_charge; the arrival carries the drawn wire only, never below the send's end.
+  if (draw_.transfer_charge) return drawn.delay_ns;
   // The receive's end is that of a receive charged max((s-1)O, the drawn bytes' time) after a
   // wire of `wire`; the engine charges max((s-1)O, (s-1)G) there, so the difference rides on
   // the arrival. That difference is negative when the drawn bytes are faster than the model's
@@ -55,10 +63,17 @@ double MessageDelays::loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& strea
   // send's overhead ended, and a rendezvous sender would be released before it sent. The arrival
   // is kept at or after the send's overhead (L + delay >= 0), so the receive's end is then the
   // model's, later than the drawn bytes' time (docs/models/schedules.md, "Network noise").
+  const ScheduleNet& net = loggopsim::for_size(net_, bytes);
+  const double extra = loggopsim::extra_bytes(bytes);
   const double per_byte_cpu = extra * net.O;
-  const double delay =
-      wire - net.L + std::max(per_byte_cpu, bytes_time) - std::max(per_byte_cpu, extra * net.G);
+  const double delay = drawn.delay_ns + std::max(per_byte_cpu, drawn.bytes_ns) -
+                       std::max(per_byte_cpu, extra * net.G);
   return std::max(delay, -net.L);
+}
+
+MessageCharge MessageDelays::message_charge(std::uint64_t bytes, Pcg32& stream) const {
+  const double u = stream.next_uniform();
+  return draw_loggp(bytes, u, stream);
 }
 
 double MessageDelays::charged_elsewhere_ns(std::uint64_t bytes) const {

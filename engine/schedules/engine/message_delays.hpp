@@ -38,6 +38,13 @@ namespace collnoise {
 /// message's whole one-way time; or its wire latency, in place of L.
 enum class LatencyUse { kExcess, kWhole, kWire };
 
+/// A message's drawn LogGP costs, ns: its latency's noise (L + delay_ns is its wire latency,
+/// >= 0) and the time of its (s - 1) bytes after the first (the drawn G's, in place of (s - 1)G).
+struct MessageCharge {
+  double delay_ns = 0.0;
+  double bytes_ns = 0.0;
+};
+
 class MessageDelays {
  public:
   /// Mean * eta, `mean_ns` > 0.
@@ -69,6 +76,14 @@ class MessageDelays {
     const double u = stream.next_uniform();
     return draw_.loggp ? loggp_delay_ns(bytes, u, stream) : delay_ns(bytes, u);
   }
+  /// Whether a message's drawn bytes' time is charged on its transfer (latency.G_charge =
+  /// "transfer": the sender's NIC gap g + bytes, the receiver's CPU o + max((s-1)O, bytes) and
+  /// NIC g + bytes, as the data set authors' LogGOPSim fork charges them) rather than riding on
+  /// its arrival; delay_ns then gives the latency's noise alone.
+  bool charges_transfer() const { return draw_.loggp && draw_.transfer_charge; }
+  /// Under charges_transfer: a message's drawn costs from its own stream (the same draws as
+  /// delay_ns makes from the same stream).
+  MessageCharge message_charge(std::uint64_t bytes, Pcg32& stream) const;
   /// What the engine charges a message of `bytes` between its send's start and its receive's end
   /// besides its wire term L + delay (ns): the send's o, and the receive's o + max((s-1)O,
   /// (s-1)G) (LogGOPSim's rule, engine/loggops/loggops.hpp). The sender's (s-1)O and the NICs'
@@ -109,6 +124,7 @@ class MessageDelays {
   double mean_ns_ = 0.0;
   std::shared_ptr<const LatencySamples> samples_;
   double loggp_delay_ns(std::uint64_t bytes, double u, Pcg32& stream) const;
+  MessageCharge draw_loggp(std::uint64_t bytes, double u, Pcg32& stream) const;
 
   LatencyUse use_ = LatencyUse::kExcess;
   ScheduleNet net_;

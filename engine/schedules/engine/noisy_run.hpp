@@ -19,12 +19,26 @@
 
 namespace collnoise {
 
+/// The stream keys a run's noise is drawn from: `time` for the time-based noise (each rank's
+/// pattern offset, its Poisson detours), `draws` for the draws made per operation (per-stage
+/// delays, each message's extra latency). One replication key gives both; the iterations of a
+/// benchmark loop share the loop's time key, so that its detours go on in time, and draw their
+/// own per-operation delays (docs/models/streams.md).
+struct NoiseKeys {
+  std::uint64_t time = 0;
+  std::uint64_t draws = 0;
+  NoiseKeys() = default;
+  // Implicit: a replication key is both (every run outside a loop).
+  NoiseKeys(std::uint64_t key) : time(key), draws(key) {}  // NOLINT(google-explicit-constructor)
+  NoiseKeys(std::uint64_t time_key, std::uint64_t draws_key) : time(time_key), draws(draws_key) {}
+};
+
 /// Simulates `s` once under `noise` drawn from the replication stream `key`, on `memory`, told to
 /// `observer` (NoObserver, a PathCompositionRecorder, or a critical path and a timeline together);
 /// `start`: every rank's start, ns, or empty for all at 0 (simulate_schedule).
 template <class Sched, class Observer>
 ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                      std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer,
+                      NoiseKeys key, ScheduleEngineMemory& memory, Observer& observer,
                       std::span<const double> start);
 
 }  // namespace collnoise

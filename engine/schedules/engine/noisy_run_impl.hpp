@@ -12,37 +12,39 @@ namespace collnoise {
 namespace noisy_run_detail {
 
 // The engine's noise for each kind of CPU noise of a spec, for a run of `ranks` ranks drawn from
-// the replication stream `key`. Per-rank patterns use the pattern noise too: the engine's
-// instances stay one per engine noise type (quiet, stage, pattern, Poisson).
-inline QuietSchedule engine_noise(const NoCpuNoise&, std::uint64_t, std::uint32_t) {
+// the stream keys `key` (the time-based noise from key.time, per-stage delays from key.draws).
+// Per-rank patterns use the pattern noise too: the engine's instances stay one per engine noise
+// type (quiet, stage, pattern, Poisson).
+inline QuietSchedule engine_noise(const NoCpuNoise&, NoiseKeys, std::uint32_t) {
   return {};
 }
-inline StageScheduleNoise engine_noise(const StageNoise& stage, std::uint64_t key, std::uint32_t) {
-  return StageScheduleNoise(stage, key);
+inline StageScheduleNoise engine_noise(const StageNoise& stage, NoiseKeys key, std::uint32_t) {
+  return StageScheduleNoise(stage, key.draws);
 }
-inline PatternScheduleNoise engine_noise(const PatternCpuNoise& p, std::uint64_t key,
+inline PatternScheduleNoise engine_noise(const PatternCpuNoise& p, NoiseKeys key,
                                          std::uint32_t ranks) {
-  return PatternScheduleNoise(std::vector<const DetourPattern*>{p.pattern.get()}, p.semantics, key,
-                              ranks, p.ranks_per_offset);
+  return PatternScheduleNoise(std::vector<const DetourPattern*>{p.pattern.get()}, p.semantics,
+                              key.time, ranks, p.ranks_per_offset);
 }
-inline PatternScheduleNoise engine_noise(const PerRankCpuNoise& p, std::uint64_t key,
+inline PatternScheduleNoise engine_noise(const PerRankCpuNoise& p, NoiseKeys key,
                                          std::uint32_t ranks) {
   std::vector<const DetourPattern*> patterns;
   for (const auto& pattern : p.patterns) patterns.push_back(pattern.get());
-  return PatternScheduleNoise(std::move(patterns), p.semantics, key, ranks, p.ranks_per_offset);
+  return PatternScheduleNoise(std::move(patterns), p.semantics, key.time, ranks,
+                              p.ranks_per_offset);
 }
-inline PoissonScheduleNoise engine_noise(const PoissonCpuNoise& p, std::uint64_t key,
+inline PoissonScheduleNoise engine_noise(const PoissonCpuNoise& p, NoiseKeys key,
                                          std::uint32_t ranks) {
-  return PoissonScheduleNoise(*p.detours, key, ranks, p.ranks_per_offset);
+  return PoissonScheduleNoise(*p.detours, key.time, ranks, p.ranks_per_offset);
 }
 
 // The CPU noise `cpu`, with the network noise of `noise` when it has some.
 template <class Sched, class Cpu, class Observer>
 ScheduleRun run_with(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                     std::uint64_t key, Cpu& cpu, ScheduleEngineMemory& memory, Observer& observer,
+                     NoiseKeys key, Cpu& cpu, ScheduleEngineMemory& memory, Observer& observer,
                      std::span<const double> start) {
   if (noise.delays) {
-    WithMessageDelays<Cpu> both(cpu, *noise.delays, key);
+    WithMessageDelays<Cpu> both(cpu, *noise.delays, key.draws);
     return simulate_schedule(s, net, both, memory, observer, start);
   }
   return simulate_schedule(s, net, cpu, memory, observer, start);
@@ -52,7 +54,7 @@ ScheduleRun run_with(const Sched& s, const ScheduleNet& net, const ScheduleNoise
 
 template <class Sched, class Observer>
 ScheduleRun run_noisy(const Sched& s, const ScheduleNet& net, const ScheduleNoiseSpec& noise,
-                      std::uint64_t key, ScheduleEngineMemory& memory, Observer& observer,
+                      NoiseKeys key, ScheduleEngineMemory& memory, Observer& observer,
                       std::span<const double> start) {
   return std::visit(
       [&](const auto& kind) {

@@ -6,10 +6,10 @@
 namespace collnoise {
 
 template ScheduleRun run_noisy<Schedule, PathCompositionRecorder>(
-    const Schedule&, const ScheduleNet&, const ScheduleNoiseSpec&, std::uint64_t,
-    ScheduleEngineMemory&, PathCompositionRecorder&, std::span<const double>);
+    const Schedule&, const ScheduleNet&, const ScheduleNoiseSpec&, NoiseKeys, ScheduleEngineMemory&,
+    PathCompositionRecorder&, std::span<const double>);
 template ScheduleRun run_noisy<GeneratedSchedule, PathCompositionRecorder>(
-    const GeneratedSchedule&, const ScheduleNet&, const ScheduleNoiseSpec&, std::uint64_t,
+    const GeneratedSchedule&, const ScheduleNet&, const ScheduleNoiseSpec&, NoiseKeys,
     ScheduleEngineMemory&, PathCompositionRecorder&, std::span<const double>);
 
 }  // namespace collnoise

@@ -4,13 +4,13 @@
 namespace collnoise {
 
 template ScheduleRun run_noisy<Schedule, NoObserver>(const Schedule&, const ScheduleNet&,
-                                                     const ScheduleNoiseSpec&, std::uint64_t,
+                                                     const ScheduleNoiseSpec&, NoiseKeys,
                                                      ScheduleEngineMemory&, NoObserver&,
                                                      std::span<const double>);
 template ScheduleRun run_noisy<GeneratedSchedule, NoObserver>(const GeneratedSchedule&,
                                                               const ScheduleNet&,
-                                                              const ScheduleNoiseSpec&,
-                                                              std::uint64_t, ScheduleEngineMemory&,
-                                                              NoObserver&, std::span<const double>);
+                                                              const ScheduleNoiseSpec&, NoiseKeys,
+                                                              ScheduleEngineMemory&, NoObserver&,
+                                                              std::span<const double>);
 
 }  // namespace collnoise

@@ -9,12 +9,12 @@ namespace collnoise {
 using Replayed = BothObservers<CriticalPathRecorder, TimelineRecorder>;
 
 template ScheduleRun run_noisy<Schedule, Replayed>(const Schedule&, const ScheduleNet&,
-                                                   const ScheduleNoiseSpec&, std::uint64_t,
+                                                   const ScheduleNoiseSpec&, NoiseKeys,
                                                    ScheduleEngineMemory&, Replayed&,
                                                    std::span<const double>);
 template ScheduleRun run_noisy<GeneratedSchedule, Replayed>(const GeneratedSchedule&,
                                                             const ScheduleNet&,
-                                                            const ScheduleNoiseSpec&, std::uint64_t,
+                                                            const ScheduleNoiseSpec&, NoiseKeys,
                                                             ScheduleEngineMemory&, Replayed&,
                                                             std::span<const double>);
 

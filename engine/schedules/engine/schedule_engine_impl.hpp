@@ -547,7 +547,7 @@ class EngineRun {
       double arrival = wire_end;
       double delay = 0.0;
       if constexpr (requires { noise_.message_delay(e.op, size, h, to); }) {
-        delay = noise_.message_delay(e.op, size, h, to);
+        delay = send_delay(e.op, size, h, to, e.time, n, nic);
         arrival += delay;
       }
       if (!loggopsim::eager(n, size)) [[unlikely]]
@@ -574,6 +574,21 @@ class EngineRun {
     } else {
       wait(e, kSendRoom, cpu, nic);
     }
+  }
+  // The latency noise of the message of `send` (`size` bytes, `from` to `to`) sent at t; when its
+  // drawn bytes' time is charged on the transfer (latency.G_charge) it also takes the place of
+  // (s-1)G on the sender's NIC `nic`.
+  COLLNOISE_HOT_INLINE double send_delay(std::uint64_t send, std::uint64_t size, std::uint32_t from,
+                                         std::uint32_t to, double t, const ScheduleNet& n,
+                                         double& nic) {
+    if constexpr (requires { noise_.message_charge(send, size, from, to); }) {
+      if (noise_.charges_transfer()) [[unlikely]] {
+        const auto drawn = noise_.message_charge(send, size, from, to);
+        nic = t + n.g + drawn.bytes_ns;
+        return drawn.delay_ns;
+      }
+    }
+    return noise_.message_delay(send, size, from, to);
   }
   // LogGOPSim releases a rendezvous sender when its receive matches the message, at the time t of
   // whichever event came second: the send finishes then, and the sender's CPU `cpu` and NIC
@@ -633,9 +648,19 @@ class EngineRun {
       const std::uint64_t size = vs.size(send);
       const ScheduleNet& n = loggopsim::for_pair(net_, origin, h, size);
       const double extra = loggopsim::extra_bytes(size);
-      cpu = busy_until(h, Busy::kReceive, send, e.time, loggopsim::receive_overhead(n, extra),
-                       loggopsim::noise_window(n));
-      nic = loggopsim::nic_free_after(n, e.time, extra);
+      double overhead = loggopsim::receive_overhead(n, extra);
+      double nic_end = loggopsim::nic_free_after(n, e.time, extra);
+      if constexpr (requires { noise_.message_charge(send, size, origin, h); }) {
+        if (noise_.charges_transfer()) [[unlikely]] {
+          // The drawn bytes' time in place of (s-1)G on the receiver's CPU and NIC, the same
+          // draws as at its send (latency.G_charge).
+          const double bytes = noise_.message_charge(send, size, origin, h).bytes_ns;
+          overhead = n.o + std::max(extra * n.O, bytes);
+          nic_end = e.time + n.g + bytes;
+        }
+      }
+      cpu = busy_until(h, Busy::kReceive, send, e.time, overhead, loggopsim::noise_window(n));
+      nic = nic_end;
       const std::uint32_t tag = vs.tag(send);
       PendingMatch r{};
       const bool taken = matches_pool_.take_first(
@@ -648,7 +673,7 @@ class EngineRun {
                                       .send = send,
                                       .bytes = size,
                                       .start = e.time,
-                                      .overhead = loggopsim::receive_overhead(n, extra),
+                                      .overhead = overhead,
                                       .cpu_end = cpu,
                                       .nic_end = nic,
                                       .eager = loggopsim::eager(n, size),

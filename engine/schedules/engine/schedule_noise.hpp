@@ -158,7 +158,8 @@ class WithMessageDelays {
       : cpu_(&cpu),
         delays_(&delays),
         key_(hash_combine(replication_key,
-                          static_cast<std::uint64_t>(StreamPurpose::kMessageDelay))) {}
+                          static_cast<std::uint64_t>(StreamPurpose::kMessageDelay))),
+        transfer_(delays.charges_transfer()) {}
 
   using RankSlot = NoiseSlot<Cpu>;
   double end(std::uint32_t rank, RankSlot& slot, Busy what, std::uint64_t op, double t,
@@ -175,11 +176,21 @@ class WithMessageDelays {
     Pcg32 stream = make_stream(hash_combine(key_, send));
     return delays_->of_pair(from, to).delay_ns(bytes, stream);
   }
+  /// Whether the drawn bytes' time is charged on the transfer (MessageDelays::charges_transfer);
+  /// then the engine asks message_charge at the send and again at the receive.
+  bool charges_transfer() const { return transfer_; }
+  /// The drawn costs of the message of `send`, from its own stream: the same at every call.
+  MessageCharge message_charge(std::uint64_t send, std::uint64_t bytes, std::uint32_t from,
+                               std::uint32_t to) const {
+    Pcg32 stream = make_stream(hash_combine(key_, send));
+    return delays_->of_pair(from, to).message_charge(bytes, stream);
+  }
 
  private:
   Cpu* cpu_;
   const MessageDelays* delays_;
   std::uint64_t key_;
+  bool transfer_;
 };
 
 }  // namespace collnoise

@@ -81,11 +81,20 @@ TEST_CASE("entry keys: conflicts and what this build does not simulate, one line
               "loop.pause and loop.pause.law"));
   CHECK(names(refusal({{"loop.pause.mean", 1.0e-6}}), "loop.pause.mean applies with"));
   // Consistent, but not simulated in this build: refused naming the key.
-  CHECK(names(refusal({{"loop.iterations", std::int64_t{1000}}}),
-              "loop.iterations = 1000: loop.iterations > 1 is not simulated by this version"));
-  CHECK(names(refusal({{"loop.warmups", std::int64_t{10}}}), "loop.warmups = 10"));
-  CHECK(names(refusal({{"loop.pause", 1.0e-6}}), "loop.pause"));
-  CHECK(names(refusal({{"loop.barrier", true}}), "loop.barrier = true"));
+  CHECK(names(refusal({{"loop.iterations", std::int64_t{1000}},
+                       {"entry.mode", std::string("law")},
+                       {"entry.law", std::string("exponential")},
+                       {"entry.mean", 1.0e-6}}),
+              "entry.mode = \"law\" with a benchmark loop"));
+  // A loop's keys are read.
+  ParamReader reader({{"loop.iterations", std::int64_t{1000}},
+                      {"loop.warmups", std::int64_t{10}},
+                      {"loop.pause", 5.0e-5},
+                      {"loop.barrier", true}});
+  const EntrySpec e = read_entry(reader);
+  CHECK(e.loop());
+  CHECK(e.barrier_each_iteration());
+  CHECK(e.loop_text() == "1000 iterations after 10 warm-ups, pause 5e-05 s, a barrier before each");
 }
 
 TEST_CASE("entry keys in a run: the summary names the entry and timing, samples unchanged") {
@@ -146,10 +155,14 @@ algorithm = "dissemination_barrier"
 N = 3
 [loop]
 iterations = 1000
+[entry]
+mode = "law"
+law = "exponential"
+mean = 1.0e-6
 )");
   const auto bad = run_command_line("run entry-bad.toml --validate-only");
   CHECK(bad.code == 2);
-  CHECK(names(bad.output, "loop.iterations = 1000"));
+  CHECK(names(bad.output, "with a benchmark loop"));
 }
 
 TEST_CASE("entry law: each rank's offset drawn per sample, its time from its own start, by hand") {
@@ -328,7 +341,7 @@ measure = "{}"
     CHECK(names(dis, "\"rank_entry\": \"barrier (dissemination_barrier)\""));
     CHECK(number(dis, "completion_mean") == Approx(2.4e-6).epsilon(1e-9));
   }
-  // A barrier of other ranks, and network noise on the barrier, are refused in one line.
+  // A barrier of other ranks is refused in one line.
   write_text("bar2.goal", "num_ranks 2\nrank 0 {\n}\nrank 1 {\n}\n");
   write_text("bar-bad.toml", R"(name = "b"
 seed = 1
@@ -355,7 +368,9 @@ mode = "barrier"
 law = "exponential"
 mean = 1.0e-7
 )");
+  // Network noise on the barrier: its messages draw their own delays (the barrier part of the
+  // replication's key), not those of the collective's sends of the same index.
   const auto net = run_command_line("run bar-net.toml --validate-only");
-  CHECK(net.code == 2);
-  CHECK(names(net.output, "network noise on the entry barrier is not simulated"));
+  INFO(net.output);
+  CHECK(net.code == 0);
 }

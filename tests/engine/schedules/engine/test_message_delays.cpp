@@ -189,3 +189,48 @@ TEST_CASE("loggp: a message never arrives before its send's overhead ends") {
   CHECK(faster_model.delay_ns(4097, stream) ==
         Approx(2000.0 - 1000.0 + 4096.0 * (g - 0.5)).margin(1e-6));
 }
+
+TEST_CASE("loggp, G charged on the transfer: the drawn bytes occupy both NICs and the receiver") {
+  // Rank 0 sends two 4097-byte messages to rank 1, L drawn as the wire (2000 ns), G drawn per
+  // message (g1, g2: 1 or 2 ns per byte), charged as the data set authors' fork charges it.
+  // Send 1 at 0 (CPU to 100), its NIC busy to 50 + 4096 g1; send 2 there (T2), arriving at
+  // T2 + 2100. Message 1 arrives at 2100, received to 2200 + 4096 g1 (NIC to 2150 + 4096 g1);
+  // message 2 arrives at 2150 + 4096 g1 and is received from 2200 + 4096 g1 to
+  // 2300 + 4096 (g1 + g2). Rank 0 ends at T2 + 100 = 150 + 4096 g1.
+  const Schedule s = read_goal_text(
+      "num_ranks 2\nrank 0 {\nl1: send 4097b to 1 tag 0\nl2: send 4097b to 1 tag 0\n}\nrank 1 "
+      "{\nl1: recv 4097b from 0 tag 0\nl2: recv 4097b from 0 tag 0\n}\n",
+      "two.goal");
+  PoolDrawOptions draw{.loggp = true};
+  draw.transfer_charge = true;
+  const MessageDelays delays(loggp_pools(), LatencyUse::kWire, hand_net(), draw);
+  REQUIRE(delays.charges_transfer());
+  std::set<double> sender, receiver, second;
+  for (std::uint64_t key = 0; key < 200; ++key) {
+    QuietSchedule quiet;
+    WithMessageDelays<QuietSchedule> noise(quiet, delays, key);
+    const ScheduleRun run = simulate_schedule(s, hand_net(), noise);
+    const double f0 = std::round(run.finish[0] * 1000.0) / 1000.0;
+    const double f1 = std::round(run.finish[1] * 1000.0) / 1000.0;
+    sender.insert(f0);
+    receiver.insert(f1);
+    second.insert(f1 - 2300.0 - (f0 - 150.0));  // 4096 g2
+  }
+  CHECK(sender == std::set<double>{4246.0, 8342.0});
+  CHECK(receiver == std::set<double>{10492.0, 14588.0, 18684.0});
+  CHECK(second == std::set<double>{4096.0, 8192.0});
+  // The latency's noise alone rides on the arrival: the wire less the model's L.
+  Pcg32 stream = make_stream(5);
+  CHECK(delays.delay_ns(4097, stream) == Approx(1000.0).margin(1e-6));
+  // Charged on the arrival (the default) the sender's NIC takes the model's G: rank 0 ends at
+  // 50 + 4096 + 100 = 4246 whatever is drawn.
+  const MessageDelays arrival(loggp_pools(), LatencyUse::kWire, hand_net(),
+                              PoolDrawOptions{.loggp = true});
+  CHECK_FALSE(arrival.charges_transfer());
+  for (std::uint64_t key = 0; key < 20; ++key) {
+    QuietSchedule quiet;
+    WithMessageDelays<QuietSchedule> noise(quiet, arrival, key);
+    CHECK(std::round(simulate_schedule(s, hand_net(), noise).finish[0] * 1000.0) / 1000.0 ==
+          4246.0);
+  }
+}
