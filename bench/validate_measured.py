@@ -191,8 +191,27 @@ def after_pools_run_file(case, netgauge, schedgen, folder, samples):
             f'warmup = 21\nblock = 1000\n\n[output]\nraw_samples = true\n')
 
 
+# The benchmark's loop (docs/models/schedules.md, "The benchmark loop"): 10 warm-ups, then each
+# iteration a pause, a barrier and the timed collective. The pause is usleep(1) under Linux's
+# default timer slack of 50 us: a constant of the kernel, not of a table.
+LOOP = ('[loop]\niterations = 100\nwarmups = 10\npause = 5.0e-5\nbarrier = true\n'
+        '[entry]\nbarrier = "dissemination_barrier"\n\n'
+        '[timing]\nmeasure = "per_rank"\n\n')
+
+
+def after_loop_run_file(case, netgauge, schedgen, folder, samples):
+    """The machine's measured network as the benchmark meets it: the pools of after-pools, in
+    the benchmark's loop (samples of 100 recorded iterations each, after 10 warm-ups), each rank
+    timed from its own start of the collective."""
+    del schedgen, folder
+    pools = ", ".join(f'"{p}"' for p in netgauge_pools(netgauge))
+    return (after_base(case, netgauge, samples) +
+            f'[latency]\nfile = [{pools}]\ncolumn = "one_way"\nuse = "whole"\n'
+            f'warmup = 21\nblock = 1000\n\n' + LOOP + '[output]\nraw_samples = true\n')
+
+
 RECIPES = {"before": before_run_file, "after": after_run_file,
-           "after-pools": after_pools_run_file}
+           "after-pools": after_pools_run_file, "after-loop": after_loop_run_file}
 
 
 def compare(collnoise, result, table, mode):

@@ -100,18 +100,23 @@ std::vector<double> transformed(const std::vector<double>& samples, const PoolTr
       kept.push_back(samples[i]);
   std::sort(kept.begin(), kept.end());
   kept.resize(kept_by_trim(t.trim_quantile, kept.size()));
-  if (kept.empty() || !t.median_seconds) return kept;
-  const double median = median_of(kept);
+  if (kept.empty() || !(t.median_seconds || t.mean_seconds)) return kept;
+  // The statistic the pool is moved to: its median, or its mean.
+  const bool by_median = t.median_seconds.has_value();
+  const double target = by_median ? *t.median_seconds : *t.mean_seconds;
+  const double center =
+      by_median ? median_of(kept)
+                : std::accumulate(kept.begin(), kept.end(), 0.0) / static_cast<double>(kept.size());
   if (t.scale) {
-    if (!(median > 0.0))
-      throw InputError(fmt::format(
-          "latency samples '{}': the pool of {} bytes has median 0 and cannot be scaled to "
-          "{} s (shift it instead)",
-          path, bytes, *t.median_seconds));
-    const double factor = *t.median_seconds / median;
+    if (!(center > 0.0))
+      throw InputError(
+          fmt::format("latency samples '{}': the pool of {} bytes has {} 0 and cannot be scaled to "
+                      "{} s (shift it instead)",
+                      path, bytes, by_median ? "median" : "mean", target));
+    const double factor = target / center;
     for (double& x : kept) x *= factor;
   } else {
-    const double shift = *t.median_seconds - median;
+    const double shift = target - center;
     for (double& x : kept) x = std::max(x + shift, 0.0);
   }
   return kept;
@@ -132,7 +137,8 @@ const char* latency_file_kind_name(LatencyFileKind kind) {
 }
 
 bool PoolTransform::identity() const {
-  return warmup == 0 && first == 0 && !last && trim_quantile == 1.0 && !median_seconds;
+  return warmup == 0 && first == 0 && !last && trim_quantile == 1.0 && !median_seconds &&
+         !mean_seconds;
 }
 
 std::string PoolTransform::describe() const {
@@ -145,6 +151,8 @@ std::string PoolTransform::describe() const {
   if (median_seconds)
     parts.push_back(
         fmt::format("median {} s by {}", *median_seconds, scale ? "scaling" : "shifting"));
+  if (mean_seconds)
+    parts.push_back(fmt::format("mean {} s by {}", *mean_seconds, scale ? "scaling" : "shifting"));
   return parts.empty() ? std::string("none") : fmt::format("{}", fmt::join(parts, ", "));
 }
 

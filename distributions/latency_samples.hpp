@@ -48,7 +48,9 @@ struct PoolTransform {
   /// Shift or scale the pool so that its median (the mean of the middle two for even n) is this
   /// many seconds; a shifted sample below 0 becomes 0.
   std::optional<double> median_seconds;
-  bool scale = true;  ///< scale (x m / median) rather than shift (x + m - median)
+  /// Or so that its mean is this many seconds (never with median_seconds).
+  std::optional<double> mean_seconds;
+  bool scale = true;  ///< scale (x m / center) rather than shift (x + m - center)
 
   bool operator==(const PoolTransform&) const = default;
 

@@ -160,6 +160,27 @@ TEST_CASE("latency pools: damaged or unknown files are refused with their file a
                     Contains("empty.out") && Contains("no samples"));
 }
 
+TEST_CASE("latency pools: a pool moved to a mean, scaled or shifted") {
+  // One-way samples 1, 2, 3, 10 us: mean 4 us (median 2.5). Scaled to a mean of 2 us: halved;
+  // shifted: minus 2 us, the 1 us sample stopping at 0.
+  const auto file = write_file("mean.out", "1\t1\n1\t2\n1\t3\n1\t10\n");
+  PoolTransform t;
+  t.mean_seconds = us(2.0);
+  const auto scaled = LatencySamples::from_files({file}, 0.0, LatencyColumn::kOneWay, t).pool(1);
+  REQUIRE(scaled.size() == 4);
+  CHECK(scaled[0] == Approx(0.5e-6).epsilon(1e-14));
+  CHECK(scaled[3] == Approx(5.0e-6).epsilon(1e-14));
+  CHECK((scaled[0] + scaled[1] + scaled[2] + scaled[3]) / 4.0 == Approx(2.0e-6).epsilon(1e-14));
+  t.scale = false;
+  const auto shifted = LatencySamples::from_files({file}, 0.0, LatencyColumn::kOneWay, t).pool(1);
+  CHECK(shifted[0] == 0.0);
+  CHECK(shifted[1] == Approx(0.0).margin(1e-20));
+  CHECK(shifted[2] == Approx(1.0e-6).epsilon(1e-14));
+  CHECK(shifted[3] == Approx(8.0e-6).epsilon(1e-14));
+  CHECK(t.describe() == "mean 2e-06 s by shifting");
+  CHECK_FALSE(t.identity());
+}
+
 TEST_CASE("latency pools: per-pool transforms, each file scaled to its own median") {
   // The latency file's 1-byte samples {1, 2, 3} us to a median of 1.5 us, the bandwidth file's
   // 4096-byte samples {4, 8} us (median 6) to 12 us: factors 0.75 and 2.

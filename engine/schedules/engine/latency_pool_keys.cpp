@@ -75,11 +75,18 @@ const KeySpec kMedian{.name = "latency.median",
                       .unit = "seconds",
                       .bounds = {0.0, 1.0e6},
                       .optional = true};
+const KeySpec kPoolMean{.name = "latency.pool_mean",
+                        .meaning =
+                            "shift or scale each pool to this mean one-way time (in place of "
+                            "latency.median: the data set authors' pools are scaled to a mean)",
+                        .unit = "seconds",
+                        .bounds = {0.0, 1.0e6},
+                        .optional = true};
 const KeySpec kMedianBy{.name = "latency.median_by",
                         .type = KeyType::kChoice,
                         .meaning =
-                            "how latency.median is reached: scale (x m / median) or shift "
-                            "(x + m - median, at least 0)",
+                            "how latency.median or latency.pool_mean is reached: scale (x m / "
+                            "center) or shift (x + m - center, at least 0)",
                         .fallback = std::string("scale"),
                         .choices = {"scale", "shift"}};
 
@@ -139,13 +146,13 @@ std::vector<std::optional<std::string>> per_pool_choice(ParamReader& reader, con
 }  // namespace
 
 std::vector<KeySpec> latency_pool_keys() {
-  return {kDraw,  kGDraw, kGBlock, kGCharge, kWarmup,  kBlock,
-          kFirst, kLast,  kTrim,   kMedian,  kMedianBy};
+  return {kDraw,  kGDraw, kGBlock, kGCharge, kWarmup,   kBlock,
+          kFirst, kLast,  kTrim,   kMedian,  kPoolMean, kMedianBy};
 }
 
 std::vector<KeySpec> pool_transform_keys(const std::string& table) {
   std::vector<KeySpec> keys;
-  for (const KeySpec& k : {kWarmup, kBlock, kFirst, kLast, kTrim, kMedian, kMedianBy})
+  for (const KeySpec& k : {kWarmup, kBlock, kFirst, kLast, kTrim, kMedian, kPoolMean, kMedianBy})
     keys.push_back(in_table(k, table));
   return keys;
 }
@@ -173,19 +180,25 @@ std::vector<PoolTransform> read_pool_transforms(ParamReader& reader, std::size_t
   const KeySpec warmup = in_table(kWarmup, table), block = in_table(kBlock, table),
                 first = in_table(kFirst, table), last = in_table(kLast, table),
                 trim = in_table(kTrim, table), median = in_table(kMedian, table),
-                median_by = in_table(kMedianBy, table);
+                mean = in_table(kPoolMean, table), median_by = in_table(kMedianBy, table);
   const auto w = per_pool(reader, warmup, files, file_key);
   const auto b = per_pool(reader, block, files, file_key);
   const auto f = per_pool(reader, first, files, file_key);
   const auto l = per_pool(reader, last, files, file_key);
   const auto q = per_pool(reader, trim, files, file_key);
   const auto m = per_pool(reader, median, files, file_key);
+  const auto c = per_pool(reader, mean, files, file_key);
   const auto by = per_pool_choice(reader, median_by, files, file_key);
-  if (reader.has(median_by.name) && !reader.has(median.name))
-    throw InputError(fmt::format("{} applies with {}", median_by.name, median.name));
-  if (reader.has(median.name) && !reader.has(median_by.name)) reader.text(median_by);  // recorded
+  if (reader.has(median.name) && reader.has(mean.name))
+    throw InputError(
+        fmt::format("{} and {} both set the pools' center: keep one", median.name, mean.name));
+  const bool centered = reader.has(median.name) || reader.has(mean.name);
+  if (reader.has(median_by.name) && !centered)
+    throw InputError(
+        fmt::format("{} applies with {} or {}", median_by.name, median.name, mean.name));
+  if (centered && !reader.has(median_by.name)) reader.text(median_by);  // recorded
   bool lists = false;
-  for (const KeySpec* k : {&warmup, &block, &first, &last, &trim, &median, &median_by})
+  for (const KeySpec* k : {&warmup, &block, &first, &last, &trim, &median, &mean, &median_by})
     lists |= reader.given_list(k->name);
   std::vector<PoolTransform> out(files);
   for (std::size_t i = 0; i < files; ++i) {
@@ -206,7 +219,8 @@ std::vector<PoolTransform> read_pool_transforms(ParamReader& reader, std::size_t
     }
     t.trim_quantile = *q[i];
     t.median_seconds = m[i];
-    if (t.median_seconds) t.scale = by[i].value_or("scale") == "scale";
+    t.mean_seconds = c[i];
+    if (t.median_seconds || t.mean_seconds) t.scale = by[i].value_or("scale") == "scale";
   }
   return out;
 }

@@ -41,6 +41,14 @@ TEST_CASE("pool transform keys: one value for every pool, or one per file") {
   const auto three = read_pool_transforms(far, 3, "latency.far");
   REQUIRE(three.size() == 3);
   CHECK(three[2].median_seconds == 3e-6);
+  // A mean in place of the median, per pool.
+  ParamReader mean(ParamMap{{"latency.far.pool_mean", NumberList{5e-7, 1.8e-3}},
+                            {"latency.far.median_by", std::string("shift")}});
+  const auto means = read_pool_transforms(mean, 2, "latency.far");
+  CHECK(means[0].mean_seconds == 5e-7);
+  CHECK(means[1].mean_seconds == 1.8e-3);
+  CHECK_FALSE(means[1].median_seconds);
+  CHECK_FALSE(means[1].scale);
 }
 
 TEST_CASE("pool transform keys: a list of the wrong length or values refused, naming the key") {
@@ -61,7 +69,11 @@ TEST_CASE("pool transform keys: a list of the wrong length or values refused, na
   CHECK_THROWS_WITH(read_pool_transforms(choice, 2),
                     Contains("latency.median_by") && Contains("up"));
   ParamReader by_alone(ParamMap{{"latency.median_by", std::string("shift")}});
-  CHECK_THROWS_WITH(read_pool_transforms(by_alone, 1), Contains("applies with latency.median"));
+  CHECK_THROWS_WITH(read_pool_transforms(by_alone, 1),
+                    Contains("applies with latency.median or latency.pool_mean"));
+  ParamReader both(ParamMap{{"latency.median", 1e-6}, {"latency.pool_mean", 1e-6}});
+  CHECK_THROWS_WITH(read_pool_transforms(both, 1),
+                    Contains("latency.median and latency.pool_mean both set"));
   ParamReader bounds(ParamMap{{"latency.trim_quantile", NumberList{0.5, 1.5}}});
   CHECK_THROWS_WITH(read_pool_transforms(bounds, 2), Contains("latency.trim_quantile"));
 }
