@@ -112,7 +112,7 @@ def trace_table(trace):
             f'semantics = "loggopsim"\nreading = "loggopsim"\n\n')
 
 
-def pool_tables(c, netgauge, center):
+def pool_tables(c, netgauge, to_median):
     # L from the latency file's samples and G (per 16 MiB block of a message's s - 1 bytes) from
     # the bandwidth file's samples over 16 MiB; the first 21 of every 1000 samples dropped; each
     # pool scaled to its tuple's value (the latency pool to L, the bandwidth pool to G times its
@@ -123,7 +123,8 @@ def pool_tables(c, netgauge, center):
     common = f'file = {files}\nwarmup = 21\nblock = 1000\nmedian_by = "scale"\n'
     # The center: the pools' mean by default. The authors' code scales to the median, but their
     # samples fit pools scaled to the mean (docs/validation.md, "The authors' at-scale study").
-    key = "pool_mean" if center == "mean" else "median"
+    key = "latency.median" if to_median else "latency.pool_mean"
+    key = key.split(".")[1]
     near = f'{key} = [{c["L_near"]!r}, {c["G_near"] * BANDWIDTH_BYTES!r}]\n'
     far = f'{key} = [{c["L_far"]!r}, {c["G_far"] * BANDWIDTH_BYTES!r}]\n'
     return (f'[latency]\n{common}column = "one_way"\nuse = "wire"\ndraw = "loggp"\nG_draw = "block"\n'
@@ -132,14 +133,14 @@ def pool_tables(c, netgauge, center):
             f'[network]\nnodes_per_switch = {c["nodes_per_switch"]}\n\n')
 
 
-def run_file(c, case, netgauge, samples, trace, center="mean"):
+def run_file(c, case, netgauge, samples, trace, to_median=False):
     noise, pattern, nodes, nbytes = case
     text = (f'name = "authors-{noise}-{pattern}-{nodes}-{nbytes}"\nseed = 1\n'
             f'samples = {samples}\n\n' + collective_table(pattern, nodes, nbytes) + loggp_table(c))
     if "os" in noise.split("+"):
         text += trace_table(trace)
     if "net" in noise.split("+"):
-        text += pool_tables(c, netgauge, center)
+        text += pool_tables(c, netgauge, to_median)
     return text + '[output]\nraw_samples = true\n'
 
 
@@ -187,7 +188,7 @@ def run_case(args, name, c, case, times):
     path = os.path.join(folder, "run.toml")
     trace = authors_trace(netgauge, os.path.dirname(folder), args.trace_conversion)
     with open(path, "w") as f:
-        f.write(run_file(c, case, netgauge, args.samples, trace, args.pool_center))
+        f.write(run_file(c, case, netgauge, args.samples, trace, args.scale_to_median))
     result = os.path.join(folder, "run.h5")
     row = dict(configuration=name, noise=noise, pattern=pattern, nodes=nodes, bytes=nbytes,
                authors_samples=len(times))
@@ -266,7 +267,7 @@ def write_run_files(args, chosen, cases):
             netgauge = os.path.join("netgauge", c["run"])
             trace = os.path.join(netgauge, f"osnoise-{args.trace_conversion}.ns")
             with open(os.path.join(folder, "-".join(map(str, case)) + ".toml"), "w") as f:
-                f.write(run_file(c, case, netgauge, args.samples, trace, args.pool_center))
+                f.write(run_file(c, case, netgauge, args.samples, trace, args.scale_to_median))
 
 
 def main(argv=None):
@@ -283,9 +284,9 @@ def main(argv=None):
     p.add_argument("--trace-conversion", choices=("mawk", "exact"), default="mawk",
                    help="the authors' ns-to-ps conversion of the trace as mawk prints it (the "
                         "default awk of Debian and Ubuntu) or exactly (gawk)")
-    p.add_argument("--pool-center", choices=("mean", "median"), default="mean",
-                   help="the statistic each pool is scaled to its LogGP value by: the mean (what "
-                        "the authors' samples fit) or the median (what their code says)")
+    p.add_argument("--scale-to-median", action="store_true",
+                   help="scale each pool to its LogGP value by its median (what the authors' code "
+                        "says) rather than by its mean (what their samples fit)")
     p.add_argument("--write-run-files", metavar="DIR")
     args = p.parse_args(argv)
     unknown = set(args.providers.split(",")) - set(CONFIGURATIONS)

@@ -112,7 +112,7 @@ std::vector<double> transformed(const std::vector<double>& samples, const PoolTr
       throw InputError(
           fmt::format("latency samples '{}': the pool of {} bytes has {} 0 and cannot be scaled to "
                       "{} s (shift it instead)",
-                      path, bytes, by_median ? "median" : "mean", target));
+                      path, bytes, by_median ? "a median of" : "an average of", target));
     const double factor = target / center;
     for (double& x : kept) x *= factor;
   } else {
