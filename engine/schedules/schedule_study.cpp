@@ -345,21 +345,18 @@ void ScheduleStudy::run_loop(std::uint64_t loop, std::uint64_t through,
     const std::uint64_t iteration_key = hash_combine(loop_key, i);
     std::vector<double> start = pauses(loop_key, i, ranks);
     for (std::uint32_t r = 0; r < ranks; ++r) start[r] += ready[r];
-    if (barrier) {
-      ScheduleRun exit = run_schedule(*barrier_, net_, noise_,
-                                      NoiseKeys(loop_key, part_key(iteration_key, kBarrierDraws)),
-                                      memory, NoObserver{}, start);
-      if (!exit.complete)
-        throw RuntimeFailure(fmt::format("{}: a loop's barrier did not complete: {}",
-                                         source_.description, exit.incomplete));
-      start = std::move(exit.finish);
-    }
-    ScheduleRun run = run_schedule(*s, net_, noise_,
-                                   NoiseKeys(loop_key, part_key(iteration_key, kCollectiveDraws)),
-                                   memory, NoObserver{}, start);
-    if (!run.complete)
-      throw RuntimeFailure(fmt::format("{}: a loop's iteration did not complete: {}",
-                                       source_.description, run.incomplete));
+    // One run of the loop's barrier or collective from `start`, complete.
+    const auto run_part = [&](const AnySchedule& part, DrawPart draws, const char* what) {
+      ScheduleRun r =
+          run_schedule(part, net_, noise_, NoiseKeys(loop_key, part_key(iteration_key, draws)),
+                       memory, NoObserver{}, start);
+      if (!r.complete)
+        throw RuntimeFailure(fmt::format("{}: a loop's {} did not complete: {}",
+                                         source_.description, what, r.incomplete));
+      return r;
+    };
+    if (barrier) start = run_part(*barrier_, kBarrierDraws, "barrier").finish;
+    ScheduleRun run = run_part(*s, kCollectiveDraws, "iteration");
     if (i >= entry_.warmups) record(i - entry_.warmups, run, start);
     ready = std::move(run.finish);
   }

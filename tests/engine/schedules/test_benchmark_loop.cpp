@@ -22,6 +22,7 @@
 #include "engine/schedules/schedule_study.hpp"
 #include "engine/schedules/simulate.hpp"
 #include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/hand_goals.hpp"
 #include "tests/fixtures/schedule_nets.hpp"
 
 using namespace collnoise;
@@ -146,28 +147,7 @@ TEST_CASE("benchmark loop: a barrier before each timed collective, by hand") {
   // 3600-3700 and 3807-3907, sends to 1 at 3907-4007 (arrival 5007) and to 2 at 4007-4107
   // (arrival 5107): exits (4107, 5107, 5207). The collective's message arrives at 5207, received
   // by 5314: each rank's own time (100, 0, 107), the completion 5314 - 4107 = 1207.
-  const std::string barrier = R"(num_ranks 3
-rank 0 {
-l0: recv 1b from 1 tag 0
-l1: recv 1b from 2 tag 0
-l2: send 1b to 1 tag 0
-l3: send 1b to 2 tag 0
-l2 requires l0
-l2 requires l1
-l3 requires l0
-l3 requires l1
-}
-rank 1 {
-l0: send 1b to 0 tag 0
-l1: recv 1b from 0 tag 0
-l1 requires l0
-}
-rank 2 {
-l0: send 1b to 0 tag 0
-l1: recv 1b from 0 tag 0
-l1 requires l0
-}
-)";
+  const std::string barrier = collnoise::test::kHandBarrierGoal;
   collnoise::testing::write_text("loop-barrier.goal", barrier);
   const ScheduleSource coll = source_of(
       "num_ranks 3\nrank 0 {\nl0: send 8b to 2 tag 0\n}\nrank 1 {\n}\nrank 2 {\nl0: recv 8b from 0 "

@@ -15,6 +15,7 @@
 #include "engine/schedules/goal/goal_reader.hpp"
 #include "engine/schedules/schedule_study.hpp"
 #include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/hand_goals.hpp"
 #include "tests/fixtures/schedule_nets.hpp"
 
 using namespace collnoise;
@@ -229,28 +230,7 @@ TEST_CASE("entry barrier: each rank starts the collective as it leaves the barri
   // (CPU to 100, arrival 1100), which receives one at 1100-1200 (its NIC free at 1150), the other
   // at 1200-1300, then sends to 1 (1300-1400, arrival 2400) and to 2 (1400-1500, arrival 2500):
   // rank 0 leaves at 1500, rank 1 at 2400 + o = 2500, rank 2 at 2600.
-  write_text("bar.goal", R"(num_ranks 3
-rank 0 {
-l0: recv 1b from 1 tag 0
-l1: recv 1b from 2 tag 0
-l2: send 1b to 1 tag 0
-l3: send 1b to 2 tag 0
-l2 requires l0
-l2 requires l1
-l3 requires l0
-l3 requires l1
-}
-rank 1 {
-l0: send 1b to 0 tag 0
-l1: recv 1b from 0 tag 0
-l1 requires l0
-}
-rank 2 {
-l0: send 1b to 0 tag 0
-l1: recv 1b from 0 tag 0
-l1 requires l0
-}
-)");
+  write_text("bar.goal", collnoise::test::kHandBarrierGoal);
   // The collective: rank 0 sends 8 bytes to rank 2. From the exits, rank 0 sends at 1500 (ends
   // 1600), the message arrives at 2600, when rank 2 leaves the barrier: it takes o + 7 G, 2707.
   // Rank 1, with nothing to do, ends at its start, 2500. Per rank: 100, 0, 107 ns: the sample is
