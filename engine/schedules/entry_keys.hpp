@@ -69,6 +69,9 @@ struct EntrySpec {
   /// Whether each iteration passes a barrier before its timed collective (loop.barrier, or
   /// entry.mode = "barrier" in a loop).
   bool barrier_each_iteration() const { return loop_barrier || entry == RankEntry::kBarrier; }
+  /// Whether every sample is one run with every rank starting at 0 (no drawn or barrier entry,
+  /// no loop): its samples are then bounded below by the noiseless completion.
+  bool single_run_from_zero() const { return entry == RankEntry::kTogether && !loop(); }
 };
 
 /// The barrier of entry.mode = "barrier" for a collective of `ranks` ranks: its GOAL file

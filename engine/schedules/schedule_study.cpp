@@ -134,9 +134,8 @@ TallyLayout completion_layout(std::size_t histogram_bins, double noiseless) {
 TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&) const {
   // From the noiseless completion to 100 times it; with drawn entries a rank's own time may be
   // below it (it found its messages waiting): from a tenth of it to 10 times it.
-  const double lo = entry_.entry == RankEntry::kTogether && !entry_.loop()
-                        ? noiseless_completion()
-                        : 0.1 * noiseless_completion();
+  const double lo =
+      entry_.single_run_from_zero() ? noiseless_completion() : 0.1 * noiseless_completion();
   TallyLayout layout = completion_layout(histogram_bins, lo);
   if (attributed_) attribution().add_to(layout);
   return layout;
@@ -464,8 +463,7 @@ std::vector<FieldSpec> schedule_summary_fields() {
 MeanInterval ScheduleStudy::primary_mean(const Tally& tally, double level) const {
   // The noiseless completion bounds the samples from below when the ranks enter together; with
   // drawn entries only 0 does.
-  const double lower =
-      entry_.entry == RankEntry::kTogether && !entry_.loop() ? noiseless_completion() : 0.0;
+  const double lower = entry_.single_run_from_zero() ? noiseless_completion() : 0.0;
   return mean_interval(tally.total(0), tally.tops()[0], lower, noise_.tail_index, level);
 }
 
@@ -523,13 +521,7 @@ std::vector<double> ScheduleStudy::rank_finishes(std::uint64_t index) const {
     const std::uint64_t j = index % entry_.iterations;
     run_loop(index / entry_.iterations, j,
              [&](std::uint64_t at, const ScheduleRun& run, std::span<const double> starts) {
-               if (at != j) return;
-               const double first = *std::min_element(starts.begin(), starts.end());
-               finish.clear();
-               for (std::size_t r = 0; r < run.finish.size(); ++r)
-                 finish.push_back((run.finish[r] -
-                                   (entry_.timing == SampleTiming::kPerRank ? starts[r] : first)) *
-                                  kNanosecond);
+               if (at == j) finish = rank_times(run, starts);
              });
     return finish;
   }
@@ -538,6 +530,11 @@ std::vector<double> ScheduleStudy::rank_finishes(std::uint64_t index) const {
   const ScheduleRun run =
       run_schedule(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
                    memory, NoObserver{}, starts);
+  return rank_times(run, starts);
+}
+
+std::vector<double> ScheduleStudy::rank_times(const ScheduleRun& run,
+                                              std::span<const double> starts) const {
   // Each rank from its own start (per_rank) or from the first start (completion).
   const double first = starts.empty() ? 0.0 : *std::min_element(starts.begin(), starts.end());
   std::vector<double> finish;

@@ -180,6 +180,9 @@ class ScheduleStudy final : public SampledStudy {
   /// finished last into `last`.
   void sample_row(std::uint64_t index, UnitInFlight& unit, std::span<double> row,
                   CriticalPath& last) const;
+  // Every rank's time in `run` from `starts` (empty: all at 0), seconds: from its own start
+  // (timing.measure = "per_rank") or from the first start (completion).
+  std::vector<double> rank_times(const ScheduleRun& run, std::span<const double> starts) const;
   // Samples first .. first + rows.size() - 1 of a benchmark loop, whole loops side by side.
   void simulate_loops(std::uint64_t first, std::span<double> rows, int threads) const;
   // Every rank's pause before iteration i of the loop of key `loop_key`, ns.
