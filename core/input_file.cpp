@@ -234,21 +234,24 @@ WholeText read_text_or_pipe(const std::string& path, const std::string& label) {
     whole.pipe = S_ISFIFO(opened);
     if (whole.pipe) read_pipe(fd.get(), label, whole.text);
   }
-  if (!whole.pipe) {
-    // A regular file, read with the checks of a data file.
-    InputFile file = InputFile::open_regular(path, label);
-    whole.text.resize(file.size());
-    std::size_t filled = 0;
-    while (true) {
-      if (filled == whole.text.size()) whole.text.resize(filled + (std::size_t{1} << 16));
-      const std::size_t got = file.read(std::span(whole.text).subspan(filled));
-      if (got == 0) break;
-      filled += got;
-    }
-    whole.text.resize(filled);
-  }
+  if (!whole.pipe) return {read_regular_text(path, label), false};
   if (whole.text.starts_with(kUtf8ByteOrderMark)) whole.text.erase(0, kUtf8ByteOrderMark.size());
   return whole;
+}
+
+std::string read_regular_text(const std::string& path, const std::string& label) {
+  InputFile file = InputFile::open_regular(path, label);
+  std::string text(file.size(), '\0');
+  std::size_t filled = 0;
+  while (true) {
+    if (filled == text.size()) text.resize(filled + (std::size_t{1} << 16));
+    const std::size_t got = file.read(std::span(text).subspan(filled));
+    if (got == 0) break;
+    filled += got;
+  }
+  text.resize(filled);
+  if (text.starts_with(kUtf8ByteOrderMark)) text.erase(0, kUtf8ByteOrderMark.size());
+  return text;
 }
 
 }  // namespace collnoise

@@ -125,4 +125,8 @@ struct WholeText {
 /// that cannot be read.
 WholeText read_text_or_pipe(const std::string& path, const std::string& label);
 
+/// The whole text of a regular file (with the checks of a data file: InputFile::open_regular),
+/// without a leading byte-order mark. InputError naming `label` otherwise.
+std::string read_regular_text(const std::string& path, const std::string& label);
+
 }  // namespace collnoise

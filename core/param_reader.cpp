@@ -174,6 +174,11 @@ std::string file_content_hash(const std::string& key, const std::string& path) {
   return fmt::format("xxh3:{:016x}{:016x}", h.high64, h.low64);
 }
 
+std::string text_content_hash(std::string_view text) {
+  const XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
+  return fmt::format("xxh3:{:016x}{:016x}", h.high64, h.low64);
+}
+
 std::optional<std::string> ParamReader::peek_text(const std::string& key) const {
   const auto it = given_.find(key);
   if (it == given_.end()) return std::nullopt;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/key_spec.hpp"
@@ -131,5 +132,7 @@ std::string canonical_text(const ParamValue& value);
 /// XXH3-128 of a file's bytes, as "xxh3:<32 hex digits>". InputError naming `key` and the path
 /// when it cannot be read.
 std::string file_content_hash(const std::string& key, const std::string& path);
+/// XXH3-128 of `text`, as file_content_hash gives it for a file holding that text.
+std::string text_content_hash(std::string_view text);
 
 }  // namespace collnoise

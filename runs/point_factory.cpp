@@ -112,6 +112,12 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
   point.input_files = reader.input_files();
   point.params = params_record(reader.resolved(), reader.units());
   point.stream_identity = fmt::format("model={}\n{}", model.name, reader.stream_identity());
+  if (run.machine) {
+    // The machine file is one of the point's data files, and its content part of its streams.
+    point.input_files.push_back(
+        {kMachineKey, run.machine->given_path, run.machine->path, run.machine->hash});
+    point.stream_identity += fmt::format("{}={}\n", kMachineKey, run.machine->hash);
+  }
   point.stream_key = point_stream_key(run.seed, point.stream_identity);
   if (point.sampled) point.sampled->set_stream_key(point.stream_key);
   if (point.analysis) point.analysis->set_stream_key(point.stream_key);

@@ -14,174 +14,13 @@
 #include "core/stop_request.hpp"
 #include "distributions/law_kind.hpp"
 #include "engine/study.hpp"
+#include "runs/machine_file.hpp"
+#include "runs/run_keys.hpp"
 #include "runs/run_settings.hpp"
+#include "runs/toml_params.hpp"
 
 namespace collnoise {
 namespace {
-
-using NodeMap = std::map<std::string, const toml::node*>;
-
-std::string table_of(const std::string& key) {
-  return key.substr(0, key.find('.'));
-}
-
-// Every key the models declare by its full name, and the laws' keys under the table they are
-// given in ([noise]).
-std::vector<KeySpec> declared_keys() {
-  std::vector<KeySpec> keys = {collective_kind_key()};
-  for (const ModelKind& model : model_kinds())
-    keys.insert(keys.end(), model.keys.begin(), model.keys.end());
-  for (const LawKind& law : law_kinds())
-    for (const auto* list : {&law.shape_keys, &law.scale_keys})
-      for (KeySpec key : *list) {
-        key.name = noise_law_table() + "." + key.name;
-        keys.push_back(std::move(key));
-      }
-  return keys;
-}
-
-// Tables whose keys define a point (checked by the point's model): those of the keys every model
-// declares, and the noise law's, whose laws declare their own keys.
-const std::set<std::string>& point_tables() {
-  static const std::set<std::string> tables = [] {
-    std::set<std::string> t = {noise_law_table()};
-    for (const KeySpec& key : declared_keys())
-      if (key.name.find('.') != std::string::npos) t.insert(table_of(key.name));
-    return t;
-  }();
-  return tables;
-}
-
-// What the key declarations say about the run file's shape: keys that replace one another (by
-// group), keys written without their table, and keys holding an array of tables.
-struct KeyShapes {
-  std::map<std::string, std::set<std::string>> alternatives;  // group -> its keys
-  std::map<std::string, std::string> group_of;
-  std::map<std::string, std::string> full_name;  // short form -> key
-  std::set<std::string> table_arrays;
-};
-
-const KeyShapes& key_shapes() {
-  static const KeyShapes shapes = [] {
-    KeyShapes s;
-    for (const KeySpec& key : declared_keys()) {
-      if (!key.alternatives.empty()) {
-        s.alternatives[key.alternatives].insert(key.name);
-        s.group_of[key.name] = key.alternatives;
-      }
-      if (key.short_form) s.full_name[key.name.substr(key.name.find('.') + 1)] = key.name;
-      if (key.table_array) s.table_arrays.insert(key.name);
-    }
-    return s;
-  }();
-  return shapes;
-}
-
-// A setting of the run (runs/run_settings.hpp) or of a model's own settings table ([nhalf]).
-bool is_model_setting(const std::string& key) {
-  for (const ModelKind& model : model_kinds())
-    for (const KeySpec& setting : model.settings)
-      if (setting.name == key) return true;
-  return false;
-}
-
-bool is_setting(const std::string& key) {
-  return is_run_setting(key) || is_model_setting(key);
-}
-
-bool is_point_key(const std::string& key) {
-  const auto dot = key.find('.');
-  return dot != std::string::npos && !is_setting(key) &&
-         point_tables().contains(key.substr(0, dot));
-}
-
-std::string alias(const std::string& key) {
-  const auto full = key_shapes().full_name.find(key);
-  return full == key_shapes().full_name.end() ? key : full->second;
-}
-
-bool is_table_array(const std::string& key) {
-  return key_shapes().table_arrays.contains(key);
-}
-
-// Setting `key` drops the keys that give the same quantity another way (N, log2_N, levels).
-void drop_alternatives_of(const std::string& key, ParamMap& params) {
-  const auto group = key_shapes().group_of.find(key);
-  if (group == key_shapes().group_of.end()) return;
-  for (const std::string& other : key_shapes().alternatives.at(group->second)) params.erase(other);
-}
-
-// Dotted keys of every value; arrays stay whole.
-void flatten(const toml::table& table, const std::string& prefix, NodeMap& out) {
-  for (auto&& [k, v] : table) {
-    const std::string key =
-        prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
-    if (const auto* sub = v.as_table())
-      flatten(*sub, key, out);
-    else
-      out[key] = &v;
-  }
-}
-
-std::string where(const std::string& origin, const toml::node& node) {
-  return fmt::format("{}:{}", origin, node.source().begin.line);
-}
-
-ParamValue scalar_value(const std::string& origin, const std::string& key, const toml::node& node) {
-  if (auto v = node.as_integer()) return v->get();
-  if (auto v = node.as_floating_point()) return v->get();
-  if (auto v = node.as_string()) return v->get();
-  if (auto v = node.as_boolean()) return v->get();
-  throw InputError(fmt::format("{}: {} has an unsupported value type", where(origin, node), key));
-}
-
-ParamValue to_param(const std::string& origin, const std::string& key, const toml::node& node) {
-  if (const auto* arr = node.as_array()) {
-    if (!arr->empty() && arr->front().is_string()) {
-      TextList texts;
-      for (auto&& item : *arr) {
-        const auto s = item.value<std::string>();
-        if (!s)
-          throw InputError(fmt::format("{}: {} must be a list of strings (or of numbers)",
-                                       where(origin, node), key));
-        texts.push_back(*s);
-      }
-      return texts;
-    }
-    NumberList list;
-    for (auto&& item : *arr) {
-      if (auto i = item.as_integer())
-        list.push_back(static_cast<double>(i->get()));
-      else if (auto d = item.as_floating_point())
-        list.push_back(d->get());
-      else
-        throw InputError(fmt::format("{}: {} must be a list of numbers (or of strings)",
-                                     where(origin, node), key));
-    }
-    return list;
-  }
-  return scalar_value(origin, key, node);
-}
-
-std::vector<ParamMap> array_of_tables(const std::string& origin, const std::string& key,
-                                      const toml::node& node) {
-  const auto* arr = node.as_array();
-  if (!arr)
-    throw InputError(fmt::format("{}: {} must be an array of tables", where(origin, node), key));
-  std::vector<ParamMap> tables;
-  for (auto&& c : *arr) {
-    const auto* t = c.as_table();
-    if (!t)
-      throw InputError(
-          fmt::format("{}: {}[{}] must be a table", where(origin, c), key, tables.size()));
-    NodeMap flat;
-    flatten(*t, "", flat);
-    ParamMap table;
-    for (const auto& [k, v] : flat) table[k] = to_param(origin, k, *v);
-    tables.push_back(std::move(table));
-  }
-  return tables;
-}
 
 // An array of tables' entries become keys of their own: <key>[i].<sub> (a mixture's components).
 void spread_table_arrays(PointSpec& point) {
@@ -229,19 +68,11 @@ std::string data_file_base(const std::string& origin) {
 
 // The phases of parse_run_text, in its order; each refuses what it reads with the file's line.
 
-toml::table parse_toml(const std::string& content, const std::string& origin) {
-  try {
-    return toml::parse(content, origin);
-  } catch (const toml::parse_error& e) {
-    throw InputError(fmt::format("{}:{}:{}: malformed TOML: {}", origin, e.source().begin.line,
-                                 e.source().begin.column, e.description()));
-  }
-}
-
 /// The top level of a run file, sorted: the keys of the run and its base point (tables
 /// flattened into dotted keys), each [[case]]'s overrides (at least one, empty), the [sweep]
 /// axes. [[bound]] tables are read into the run as they come.
 struct RunTables {
+  const toml::node* machine = nullptr;  ///< `machine = "<file>"`: the machine file included
   NodeMap all;
   std::vector<NodeMap> cases;
   NodeMap sweep;
@@ -281,6 +112,11 @@ RunTables sort_top_level(const toml::table& root, const std::string& origin, Run
       flatten(*t, "", tables.sweep);
     } else if (key == "case") {
       tables.cases = read_cases(origin, v);
+    } else if (key == kMachineKey) {
+      if (!v.is_string())
+        throw InputError(fmt::format("{}: {} must be the path of a machine file", where(origin, v),
+                                     kMachineKey));
+      tables.machine = &v;
     } else if (const auto* t = v.as_table()) {
       flatten(*t, key, tables.all);
     } else {
@@ -314,6 +150,25 @@ PointSpec base_point(const NodeMap& all, const std::string& origin) {
       base.params[key] = to_param(origin, key, *node);
   }
   return base;
+}
+
+/// A key the machine file gives that the run file gives too, in any of its forms and places.
+void refuse_keys_given_twice(const MachineFile& machine, const RunTables& tables,
+                             const std::string& origin) {
+  std::set<std::string> given;
+  for (const auto& [key, value] : machine.params) given.insert(key);
+  for (const auto& [key, entries] : machine.table_arrays) given.insert(key);
+  const auto refuse_in = [&](const NodeMap& map) {
+    for (const auto& [raw_key, node] : map)
+      for (const std::string& key : alternatives_of(alias(raw_key)))
+        if (given.contains(key))
+          throw InputError(
+              fmt::format("{}: {} is given by the machine file '{}' too: give it in one of them",
+                          where(origin, *node), raw_key, machine.given_path));
+  };
+  refuse_in(tables.all);
+  for (const NodeMap& overrides : tables.cases) refuse_in(overrides);
+  refuse_in(tables.sweep);
 }
 
 /// The [sweep] axes, in the order of their keys: each a point key and its values.
@@ -398,7 +253,13 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
 
   const RunTables tables = sort_top_level(root, origin, run);
   read_run_settings(run, tables.all, origin, seed_override);
-  const PointSpec base = base_point(tables.all, origin);
+  PointSpec base = base_point(tables.all, origin);
+  if (tables.machine) {
+    run.machine = read_machine_file(*tables.machine->value<std::string>(), run.data_base, origin);
+    refuse_keys_given_twice(*run.machine, tables, origin);
+    base.params.insert(run.machine->params.begin(), run.machine->params.end());
+    base.table_arrays.insert(run.machine->table_arrays.begin(), run.machine->table_arrays.end());
+  }
   const SweepAxes axes = read_sweep_axes(tables.sweep, origin);
   refuse_too_many_points(tables.cases.size(), axes, origin);
   for (const auto& overrides : tables.cases)

@@ -16,6 +16,7 @@
 #include "core/param_value.hpp"
 #include "engine/study.hpp"
 #include "outputs/run_identity.hpp"
+#include "runs/machine_file.hpp"
 #include "runs/user_bound.hpp"
 
 namespace collnoise {
@@ -77,6 +78,8 @@ struct RunSpec {
   PrecisionSettings precision;
   LimitSettings limits;
   std::vector<UserBound> bounds;  ///< `[[bound]]` tables (docs/bounds.md)
+  /// `machine = "<file>"`: the machine file whose keys every point takes (runs/machine_file.hpp).
+  std::optional<MachineFile> machine;
   std::vector<PointSpec> points;
 };
 
