@@ -47,6 +47,49 @@ const KeySpec kRendezvous{.name = "loggops.rendezvous",
 
 constexpr std::uint64_t kLargest = std::numeric_limits<std::uint64_t>::max();
 
+// The rendezvous regime's own costs (loggops.rendezvous_regime.o): no default, the eager
+// regime's value instead; L is the wire's, one for both (as the regime fit gives it).
+constexpr const char* kRegimePrefix = "loggops.rendezvous_regime.";
+
+KeySpec regime_key(const KeySpec& k) {
+  KeySpec out = k;
+  out.name = kRegimePrefix + k.name.substr(std::string("loggops.").size());
+  out.meaning = "above loggops.S: " + k.meaning + " (default: the [loggops] value)";
+  out.fallback.reset();
+  out.optional = true;
+  return out;
+}
+
+std::vector<KeySpec> regime_keys() {
+  std::vector<KeySpec> keys;
+  for (const KeySpec& k : loggops_keys())
+    if (k.name != "loggops.L" && k.name != "loggops.message_bytes") keys.push_back(regime_key(k));
+  return keys;
+}
+
+// The [loggops] net with the rendezvous regime's given costs above S: by_size holds both.
+void apply_rendezvous_regime(ParamReader& reader, ScheduleNet& net) {
+  ScheduleNet large = net;
+  bool any = false;
+  for (const KeySpec& k : regime_keys()) {
+    if (!reader.has(k.name)) continue;
+    any = true;
+    const std::string which = k.name.substr(std::string(kRegimePrefix).size());
+    double ScheduleNet::*field = which == "o"   ? &ScheduleNet::o
+                                 : which == "g" ? &ScheduleNet::g
+                                 : which == "G" ? &ScheduleNet::G
+                                                : &ScheduleNet::O;
+    large.*field = to_ns(reader.number(k));
+  }
+  if (!any) return;
+  net.by_size = {net, large};
+  net.size_limits = {net.S, kLargest};
+  reader.derive("simulated.loggops.rendezvous_regime.o", large.o / 1e9, false, "seconds");
+  reader.derive("simulated.loggops.rendezvous_regime.g", large.g / 1e9, false, "seconds");
+  reader.derive("simulated.loggops.rendezvous_regime.G", large.G / 1e9, false, "seconds per byte");
+  reader.derive("simulated.loggops.rendezvous_regime.O", large.O / 1e9, false, "seconds per byte");
+}
+
 // The file's rows as read (docs/hdf5-layout.md): its L before the overheads are taken out, and
 // the sizes of the rows used. The [loggops] keys the file replaces leave the record: their
 // defaults were not simulated.
@@ -170,7 +213,9 @@ ScheduleNetRead read_regimes(ParamReader& reader, const NetgaugeLogGPTable& tabl
 }  // namespace
 
 std::vector<KeySpec> schedule_net_keys() {
-  return {kEager, kLogGPFile, kLogGPBytes, kFileFit, kRendezvous};
+  std::vector<KeySpec> keys = {kEager, kLogGPFile, kLogGPBytes, kFileFit, kRendezvous};
+  for (KeySpec& k : regime_keys()) keys.push_back(std::move(k));
+  return keys;
 }
 
 ScheduleNetRead read_schedule_net(ParamReader& reader, std::uint64_t row_bytes) {
@@ -185,11 +230,15 @@ ScheduleNetRead read_schedule_net(ParamReader& reader, std::uint64_t row_bytes) 
     ScheduleNet net = to_engine_units(seconds, static_cast<std::uint64_t>(reader.integer(kEager)));
     net.rendezvous_latencies = rendezvous_latencies;
     record_simulated(reader, net);
+    apply_rendezvous_regime(reader, net);
     return {.net = net, .file_fit = "", .fit = std::nullopt};
   }
   for (const std::string& key : loggp_file_keys())
     if (reader.has(key))
       throw InputError(fmt::format("{} and loggops.file both give it: keep one", key));
+  for (const KeySpec& k : regime_keys())
+    if (reader.has(k.name))
+      throw InputError(fmt::format("{} and loggops.file both give it: keep one", k.name));
   const NetgaugeLogGPTable table = NetgaugeLogGPTable::from_file(reader.text(kLogGPFile));
   if (reader.text(kFileFit) == "regimes") return read_regimes(reader, table, rendezvous_latencies);
   ScheduleNet rules;
