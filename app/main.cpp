@@ -14,6 +14,7 @@
 #include <new>
 #include <system_error>
 
+#include "app/calibrate_command.hpp"
 #include "app/cli_values.hpp"
 #include "app/commands.hpp"
 #include "app/compare_command.hpp"
@@ -246,6 +247,9 @@ int main(int argc, char** argv) {
   CompareOptions compare;
   auto* compare_cmd = add_compare_command(app, compare);
 
+  CalibrateOptions calibrate;
+  auto* calibrate_cmd = add_calibrate_command(app, calibrate);
+
   // Hidden: for maintainers, writes docs/reference/ from the registries (runs/reference_docs.hpp).
   std::string reference_dir;
   std::string python_fields;
@@ -285,6 +289,7 @@ int main(int argc, char** argv) {
     if (*plot_cmd) return plot_command(plot);
     if (*timeline_cmd) return timeline_command(timeline);
     if (*compare_cmd) return compare_command(compare);
+    if (*calibrate_cmd) return calibrate_command(calibrate);
     if (*reference_cmd) {
       write_reference_pages(reference_dir);
       if (!python_fields.empty()) write_python_fields_module(python_fields);

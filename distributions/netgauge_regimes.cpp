@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/rng.hpp"
 
 namespace collnoise {
 namespace {
@@ -79,7 +80,10 @@ std::optional<std::size_t> protocol_switch(std::span<const double> o) {
   return std::nullopt;
 }
 
-NetgaugeRegimeFit fit_netgauge_regimes(const NetgaugeLogGPTable& table) {
+namespace {
+
+// The rows the regimes are fitted to, by increasing size, refused as fit_netgauge_regimes says.
+std::vector<const NetgaugeLogGPRow*> fitted_rows(const NetgaugeLogGPTable& table) {
   std::vector<const NetgaugeLogGPRow*> rows;
   bool round_trips = false;
   for (const NetgaugeLogGPRow& r : table.rows()) {
@@ -96,23 +100,71 @@ NetgaugeRegimeFit fit_netgauge_regimes(const NetgaugeLogGPTable& table) {
         fmt::format("Netgauge LogGP file '{}' has {} row(s) with o_s, o_r, n >= 2, PRTT(1,0,s) and "
                     "PRTT(n,0,s) finite and >= 0: loggops.file_fit = \"regimes\" needs at least 2",
                     table.source(), rows.size()));
+  return rows;
+}
+
+// The number of eager rows: those before the detected switch (all without one).
+std::size_t eager_row_count(std::span<const NetgaugeLogGPRow* const> rows) {
   std::vector<double> o;
   for (const NetgaugeLogGPRow* r : rows) o.push_back((r->o_s + r->o_r) / 2.0);
   const std::optional<std::size_t> at = protocol_switch(o);
-  const std::size_t eager_rows = at ? *at : rows.size();
-  const std::span<const NetgaugeLogGPRow* const> all(rows);
+  return at ? *at : rows.size();
+}
+
+// Both regimes' fit of the rows of each (the first eager row's size and round trip give L and
+// the handshake, taken from `all`, the rows as measured).
+NetgaugeRegimeFit fit_of(std::span<const NetgaugeLogGPRow* const> eager,
+                         std::span<const NetgaugeLogGPRow* const> rendezvous,
+                         std::span<const NetgaugeLogGPRow* const> all, double file_L) {
   NetgaugeRegimeFit fit;
-  fit.file_L = table.nearest(rows.front()->message_bytes).L;
-  fit.eager = fit_regime(all.first(eager_rows), 0.0);
+  fit.file_L = file_L;
+  fit.eager = fit_regime(eager, 0.0);
   // Netgauge's L is half the smallest message's round trip, both overheads included.
   fit.eager.L = std::max(0.0, fit.file_L - 2.0 * fit.eager.o);
-  if (at) {
-    fit.handshake = rows.front()->rtt;
-    fit.rendezvous = fit_regime(all.subspan(eager_rows), fit.handshake);
+  if (!rendezvous.empty()) {
+    fit.handshake = all.front()->rtt;
+    fit.rendezvous = fit_regime(rendezvous, fit.handshake);
     fit.rendezvous->L = fit.eager.L;
-    fit.eager_bytes = rows[*at]->message_bytes - 1;
+    fit.eager_bytes = all[eager.size()]->message_bytes - 1;
   }
   return fit;
+}
+
+// Rows drawn with replacement from `rows`, as many, by increasing size.
+std::vector<const NetgaugeLogGPRow*> resampled(std::span<const NetgaugeLogGPRow* const> rows,
+                                               Pcg32& rng) {
+  std::vector<const NetgaugeLogGPRow*> out;
+  for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(rows[rng.next_below(rows.size())]);
+  std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
+    return a->message_bytes < b->message_bytes;
+  });
+  return out;
+}
+
+}  // namespace
+
+NetgaugeRegimeFit fit_netgauge_regimes(const NetgaugeLogGPTable& table) {
+  const std::vector<const NetgaugeLogGPRow*> rows = fitted_rows(table);
+  const std::span<const NetgaugeLogGPRow* const> all(rows);
+  const std::size_t eager = eager_row_count(all);
+  return fit_of(all.first(eager), all.subspan(eager), all,
+                table.nearest(rows.front()->message_bytes).L);
+}
+
+std::vector<NetgaugeRegimeFit> resampled_regime_fits(const NetgaugeLogGPTable& table,
+                                                     std::size_t draws, std::uint64_t seed) {
+  const std::vector<const NetgaugeLogGPRow*> rows = fitted_rows(table);
+  const std::span<const NetgaugeLogGPRow* const> all(rows);
+  const std::size_t eager = eager_row_count(all);
+  const double file_L = table.nearest(rows.front()->message_bytes).L;
+  std::vector<NetgaugeRegimeFit> fits;
+  for (std::size_t d = 0; d < draws; ++d) {
+    Pcg32 rng = make_stream(hash_combine(seed, d));
+    const auto eager_rows = resampled(all.first(eager), rng);
+    const auto rendezvous_rows = resampled(all.subspan(eager), rng);
+    fits.push_back(fit_of(eager_rows, rendezvous_rows, all, file_L));
+  }
+  return fits;
 }
 
 }  // namespace collnoise

@@ -80,4 +80,12 @@ struct NetgaugeRegimeFit {
 /// column, or when fewer than two rows can be fitted.
 NetgaugeRegimeFit fit_netgauge_regimes(const NetgaugeLogGPTable& table);
 
+/// `draws` refits of fit_netgauge_regimes on rows drawn with replacement within each regime, the
+/// switch and L's row (the smallest message's) as detected on all rows: a pairs bootstrap of the
+/// lines, which says how much the fit depends on which sizes were measured (not on the spread
+/// within a row: Netgauge writes a row's average). Draw d comes from stream (seed, d) alone.
+/// Errors as fit_netgauge_regimes.
+std::vector<NetgaugeRegimeFit> resampled_regime_fits(const NetgaugeLogGPTable& table,
+                                                     std::size_t draws, std::uint64_t seed);
+
 }  // namespace collnoise

@@ -201,4 +201,96 @@ MachineFile read_machine_file(const std::string& given, const std::string& data_
   return machine;
 }
 
+namespace {
+
+// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\')
+      out += fmt::format("\\{}", c);
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
+    else
+      out += c;
+  }
+  return out + "\"";
+}
+
+// A float TOML reads back as a float: 17 significant digits, a ".0" where they hold no point.
+std::string toml_number(double x) {
+  std::string text = fmt::format("{:.17g}", x);
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+  return text;
+}
+
+std::string toml_value(const ParamValue& value) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, double>) {
+          return toml_number(v);
+        } else if constexpr (std::is_same_v<T, std::int64_t>) {
+          return fmt::format("{}", v);
+        } else if constexpr (std::is_same_v<T, bool>) {
+          return v ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return toml_string(v);
+        } else if constexpr (std::is_same_v<T, TextList>) {
+          std::vector<std::string> items;
+          for (const auto& item : v) items.push_back(toml_string(item));
+          return fmt::format("[{}]", fmt::join(items, ", "));
+        } else if constexpr (std::is_same_v<T, NumberList>) {
+          std::vector<std::string> items;
+          for (const double item : v) items.push_back(toml_number(item));
+          return fmt::format("[{}]", fmt::join(items, ", "));
+        } else {
+          return toml_string(to_string(v));  // a rank count beyond 2^63, as its digits
+        }
+      },
+      value);
+}
+
+void write_meta(const MachineFile& machine, std::string& out) {
+  out += fmt::format("[{}]\nformat = {}\n", kMeta, kMachineFormat);
+  if (!machine.name.empty()) out += fmt::format("name = {}\n", toml_string(machine.name));
+  if (machine.largest_ranks) out += fmt::format("largest_ranks = {}\n", *machine.largest_ranks);
+  for (const MachineInput& input : machine.inputs)
+    out += fmt::format("\n[[{}.inputs]]\npath = {}\nhash = {}\nrole = {}\n", kMeta,
+                       toml_string(input.path), toml_string(input.hash), toml_string(input.role));
+  for (const FittedValue& f : machine.fitted)
+    out += fmt::format(
+        "\n[[{}.fitted]]\nkey = {}\nvalue = {}\nlow = {}\nhigh = {}\nlevel = {}\nmethod = {}\n"
+        "stage = {}\n",
+        kMeta, toml_string(f.key), toml_number(f.value), toml_number(f.low), toml_number(f.high),
+        toml_number(f.level), toml_string(f.method), toml_string(f.stage));
+  for (const ParamMap& draw : machine.draws) {
+    out += fmt::format("\n[[{}.draws]]\n", kMeta);
+    for (const auto& [key, value] : draw)
+      out += fmt::format("{} = {}\n", toml_string(key), toml_value(value));
+  }
+}
+
+}  // namespace
+
+std::string machine_file_text(const MachineFile& machine,
+                              const std::vector<std::string>& comments) {
+  std::string out;
+  for (const std::string& line : comments) out += fmt::format("# {}\n", line);
+  if (!comments.empty()) out += "\n";
+  write_meta(machine, out);
+  // The point keys, a table each: [loggops], [loggops.rendezvous_regime], [latency], ...
+  std::map<std::string, std::vector<std::pair<std::string, const ParamValue*>>> tables;
+  for (const auto& [key, value] : machine.params) {
+    const auto dot = key.rfind('.');
+    tables[key.substr(0, dot)].emplace_back(key.substr(dot + 1), &value);
+  }
+  for (const auto& [table, entries] : tables) {
+    out += fmt::format("\n[{}]\n", table);
+    for (const auto& [key, value] : entries)
+      out += fmt::format("{} = {}\n", key, toml_value(*value));
+  }
+  return out;
+}
+
 }  // namespace collnoise

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fitted_value.hpp"
 #include "core/param_value.hpp"
 
 namespace collnoise {
@@ -26,24 +27,6 @@ namespace collnoise {
 inline constexpr std::int64_t kMachineFormat = 1;
 /// The top-level key of a run file that includes a machine file.
 inline constexpr const char* kMachineKey = "machine";
-
-/// A file the calibration read, bound to it by content.
-struct MachineInput {
-  std::string path;  ///< relative to the machine file's folder, or absolute
-  std::string hash;  ///< "xxh3:<32 hex digits>"
-  std::string role;  ///< what it was read as ("netgauge-loggp", "measured-times", ...)
-};
-
-/// One value the calibration fitted, with its interval.
-struct FittedValue {
-  std::string key;     ///< the point key it gives ("loggops.o")
-  double value = 0.0;  ///< in the key's unit
-  double low = 0.0;    ///< the interval's ends
-  double high = 0.0;
-  double level = 0.9;  ///< the interval's level
-  std::string method;  ///< how it was fitted and its interval taken, in words
-  std::string stage;   ///< "measurements" (Netgauge files alone) or "tables" (fitted to tables)
-};
 
 /// A machine file as a run file includes it.
 struct MachineFile {
@@ -71,5 +54,11 @@ struct MachineFile {
 /// draw of a key the file does not give, an input changed or missing.
 MachineFile read_machine_file(const std::string& given, const std::string& data_base,
                               const std::string& origin);
+
+/// The text of a machine file holding `machine`'s [machine] table and point keys (its paths as
+/// they are: relative to the folder the file will be written in), `comments` as '#' lines at its
+/// head. Numbers are written with 17 significant digits, so they read back exactly.
+/// Precondition: no table arrays (the calibration writes none).
+std::string machine_file_text(const MachineFile& machine, const std::vector<std::string>& comments);
 
 }  // namespace collnoise

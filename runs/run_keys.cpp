@@ -113,6 +113,13 @@ void drop_alternatives_of(const std::string& key, ParamMap& params) {
   for (const std::string& other : key_shapes().alternatives.at(group->second)) params.erase(other);
 }
 
+const KeySpec* declared_key(const std::string& key) {
+  static const std::vector<KeySpec> keys = declared_keys();
+  for (const KeySpec& k : keys)
+    if (k.name == key) return &k;
+  return nullptr;
+}
+
 bool is_file_key(const std::string& key) {
   return file_keys().contains(key);
 }

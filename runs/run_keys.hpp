@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "core/key_spec.hpp"
 #include "core/param_value.hpp"
 
 namespace collnoise {
@@ -27,6 +28,8 @@ bool is_file_key(const std::string& key);
 std::set<std::string> alternatives_of(const std::string& key);
 /// Setting `key` drops the keys that give the same quantity another way from `params`.
 void drop_alternatives_of(const std::string& key, ParamMap& params);
+/// The declaration of point key `key` (a law's under [noise] too), or null when none declares it.
+const KeySpec* declared_key(const std::string& key);
 /// The table of a dotted key ("loggops" for "loggops.L").
 std::string table_of(const std::string& key);
 

@@ -151,3 +151,45 @@ TEST_CASE("netgauge regimes: damaged and unfit files are refused, naming the fil
   CHECK_THROWS_WITH(NetgaugeLogGPTable::from_file(inf),
                     Contains("inf.out:4") && Contains("PRTT(1,0,s)"));
 }
+
+TEST_CASE("netgauge regimes: bootstrap refits, each draw from its own stream") {
+  const std::string path =
+      write_file("switch-boot.out", kHeader +
+                                        "1 10 6 10.5 0 3 1 1 -nan -nan 0\n"
+                                        "1025 10 7 12.625 0 3 1.25 1.25 9 9 0\n"
+                                        "2049 10 8 14.75 0 3 1.5 1.5 9 9 0\n"
+                                        "3073 10 9 16.875 0 3 1.75 1.75 9 9 0\n"
+                                        "4097 10 10 37 0 3 12 12 9 9 0\n"
+                                        "5121 10 11 40.25 0 3 12.25 12.25 9 9 0\n"
+                                        "6145 10 12 43.5 0 3 12.5 12.5 9 9 0\n");
+  const NetgaugeLogGPTable table = NetgaugeLogGPTable::from_file(path);
+  const auto five = resampled_regime_fits(table, 5, 11);
+  const auto three = resampled_regime_fits(table, 3, 11);
+  REQUIRE(five.size() == 5);
+  for (std::size_t d = 0; d < 3; ++d) {
+    CHECK(five[d].eager.o == three[d].eager.o);
+    CHECK(five[d].rendezvous->g == three[d].rendezvous->g);
+  }
+  for (const NetgaugeRegimeFit& fit : five) {
+    // The switch stays where all rows put it, and so do the handshake and the file's L.
+    CHECK(fit.eager_bytes == std::optional<std::uint64_t>(4096));
+    CHECK(fit.handshake == Approx(us(6.0)).epsilon(kTolerance));
+    CHECK(fit.eager.rows == 4);
+    CHECK(fit.rendezvous->rows == 3);
+    // The rows lie on lines: a resample with two sizes or more finds them again; one size alone
+    // has no slope (0) and its own o, 1 to 1.75 us.
+    CHECK(fit.eager.o >= us(1.0) - 1e-18);
+    CHECK(fit.eager.o <= us(1.75) + 1e-18);
+    CHECK(fit.eager.L == Approx(std::max(0.0, us(3.0) - 2.0 * fit.eager.o)).margin(1e-18));
+  }
+  // Another seed draws other rows: the sizes each draw's regimes span differ somewhere in 20
+  // draws (all alike has a chance below 1e-6).
+  const auto first = resampled_regime_fits(table, 20, 11);
+  const auto other = resampled_regime_fits(table, 20, 12);
+  bool differ = false;
+  for (std::size_t d = 0; d < 20; ++d)
+    differ |= other[d].eager.first_bytes != first[d].eager.first_bytes ||
+              other[d].eager.last_bytes != first[d].eager.last_bytes ||
+              other[d].rendezvous->first_bytes != first[d].rendezvous->first_bytes;
+  CHECK(differ);
+}
