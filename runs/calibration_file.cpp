@@ -18,7 +18,10 @@ namespace {
 const std::set<std::string> kTopKeys = {"name",  "seed", "netgauge", "measurements",
                                         "model", "fit",  "table"};
 const std::set<std::string> kMeasurementKeys = {"draws", "level"};
-const std::set<std::string> kFitKeys = {"keys",      "distance", "samples", "evaluations",
+// The samples of each table's simulation at each evaluation, named for what they are (a run
+// file's `samples` is another setting).
+constexpr const char* kSamplesPerTable = "samples_per_table";
+const std::set<std::string> kFitKeys = {"keys",      "distance", kSamplesPerTable, "evaluations",
                                         "bootstrap", "level",    "threads"};
 const std::set<std::string> kTableKeys = {"file", "size", "unit"};
 
@@ -135,7 +138,7 @@ void read_fit(const toml::table& fit, const std::string& origin, CalibrationFile
   for (auto&& [k, v] : *keys) c.free_keys.push_back(free_key(std::string(k.str()), v, origin));
   c.fit.distance =
       distance_named(optional<std::string>(fit, "distance", "w1", origin, "a string"), origin);
-  c.fit.samples = count_at(fit, "samples", 400, 2, origin, "fit");
+  c.fit.samples = count_at(fit, kSamplesPerTable, 400, 2, origin, "fit");
   c.fit.evaluations = count_at(fit, "evaluations", 200, 2, origin, "fit");
   c.fit.bootstrap = count_at(fit, "bootstrap", 20, 0, origin, "fit");
   c.fit.threads = static_cast<int>(count_at(fit, "threads", 1, 1, origin, "fit"));

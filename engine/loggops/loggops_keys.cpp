@@ -1,5 +1,7 @@
 #include "engine/loggops/loggops_keys.hpp"
 
+#include <fmt/format.h>
+
 namespace collnoise {
 namespace {
 
@@ -45,6 +47,16 @@ std::vector<KeySpec> loggops_keys() {
 
 std::vector<std::string> loggp_file_keys() {
   return {kL.name, ko.name, kg.name, kG.name};
+}
+
+KeySpec loggops_variant(const KeySpec& key, const std::string& prefix, const std::string& which,
+                        const std::string& otherwise) {
+  KeySpec out = key;
+  out.name = prefix + key.name.substr(std::string("loggops.").size());
+  out.meaning = fmt::format("{}: {} (default: {})", which, key.meaning, otherwise);
+  out.fallback.reset();
+  out.optional = true;
+  return out;
 }
 
 LogGops read_loggops(ParamReader& reader, bool message_size) {

@@ -39,12 +39,7 @@ const KeySpec kMapping{.name = "network.mapping",
 
 // A [loggops] key as the far pairs' (loggops.far.L): no default, the near pairs' value instead.
 KeySpec far_key(const KeySpec& k) {
-  KeySpec out = k;
-  out.name = "loggops.far." + k.name.substr(std::string("loggops.").size());
-  out.meaning = "for far rank pairs: " + k.meaning + " (default: the near pairs')";
-  out.fallback.reset();
-  out.optional = true;
-  return out;
+  return loggops_variant(k, "loggops.far.", "for far rank pairs", "the near pairs'");
 }
 
 std::vector<KeySpec> far_keys() {

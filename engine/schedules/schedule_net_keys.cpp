@@ -52,12 +52,7 @@ constexpr std::uint64_t kLargest = std::numeric_limits<std::uint64_t>::max();
 constexpr const char* kRegimePrefix = "loggops.rendezvous_regime.";
 
 KeySpec regime_key(const KeySpec& k) {
-  KeySpec out = k;
-  out.name = kRegimePrefix + k.name.substr(std::string("loggops.").size());
-  out.meaning = "above loggops.S: " + k.meaning + " (default: the [loggops] value)";
-  out.fallback.reset();
-  out.optional = true;
-  return out;
+  return loggops_variant(k, kRegimePrefix, "above loggops.S", "the [loggops] value");
 }
 
 std::vector<KeySpec> regime_keys() {

@@ -7,6 +7,7 @@
 
 #include "runs/run_file.hpp"
 #include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/netgauge_switch_rows.hpp"
 
 namespace fs = std::filesystem;
 using namespace collnoise;
@@ -19,15 +20,9 @@ namespace {
 
 // Eager rows: o = 1 + x/4096 us (x = s - 1), the file's L 3 us; rendezvous rows from 4097
 // bytes, o 12 + ... us less the 6 us handshake (the regime fit's own test works them out).
-const char* kLogGP =
-    "# size n PRTT(1,0,s) PRTT(n,0,s) PRTT(n,PRTT(1,0,s),s) L o_s o_r g G lsqu(g,G)\n"
-    "1 10 6 10.5 0 3 1 1 -nan -nan 0\n"
-    "1025 10 7 12.625 0 3 1.25 1.25 9 9 0\n"
-    "2049 10 8 14.75 0 3 1.5 1.5 9 9 0\n"
-    "3073 10 9 16.875 0 3 1.75 1.75 9 9 0\n"
-    "4097 10 10 37 0 3 12 12 9 9 0\n"
-    "5121 10 11 40.25 0 3 12.25 12.25 9 9 0\n"
-    "6145 10 12 43.5 0 3 12.5 12.5 9 9 0\n";
+const std::string kLogGP =
+    "# size n PRTT(1,0,s) PRTT(n,0,s) PRTT(n,PRTT(1,0,s),s) L o_s o_r g G lsqu(g,G)\n" +
+    std::string(collnoise::testing::kSwitchRows);
 
 const char* kCalibration = R"(name = "hand"
 seed = 4
@@ -97,7 +92,7 @@ message_bytes = 16
   CHECK(over.code == 2);
   CHECK_THAT(over.output, Contains("calibration file"));
   // An input changed since: the run refuses the machine file.
-  write_text("calibrate-cmd/ng/ng_loggp.out", std::string(kLogGP) + "\n");
+  write_text("calibrate-cmd/ng/ng_loggp.out", kLogGP + "\n");
   CHECK_THROWS_WITH(load_run_file("calibrate-cmd/out/run.toml"),
                     Contains("has changed since the calibration"));
 }

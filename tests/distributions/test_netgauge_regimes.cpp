@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "distributions/netgauge_regimes.hpp"
+#include "tests/fixtures/netgauge_switch_rows.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;
@@ -80,14 +81,7 @@ TEST_CASE("netgauge regimes: a file with a switch, each regime fitted") {
   // (PRTT(n) - PRTT(1))/9 = 0.5 + x/8192 us. Rendezvous rows (x = 4096..6144): o measured
   // 12 + (x - 4096)/4096 us, which less the handshake PRTT(1,0,1) = 6 us is 5 + x/4096 us, and
   // gap 2 + x/4096 us. The file's g and G columns (-1, a fit the reader must not take) differ.
-  const std::string path = write_file("switch.out", kHeader +
-                                                        "1 10 6 10.5 0 3 1 1 -nan -nan 0\n"
-                                                        "1025 10 7 12.625 0 3 1.25 1.25 9 9 0\n"
-                                                        "2049 10 8 14.75 0 3 1.5 1.5 9 9 0\n"
-                                                        "3073 10 9 16.875 0 3 1.75 1.75 9 9 0\n"
-                                                        "4097 10 10 37 0 3 12 12 9 9 0\n"
-                                                        "5121 10 11 40.25 0 3 12.25 12.25 9 9 0\n"
-                                                        "6145 10 12 43.5 0 3 12.5 12.5 9 9 0\n");
+  const std::string path = write_file("switch.out", kHeader + collnoise::testing::kSwitchRows);
   const NetgaugeRegimeFit fit = fit_netgauge_regimes(NetgaugeLogGPTable::from_file(path));
   REQUIRE(fit.eager_bytes == std::optional<std::uint64_t>(4096));
   CHECK(fit.eager.rows == 4);
@@ -153,15 +147,7 @@ TEST_CASE("netgauge regimes: damaged and unfit files are refused, naming the fil
 }
 
 TEST_CASE("netgauge regimes: bootstrap refits, each draw from its own stream") {
-  const std::string path =
-      write_file("switch-boot.out", kHeader +
-                                        "1 10 6 10.5 0 3 1 1 -nan -nan 0\n"
-                                        "1025 10 7 12.625 0 3 1.25 1.25 9 9 0\n"
-                                        "2049 10 8 14.75 0 3 1.5 1.5 9 9 0\n"
-                                        "3073 10 9 16.875 0 3 1.75 1.75 9 9 0\n"
-                                        "4097 10 10 37 0 3 12 12 9 9 0\n"
-                                        "5121 10 11 40.25 0 3 12.25 12.25 9 9 0\n"
-                                        "6145 10 12 43.5 0 3 12.5 12.5 9 9 0\n");
+  const std::string path = write_file("switch-boot.out", kHeader + collnoise::testing::kSwitchRows);
   const NetgaugeLogGPTable table = NetgaugeLogGPTable::from_file(path);
   const auto five = resampled_regime_fits(table, 5, 11);
   const auto three = resampled_regime_fits(table, 3, 11);

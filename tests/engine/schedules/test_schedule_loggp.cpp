@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/netgauge_switch_rows.hpp"
 
 using collnoise::testing::run_command_line;
 using collnoise::testing::write_text;
@@ -118,14 +119,7 @@ TEST_CASE("a LogGP file's regimes: S from the switch, each message its regime's 
   // o = 1 us, O = 1/4096 us per byte, g = 0.5 us, G = 1/8192 us per byte, L = 1 us; rendezvous
   // from 4097 bytes (S = 4096) o = 5 us, O = G = 1/4096 us per byte, g = 2 us.
   std::filesystem::create_directories("loggp-dir");
-  write_text("loggp-dir/switch.out", kHeader +
-                                         "1 10 6 10.5 0 3 1 1 -nan -nan 0\n"
-                                         "1025 10 7 12.625 0 3 1.25 1.25 9 9 0\n"
-                                         "2049 10 8 14.75 0 3 1.5 1.5 9 9 0\n"
-                                         "3073 10 9 16.875 0 3 1.75 1.75 9 9 0\n"
-                                         "4097 10 10 37 0 3 12 12 9 9 0\n"
-                                         "5121 10 11 40.25 0 3 12.25 12.25 9 9 0\n"
-                                         "6145 10 12 43.5 0 3 12.5 12.5 9 9 0\n");
+  write_text("loggp-dir/switch.out", kHeader + collnoise::testing::kSwitchRows);
   const std::string regimes = "file = \"switch.out\"\nfile_fit = \"regimes\"\n";
   // 1025 bytes, eager: first byte at o + L = 2 us, then o + max(1024 O, 1024 G) = 1 + 0.25 us.
   const Point eager = run_point("eager", one_message(1025), regimes);
