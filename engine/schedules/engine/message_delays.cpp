@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "core/errors.hpp"
 #include "distributions/law_kind.hpp"
@@ -228,18 +230,48 @@ namespace {
 
 // The pools of `file_key`'s files, their transforms the keys under `table`; the checksums of the
 // files read, by path.
+// What a set of pools is read from: a point whose pools match the last ones read takes those
+// (a calibration prepares one point per evaluation and table, all on the same pools: reading
+// 10 MB of samples each time would be most of its work).
+struct PoolSource {
+  std::vector<std::string> paths;
+  std::map<std::string, std::string> hashes;  // by path: the content read
+  double seconds_per_byte = 0.0;
+  LatencyColumn column = LatencyColumn::kOneWay;
+  std::vector<PoolTransform> transforms;
+  bool operator==(const PoolSource&) const = default;
+};
+
+std::shared_ptr<const LatencySamples> pools_of(const PoolSource& source) {
+  // One entry, so that what it holds beyond a point's life is at most one point's pools.
+  static std::mutex mutex;
+  static std::optional<PoolSource> last_source;
+  static std::shared_ptr<const LatencySamples> last;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (last_source == source) return last;
+  }
+  auto samples = std::make_shared<const LatencySamples>(LatencySamples::from_files(
+      source.paths, source.seconds_per_byte, source.column, source.transforms));
+  const std::lock_guard<std::mutex> lock(mutex);
+  last_source = source;
+  last = samples;
+  return samples;
+}
+
 std::shared_ptr<const LatencySamples> read_pools(ParamReader& reader, const KeySpec& file_key,
                                                  const std::string& table, const ScheduleNet& net,
                                                  std::map<std::string, std::string>& hashes) {
-  const std::vector<std::string> paths = reader.files(file_key);
-  const LatencyColumn column =
+  PoolSource source;
+  source.paths = reader.files(file_key);
+  source.column =
       reader.text(kColumn) == "one_way" ? LatencyColumn::kOneWay : LatencyColumn::kRoundTrip;
-  const std::vector<PoolTransform> transforms = read_pool_transforms(reader, paths.size(), table);
-  auto samples = std::make_shared<const LatencySamples>(
-      LatencySamples::from_files(paths, net.G * 1e-9, column, transforms));
+  source.transforms = read_pool_transforms(reader, source.paths.size(), table);
+  source.seconds_per_byte = net.G * 1e-9;
   for (const auto& f : reader.input_files())
     if (f.key == file_key.name || f.key.starts_with(file_key.name + "[")) hashes[f.path] = f.hash;
-  return samples;
+  source.hashes = hashes;
+  return pools_of(source);
 }
 
 // latency.draw = "loggp" needs a bandwidth pool and a smaller one.
