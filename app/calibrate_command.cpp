@@ -18,16 +18,12 @@
 #include "runs/calibration_file.hpp"
 #include "runs/machine_file.hpp"
 #include "runs/table_fit.hpp"
+#include "runs/toml_params.hpp"
 
 namespace collnoise {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string from_folder(const std::string& folder, const std::string& path) {
-  if (folder.empty() || path.empty() || path.front() == '/') return path;
-  return (fs::path(folder) / path).string();
-}
 
 // `path` (as the calibration file's folder sees it) as the machine file's folder will: relative
 // to it, so that the machine file and its data move together.
@@ -40,7 +36,7 @@ std::vector<MeasuredTable> read_tables(const CalibrationFile& c, const std::stri
                                        std::vector<MachineInput>& inputs) {
   std::vector<MeasuredTable> tables;
   for (const TableSpec& spec : c.tables) {
-    const std::string path = from_folder(c.folder, spec.file);
+    const std::string path = path_from_folder(c.folder, spec.file);
     MeasuredTable t;
     t.path = spec.file;
     t.hash = file_content_hash(fmt::format("{}:{}: table.file", c.path, spec.line), path);
@@ -139,9 +135,10 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& o) {
 int calibrate_command(const CalibrateOptions& o) {
   const CalibrationFile c = load_calibration_file(o.file);
   const std::string out = o.out.empty() ? c.name + ".machine.toml" : o.out;
-  const std::string netgauge = from_folder(c.folder, c.netgauge);
+  const std::string netgauge = path_from_folder(c.folder, c.netgauge);
   std::vector<RolePath> inputs = {{"the calibration file", o.file}};
-  for (const TableSpec& t : c.tables) inputs.push_back({"a table", from_folder(c.folder, t.file)});
+  for (const TableSpec& t : c.tables)
+    inputs.push_back({"a table", path_from_folder(c.folder, t.file)});
   const std::vector<RolePath> outputs = {{"--out", out}};
   const OutputGuard guard(inputs, outputs, o.force, print_note);
 

@@ -25,13 +25,6 @@ const std::set<std::string> kFitKeys = {"keys",      "distance", kSamplesPerTabl
                                         "bootstrap", "level",    "threads"};
 const std::set<std::string> kTableKeys = {"file", "size", "unit"};
 
-void refuse_unknown(const toml::table& t, const std::set<std::string>& known,
-                    const std::string& origin, const std::string& context) {
-  for (auto&& [k, v] : t)
-    if (!known.contains(std::string(k.str())))
-      throw InputError(fmt::format("{}: unknown key '{}{}'", where(origin, v), context, k.str()));
-}
-
 template <typename T>
 T required(const toml::table& t, const std::string& key, const std::string& origin,
            const std::string& what) {
@@ -130,7 +123,7 @@ FitDistance distance_named(const std::string& name, const std::string& origin) {
 }
 
 void read_fit(const toml::table& fit, const std::string& origin, CalibrationFile& c) {
-  refuse_unknown(fit, kFitKeys, origin, "fit.");
+  refuse_unknown_keys(fit, kFitKeys, origin, "fit.");
   const toml::table* keys = fit["keys"].as_table();
   if (!keys || keys->empty())
     throw InputError(
@@ -164,7 +157,7 @@ TableSpec read_table(const toml::table& t, const std::string& origin) {
 CalibrationFile load_calibration_file(const std::string& path) {
   const std::string text = read_regular_text(path, fmt::format("calibration file '{}'", path));
   const toml::table root = parse_toml(text, path);
-  refuse_unknown(root, kTopKeys, path, "");
+  refuse_unknown_keys(root, kTopKeys, path, "");
   CalibrationFile c;
   c.path = path;
   c.folder = std::filesystem::path(path).parent_path().string();
@@ -172,7 +165,7 @@ CalibrationFile load_calibration_file(const std::string& path) {
   c.seed = static_cast<std::uint64_t>(required<std::int64_t>(root, "seed", path, "an integer"));
   c.netgauge = required<std::string>(root, "netgauge", path, "the Netgauge run's folder");
   if (const toml::table* m = root["measurements"].as_table()) {
-    refuse_unknown(*m, kMeasurementKeys, path, "measurements.");
+    refuse_unknown_keys(*m, kMeasurementKeys, path, "measurements.");
     c.measurement_draws = count_at(*m, "draws", 200, 2, path, "measurements");
     c.level = level_at(*m, c.level, path, "measurements");
   }

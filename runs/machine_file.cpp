@@ -17,18 +17,11 @@ namespace {
 
 constexpr const char* kMeta = "machine";
 
-// A path the machine file gives, as the reader of the run's points sees it: relative paths are
-// the machine file's folder's, which `folder` names as the run file does.
-std::string from_folder(const std::string& folder, const std::string& path) {
-  if (folder.empty() || path.empty() || path.front() == '/') return path;
-  return (std::filesystem::path(folder) / path).string();
-}
-
 ParamValue rebased(const std::string& key, ParamValue value, const std::string& folder) {
   if (!is_file_key(key)) return value;
-  if (auto* path = std::get_if<std::string>(&value)) *path = from_folder(folder, *path);
+  if (auto* path = std::get_if<std::string>(&value)) *path = path_from_folder(folder, *path);
   if (auto* paths = std::get_if<TextList>(&value))
-    for (std::string& path : *paths) path = from_folder(folder, path);
+    for (std::string& path : *paths) path = path_from_folder(folder, path);
   return value;
 }
 
@@ -76,13 +69,6 @@ double number_at(const toml::table& table, const std::string& key, const std::st
   return *node.value<double>();
 }
 
-void refuse_unknown(const toml::table& table, const std::set<std::string>& known,
-                    const std::string& origin, const std::string& context) {
-  for (auto&& [k, v] : table)
-    if (!known.contains(std::string(k.str())))
-      throw InputError(fmt::format("{}: unknown key '{}.{}'", where(origin, v), context, k.str()));
-}
-
 std::vector<const toml::table*> tables_of(const toml::table& meta, const std::string& key,
                                           const std::string& origin) {
   std::vector<const toml::table*> tables;
@@ -96,14 +82,15 @@ std::vector<const toml::table*> tables_of(const toml::table& meta, const std::st
 
 MachineInput read_input(const toml::table& t, const std::string& origin) {
   const std::string context = fmt::format("{}.inputs", kMeta);
-  refuse_unknown(t, {"path", "hash", "role"}, origin, context);
+  refuse_unknown_keys(t, {"path", "hash", "role"}, origin, context + ".");
   return {text_at(t, "path", origin, context), text_at(t, "hash", origin, context),
           text_at(t, "role", origin, context)};
 }
 
 FittedValue read_fitted(const toml::table& t, const std::string& origin) {
   const std::string context = fmt::format("{}.fitted", kMeta);
-  refuse_unknown(t, {"key", "value", "low", "high", "level", "method", "stage"}, origin, context);
+  refuse_unknown_keys(t, {"key", "value", "low", "high", "level", "method", "stage"}, origin,
+                      context + ".");
   FittedValue f;
   f.key = text_at(t, "key", origin, context);
   f.value = number_at(t, "value", origin, context);
@@ -132,8 +119,8 @@ ParamMap read_draw(const toml::table& t, const std::string& origin, const Machin
 }
 
 void read_meta(const toml::table& meta, const std::string& origin, MachineFile& machine) {
-  refuse_unknown(meta, {"format", "name", "largest_ranks", "inputs", "fitted", "draws"}, origin,
-                 kMeta);
+  refuse_unknown_keys(meta, {"format", "name", "largest_ranks", "inputs", "fitted", "draws"},
+                      origin, std::string(kMeta) + ".");
   const toml::node& format = required(meta, "format", origin, fmt::format("[{}]", kMeta));
   if (format.value<std::int64_t>() != kMachineFormat || !format.is_integer())
     throw InputError(fmt::format("{}: machine.format must be {} (this collnoise reads no other)",
@@ -159,7 +146,7 @@ void read_meta(const toml::table& meta, const std::string& origin, MachineFile& 
 void check_inputs(const MachineFile& machine) {
   const std::string folder = std::filesystem::path(machine.path).parent_path().string();
   for (const MachineInput& input : machine.inputs) {
-    const std::string path = from_folder(folder, input.path);
+    const std::string path = path_from_folder(folder, input.path);
     const std::string label =
         fmt::format("{}: machine.inputs {} '{}'", machine.path, input.role, input.path);
     const std::string now = file_content_hash(label, path);
@@ -176,7 +163,7 @@ MachineFile read_machine_file(const std::string& given, const std::string& data_
                               const std::string& origin) {
   MachineFile machine;
   machine.given_path = given;
-  machine.path = from_folder(data_base, given);
+  machine.path = path_from_folder(data_base, given);
   const std::string label = fmt::format("{}: machine file '{}'", origin, given);
   const std::string text = read_regular_text(machine.path, label);
   machine.hash = text_content_hash(text);

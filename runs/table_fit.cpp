@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "core/stop_request.hpp"
+#include "distributions/netgauge_regimes.hpp"
 #include "estimators/block_bootstrap.hpp"
 #include "estimators/tally.hpp"
 #include "estimators/two_sample.hpp"
@@ -28,12 +29,6 @@ constexpr std::size_t kLeastRefitEvaluations = 20;
 constexpr double kProbe = 0.1;
 constexpr double kFlatShare = 1e-3;
 constexpr double kRangeEnd = 1e-3;  // of the range: a value this close to an end sits there
-
-double sorted_median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 double quantile_loss(std::span<const double> simulated, std::span<const double> measured) {
   std::vector<double> s(simulated.begin(), simulated.end()), m(measured.begin(), measured.end());
@@ -262,7 +257,7 @@ void bootstrap(Objective& objective, const ParamMap& machine,
 double fit_distance(FitDistance distance, std::span<const double> simulated,
                     std::span<const double> measured) {
   if (distance == FitDistance::kKS) return ks_distance(simulated, measured);
-  const double median = sorted_median(std::vector<double>(measured.begin(), measured.end()));
+  const double median = median_of(std::vector<double>(measured.begin(), measured.end()));
   const double scale = median > 0.0 ? median : 1.0;
   if (distance == FitDistance::kQuantiles) return quantile_loss(simulated, measured) / scale;
   return wasserstein1_distance(simulated, measured) / scale;

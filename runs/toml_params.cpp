@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "core/errors.hpp"
 
 namespace collnoise {
@@ -85,6 +87,18 @@ toml::table parse_toml(const std::string& content, const std::string& origin) {
     throw InputError(fmt::format("{}:{}:{}: malformed TOML: {}", origin, e.source().begin.line,
                                  e.source().begin.column, e.description()));
   }
+}
+
+void refuse_unknown_keys(const toml::table& table, const std::set<std::string>& known,
+                         const std::string& origin, const std::string& prefix) {
+  for (auto&& [k, v] : table)
+    if (!known.contains(std::string(k.str())))
+      throw InputError(fmt::format("{}: unknown key '{}{}'", where(origin, v), prefix, k.str()));
+}
+
+std::string path_from_folder(const std::string& folder, const std::string& path) {
+  if (folder.empty() || path.empty() || path.front() == '/') return path;
+  return (std::filesystem::path(folder) / path).string();
 }
 
 }  // namespace collnoise

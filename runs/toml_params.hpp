@@ -3,6 +3,7 @@
 // parameter values, shared by run files (runs/run_file.hpp) and the machine files they include
 // (runs/machine_file.hpp), so both refuse a value alike, with the file's line.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,14 @@ ParamValue to_param(const std::string& origin, const std::string& key, const tom
 /// An array of tables, each flattened into parameters; InputError naming the entry otherwise.
 std::vector<ParamMap> array_of_tables(const std::string& origin, const std::string& key,
                                       const toml::node& node);
+
+/// InputError "<origin>:<line>: unknown key '<prefix><key>'" for the first key of `table` not in
+/// `known`.
+void refuse_unknown_keys(const toml::table& table, const std::set<std::string>& known,
+                         const std::string& origin, const std::string& prefix);
+
+/// `path` taken from `folder` unless it is absolute (or either is empty): how run, machine and
+/// calibration files name the files beside them.
+std::string path_from_folder(const std::string& folder, const std::string& path);
 
 }  // namespace collnoise
