@@ -19,6 +19,7 @@
 #include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
 #include "runs/point_fields.hpp"
+#include "runs/prediction.hpp"
 #include "runs/presentation.hpp"
 #include "runs/run_file.hpp"
 #include "runs/sampling_driver.hpp"
@@ -255,9 +256,11 @@ int merge_command(const MergeOptions& options) {
                                    chunk_plan(run, *points[i].sampled).chunk_size));
     results.back().wall_time_s = point_wall_time(parts, i);
   }
-  write_result_file(options.out, identity, info, results);
+  const std::vector<PredictionResult> predictions = predictions_of(run, points, results);
+  write_result_file(options.out, identity, info, results, predictions);
   if (!options.quiet) {
     fmt::print("{}", summary_table(results));
+    fmt::print("{}", prediction_table(predictions, results));
     fmt::print("merged {} parts into {} ({} points)\n", parts.size(), options.out, points.size());
   }
   return exit_code::kSuccess;

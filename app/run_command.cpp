@@ -32,6 +32,7 @@
 #include "outputs/summary_report.hpp"
 #include "runs/point_factory.hpp"
 #include "runs/precision_target.hpp"
+#include "runs/prediction.hpp"
 #include "runs/presentation.hpp"
 #include "runs/progress_tracker.hpp"
 #include "runs/run_executor.hpp"
@@ -426,14 +427,18 @@ int write_finished_run(std::chrono::steady_clock::time_point start, const RunOpt
   info.part = to_string(part);
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // A part's points hold its share of the samples only: the merge predicts from the whole.
+  const std::vector<PredictionResult> predictions =
+      part.whole() ? predictions_of(run, points, results) : std::vector<PredictionResult>{};
   try {
-    write_result_file(out, run_identity(run, info.part, points), info, results);
+    write_result_file(out, run_identity(run, info.part, points), info, results, predictions);
   } catch (const RuntimeFailure& failure) {
     keep_finished_run(failure, options, run, points, part, out, ckpt, execution.points);
   }
   if (!ckpt.empty()) std::remove(ckpt.c_str());
   if (!options.quiet) {
     fmt::print("{}", summary_table(results));
+    fmt::print("{}", prediction_table(predictions, results));
     fmt::print("wrote {} ({} points, {:.2f} s, {} threads{}{})\n", out, results.size(),
                info.wall_time_s, threads,
                group.size() > 1 ? fmt::format(" x {} processes", group.size()) : "",

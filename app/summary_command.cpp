@@ -16,13 +16,14 @@ int summary_command(const SummaryOptions& options) {
   const std::string shown = file.table_params.empty() || !file.table_params.front()
                                 ? table_params_text(PlotHints{}.table_params)
                                 : *file.table_params.front();
-  if (options.json)
-    fmt::print("{}", summary_json(file.root, file.params, file.summaries));
-  else
-    fmt::print(
-        "{}", summary_table(file.params, file.summaries,
-                            file.table_columns.empty() ? std::string() : file.table_columns.front(),
-                            shown));
+  const std::string columns =
+      file.table_columns.empty() ? std::string() : file.table_columns.front();
+  if (options.json) {
+    fmt::print("{}", summary_json(file.root, file.params, file.summaries, file.predictions));
+  } else {
+    fmt::print("{}", summary_table(file.params, file.summaries, columns, shown));
+    fmt::print("{}", prediction_table(file.predictions, columns, shown));
+  }
   return exit_code::kSuccess;
 }
 

@@ -19,6 +19,8 @@ namespace collnoise {
 
 struct Null {
   std::string reason;
+  /// Two nulls are the same when their reasons are (so two fields compare with ==).
+  bool operator==(const Null&) const = default;
 };
 
 /// A list of numbers in which an entry may be absent (an interval that does not exist at one m

@@ -221,6 +221,10 @@ struct ModelKind {
   std::vector<KeySpec> keys;
   /// Whether its points record critical paths when the run asks (output.critical_path).
   bool records_critical_path = false;
+  /// The summary field holding a point's rank count, when its points have one: a prediction
+  /// from a machine file beyond the ranks its calibration saw is an extrapolation
+  /// (runs/prediction.hpp). Null: the model's points have no rank count.
+  const FieldSpec* ranks_field = nullptr;
   /// Its own run-level settings table ([nhalf]): keys of the run, not of a point, handed to it in
   /// RunContext::settings; it reads and checks them when it prepares a point.
   std::vector<KeySpec> settings;

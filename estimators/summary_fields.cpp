@@ -1,6 +1,7 @@
 #include "estimators/summary_fields.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -104,6 +105,36 @@ std::string join_warnings(const std::vector<std::string>& warnings) {
   std::string out;
   for (const auto& w : warnings) out += (out.empty() ? "" : "; ") + w;
   return out;
+}
+
+std::vector<IntervalEstimate> interval_estimates(const Record& summary) {
+  // The names MeanFields and QuantileFields give: a field is an estimate when both of its
+  // interval's ends are in the record.
+  const auto with_ends = [&](const FieldSpec& value, const FieldSpec& low,
+                             const FieldSpec& high) -> std::optional<IntervalEstimate> {
+    if (!summary.find(low.name) || !summary.find(high.name)) return std::nullopt;
+    return IntervalEstimate{value.name, low.name, high.name};
+  };
+  const std::string mean_name = MeanFields("", "", "").mean().name;
+  const auto estimate_of = [&](const std::string& name) -> std::optional<IntervalEstimate> {
+    if (name.ends_with(mean_name)) {
+      const MeanFields mean(name.substr(0, name.size() - mean_name.size()), "", "");
+      if (auto e = with_ends(mean.mean(), mean.ci_low(), mean.ci_high())) return e;
+    }
+    const std::vector<double>& probabilities = reported_probabilities();
+    for (std::size_t i = 0; i < probabilities.size(); ++i) {
+      const std::string q = quantile_name(probabilities[i]);
+      if (!name.ends_with(q)) continue;
+      const QuantileFields quantiles(name.substr(0, name.size() - q.size()), "", "");
+      if (auto e = with_ends(quantiles.estimate(i), quantiles.ci_low(i), quantiles.ci_high(i)))
+        return e;
+    }
+    return std::nullopt;
+  };
+  std::vector<IntervalEstimate> estimates;
+  for (const auto& [name, value] : summary.fields())
+    if (auto e = estimate_of(name)) estimates.push_back(std::move(*e));
+  return estimates;
 }
 
 }  // namespace collnoise

@@ -80,6 +80,18 @@ const std::vector<double>& reported_probabilities();
 /// "median", "p90", "p99", "p999".
 std::string quantile_name(double p);
 
+/// An estimate and its interval's ends, by their fields' names in a summary record.
+struct IntervalEstimate {
+  std::string value;  ///< "<prefix>mean" or "<prefix><q>"
+  std::string low;
+  std::string high;
+};
+
+/// The estimates with intervals that MeanFields and QuantileFields wrote into `summary`, in its
+/// order: each <prefix>mean with <prefix>ci_low and <prefix>ci_high, each reported quantile
+/// <prefix><q> with <q>_ci_low and <q>_ci_high. Other fields are not estimates of this kind.
+std::vector<IntervalEstimate> interval_estimates(const Record& summary);
+
 /// Joins warnings with "; " (empty when none).
 std::string join_warnings(const std::vector<std::string>& warnings);
 

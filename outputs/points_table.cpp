@@ -246,6 +246,10 @@ void write_points_table(const h5::Group& group, const PointsTable& table) {
   write_table_with_units(group, kPointsTableName, table);
 }
 
+void write_predictions_table(const h5::Group& group, const PointsTable& table) {
+  write_table_with_units(group, kPredictionsTableName, table);
+}
+
 namespace {
 
 // A user bound's fields: the members of the pattern (estimators/bound_fields.hpp), one column

@@ -45,6 +45,14 @@ PointsTable points_table(std::span<const PointRecords> points);
 /// `sources`: arrays of strings aligned with the columns.
 void write_points_table(const h5::Group& group, const PointsTable& table);
 
+/// The predictions table's dataset, at the root of a result file of a run with
+/// prediction.draws: the table of the predictions' records as points_table makes one of the
+/// points' (docs/hdf5-layout.md, "Predictions").
+inline constexpr const char* kPredictionsTableName = "predictions_table";
+
+/// Writes `table` (points_table of the predictions) as kPredictionsTableName of `group`.
+void write_predictions_table(const h5::Group& group, const PointsTable& table);
+
 /// The bounds table's dataset, at the root of a result file: the user bounds' fields
 /// (bound_<i>_<field>, runs/bound_check.hpp), one row per point and bound, in columns of their
 /// own (docs/hdf5-layout.md, "The bounds table"). They are neither attributes of the point's

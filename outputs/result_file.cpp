@@ -36,6 +36,32 @@ void write_point(const h5::Group& group, const PointResult& p, const PointIdenti
   if (p.tally) write_tally(group.create_group("tally"), *p.tally, p.chunk_size);
 }
 
+// The predictions as groups of their own, as the points are, and as one table.
+void write_predictions(const h5::Group& root, std::span<const PredictionResult> predictions) {
+  if (predictions.empty()) return;
+  const h5::Group all = root.create_group(kPredictionsGroup);
+  std::vector<PointRecords> rows;
+  for (std::size_t i = 0; i < predictions.size(); ++i) {
+    const h5::Group group = all.create_group(fmt::format("{:04d}", i));
+    group.create_group("params").write_record(predictions[i].params);
+    group.create_group("summary").write_record(predictions[i].summary);
+    rows.push_back({kPredictionKind, &predictions[i].params, &predictions[i].summary});
+  }
+  write_predictions_table(root, points_table(rows));
+}
+
+std::vector<PredictionResult> read_predictions(const h5::Group& root) {
+  std::vector<PredictionResult> predictions;
+  if (!root.has_child(kPredictionsGroup)) return predictions;
+  const h5::Group all = root.open_group(kPredictionsGroup);
+  for (const auto& name : all.children()) {
+    const h5::Group g = all.open_group(name);
+    predictions.push_back(
+        {g.open_group("params").read_record(), g.open_group("summary").read_record()});
+  }
+  return predictions;
+}
+
 Record root_attributes(const RunIdentity& run, const RunInfo& info, std::size_t points) {
   Record r;
   r.set("filetype", Field(std::string(kFileType)));
@@ -67,7 +93,8 @@ Record root_attributes(const RunIdentity& run, const RunInfo& info, std::size_t 
 }  // namespace
 
 void write_result_file(const std::string& path, const RunIdentity& run, const RunInfo& info,
-                       const std::vector<PointResult>& points) {
+                       const std::vector<PointResult>& points,
+                       std::span<const PredictionResult> predictions) {
   h5::File file = h5::File::create();
   {
     const h5::Group root = file.root();
@@ -84,6 +111,7 @@ void write_result_file(const std::string& path, const RunIdentity& run, const Ru
     write_points_table(root, points_table(rows));
     if (const PointsTable bounds = bounds_table(rows); bounds.columns.front().rows() > 0)
       write_bounds_table(root, bounds);
+    write_predictions(root, predictions);
   }
   file.commit(path);
 }
@@ -170,6 +198,7 @@ ResultFile read_result(const std::string& path, const h5::ReadOptions& options) 
     out.identities.push_back(read_point_identity(g, fmt::format("'{}', point {}", path, name)));
   }
   read_bound_fields(root, out.summaries, path);
+  out.predictions = read_predictions(root);
   return out;
 }
 

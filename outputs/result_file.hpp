@@ -4,6 +4,7 @@
 // (outputs/hdf5.hpp): a reader never sees a partial file and a failed write leaves nothing
 // behind. Read only after the seal is verified.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,21 @@ struct PointResult {
   std::optional<double> wall_time_s;
 };
 
-/// Writes the whole file atomically, with each point's identity from `run.points` (when given).
-/// RuntimeFailure on any I/O error (nothing left behind).
+/// What a run with prediction.draws predicts of one of its points from the draws that simulated
+/// it (runs/prediction.hpp), written beside the points (docs/hdf5-layout.md, "Predictions").
+inline constexpr const char* kPredictionsGroup = "predictions";
+inline constexpr const char* kPredictionKind = "prediction";  ///< their `kind` in the table
+struct PredictionResult {
+  Record params;
+  Record summary;
+};
+
+/// Writes the whole file atomically, with each point's identity from `run.points` (when given)
+/// and the run's predictions (none: the run asked for none). RuntimeFailure on any I/O error
+/// (nothing left behind).
 void write_result_file(const std::string& path, const RunIdentity& run, const RunInfo& info,
-                       const std::vector<PointResult>& points);
+                       const std::vector<PointResult>& points,
+                       std::span<const PredictionResult> predictions = {});
 
 /// What summary reads back: root attributes and, per point, params and summary records and the
 /// table columns its model chose (empty in files written before models chose them).
@@ -65,6 +77,7 @@ struct ResultFile {
   /// Per point: its stream identity and data files (outputs/point_identity.hpp); none in files
   /// written before they were recorded.
   std::vector<std::optional<PointIdentity>> identities;
+  std::vector<PredictionResult> predictions;  ///< none unless the run asked for them
 };
 
 /// Reads a result file; InputError if it is damaged, not one, or of another format version.

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "estimators/bound_fields.hpp"
+#include "estimators/prediction_fields.hpp"
 #include "estimators/summary_fields.hpp"
 #include "outputs/points_table.hpp"
 #include "outputs/record_json.hpp"
@@ -166,6 +167,64 @@ std::string summary_table(const std::vector<Record>& params, const std::vector<R
   return aligned(header, rows) + bound_verdict_table(summaries);
 }
 
+namespace {
+
+// The estimates a prediction table shows: those of the point table's columns, and with a mean
+// its median and p99 (a prediction's distribution at a glance).
+std::vector<std::string> predicted_estimates(const std::string& point_columns,
+                                             const Record& prediction) {
+  std::vector<std::string> shown;
+  const auto add = [&](const std::string& name) {
+    const PredictedEstimateFields fields(name, "");
+    const bool predicted = prediction.find(fields.low().name) != nullptr;
+    if (predicted && std::find(shown.begin(), shown.end(), name) == shown.end())
+      shown.push_back(name);
+  };
+  const std::string mean = MeanFields("", "", "").mean().name;
+  for (const Column& column : parse_columns(point_columns)) {
+    add(column.key);
+    if (column.key.ends_with(mean)) {
+      const std::string prefix = column.key.substr(0, column.key.size() - mean.size());
+      add(prefix + quantile_name(0.5));
+      add(prefix + quantile_name(0.99));
+    }
+  }
+  return shown;
+}
+
+}  // namespace
+
+std::string prediction_table(std::span<const PredictionResult> predictions,
+                             const std::string& point_columns, const std::string& table_params) {
+  if (predictions.empty()) return "";
+  std::vector<Record> params, summaries;
+  for (const PredictionResult& p : predictions) {
+    params.push_back(p.params);
+    summaries.push_back(p.summary);
+  }
+  const PredictionFields& general = prediction_fields();
+  std::string columns = fmt::format("{0}\t{0}\t\n", general.extrapolation.name);
+  for (const std::string& name : predicted_estimates(point_columns, summaries.front())) {
+    const PredictedEstimateFields fields(name, "");
+    columns += fmt::format("{}\t{}\t\n", name, name);
+    for (const FieldSpec* member :
+         {&fields.low(), &fields.high(), &fields.mc_low(), &fields.mc_high(), &fields.dominant()})
+      columns += fmt::format("{}\t{}\t\n", member->name.substr(name.size() + 1), member->name);
+  }
+  const Field* level = summaries.front().find(general.level.name);
+  const Field* draws = summaries.front().find(general.draws.name);
+  return fmt::format(
+      "predictions from {} draws of the machine's calibration ({} intervals: "
+      "low-high with the calibration, mc_low-mc_high without):\n{}",
+      cell(draws), cell(level), summary_table(params, summaries, columns, table_params));
+}
+
+std::string prediction_table(std::span<const PredictionResult> predictions,
+                             const std::vector<PointResult>& results) {
+  if (results.empty()) return "";
+  return prediction_table(predictions, results.front().table_columns, results.front().table_params);
+}
+
 std::string summary_table(const std::vector<PointResult>& results) {
   std::vector<Record> params, summaries;
   for (const auto& r : results) {
@@ -178,7 +237,8 @@ std::string summary_table(const std::vector<PointResult>& results) {
 }
 
 std::string summary_json(const Record& root, const std::vector<Record>& params,
-                         const std::vector<Record>& summaries) {
+                         const std::vector<Record>& summaries,
+                         std::span<const PredictionResult> predictions) {
   std::vector<std::string> keys;
   for (const auto& r : params)
     for (const auto& [k, v] : r.fields())
@@ -203,6 +263,16 @@ std::string summary_json(const Record& root, const std::vector<Record>& params,
     points.push_back(std::move(point).take());
   }
   document["points"] = std::move(points);
+  if (!predictions.empty()) {
+    Json predicted = Json::array();
+    for (const PredictionResult& p : predictions) {
+      JsonObjectBuilder prediction;
+      prediction.set("params", json_of(p.params));
+      prediction.set_all(json_of(p.summary));
+      predicted.push_back(std::move(prediction).take());
+    }
+    document["predictions"] = std::move(predicted);
+  }
   // Last, so that a key's first appearance in the text is in the points.
   JsonObjectBuilder units;
   for (const auto& records : {std::span<const Record>(params), std::span<const Record>(summaries)})

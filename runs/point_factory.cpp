@@ -9,6 +9,7 @@
 #include "core/rng.hpp"
 #include "core/stop_request.hpp"
 #include "runs/bound_check.hpp"
+#include "runs/prediction.hpp"
 
 namespace collnoise {
 namespace {
@@ -117,6 +118,12 @@ PreparedPoint prepare_point(const RunSpec& run, const PointSpec& spec) {
     point.input_files.push_back(
         {kMachineKey, run.machine->given_path, run.machine->path, run.machine->hash});
     point.stream_identity += fmt::format("{}={}\n", kMachineKey, run.machine->hash);
+  }
+  if (spec.machine_draw) {
+    // Two draws whose refits agree still sample apart: each is one draw of the calibration.
+    const std::uint64_t draw = spec.machine_draw->draw + 1;
+    point.stream_identity += fmt::format("{}={}\n", prediction_draw_field().name, draw);
+    point.params.put(prediction_draw_field(), Field(draw));
   }
   point.stream_key = point_stream_key(run.seed, point.stream_identity);
   if (point.sampled) point.sampled->set_stream_key(point.stream_key);

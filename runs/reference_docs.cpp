@@ -19,9 +19,11 @@
 #include "engine/schedules/algorithms/algorithms.hpp"
 #include "engine/study.hpp"
 #include "estimators/bound_fields.hpp"
+#include "estimators/prediction_fields.hpp"
 #include "estimators/summary_fields.hpp"
 #include "runs/bound_expression.hpp"
 #include "runs/point_fields.hpp"
+#include "runs/prediction.hpp"
 #include "runs/run_settings.hpp"
 
 namespace collnoise {
@@ -374,6 +376,18 @@ std::string summary_fields_page() {
     out += fmt::format("\n## {}\n\n{}\n\n", code(model.name), model.meaning);
     out += field_table(model.summary_fields);
   }
+  out +=
+      "\n## Predictions\n\n"
+      "A run with `prediction.draws` (docs/calibration.md, \"Predictions with intervals\") writes\n"
+      "one prediction per point of its run file (`/predictions/<i>/summary`, the table\n"
+      "`/predictions_table`): these fields, then for each estimate with an interval of the\n"
+      "points' summaries (`<estimate>`: a mean or a reported quantile) the fields after them.\n"
+      "Each draw's point carries the parameter " +
+      code(prediction_draw_field().name) + " (" + prediction_draw_field().meaning + ").\n\n";
+  std::vector<FieldSpec> predicted = prediction_fields().specs();
+  const PredictedEstimateFields pattern("<estimate>", "as the estimate's");
+  for (const FieldSpec& field : pattern.specs()) predicted.push_back(field);
+  out += field_table(predicted);
   return out;
 }
 
@@ -405,6 +419,7 @@ std::vector<FieldSpec> every_declared_field() {
   };
   add(shared_point_fields());
   for (const ModelKind& model : model_kinds()) add(model.summary_fields);
+  add(prediction_fields().specs());
   return fields;
 }
 
@@ -466,6 +481,15 @@ std::string python_patterns() {
   out += python_tuple(text);
   out += "#: The members in the primary metric's unit.\nBOUND_QUANTITY_MEMBERS = ";
   out += python_tuple(quantities);
+  out +=
+      "\n# A prediction's fields of an estimate are <estimate><suffix> (PredictedEstimateFields,\n"
+      "# estimators/prediction_fields.hpp): \"completion_mean\" + PREDICTED.low.\n"
+      "PREDICTED = SimpleNamespace(\n";
+  const PredictedEstimateFields predicted("", "");
+  for (const FieldSpec& member : predicted.specs())
+    if (!member.name.empty())
+      out += fmt::format("    {}={},\n", member.name.substr(1), python_string(member.name));
+  out += ")\n";
   return out;
 }
 

@@ -239,6 +239,37 @@ void append_sweep(const PointSpec& start, const SweepAxes& axes, std::vector<Poi
   }
 }
 
+/// With prediction.draws: every point as that many points, each with the keys of one of the
+/// machine file's draws in place of the machine file's values, point b's draws consecutive.
+std::vector<PointSpec> with_machine_draws(const RunSpec& run, std::vector<PointSpec> points,
+                                          const std::string& origin) {
+  if (run.prediction_draws == 0) return points;
+  if (!run.machine)
+    throw InputError(fmt::format(
+        "{}: prediction.draws needs a machine file (`{} = \"...\"`) whose calibration made draws",
+        origin, kMachineKey));
+  const std::vector<ParamMap>& draws = run.machine->draws;
+  if (run.prediction_draws > draws.size())
+    throw InputError(fmt::format(
+        "{}: prediction.draws = {}, but the machine file '{}' holds {} draws ([[machine.draws]]; "
+        "calibrate with fit.bootstrap >= {})",
+        origin, run.prediction_draws, run.machine->given_path, draws.size(), run.prediction_draws));
+  if (points.size() * run.prediction_draws > kMaxPoints)
+    throw InputError(fmt::format(
+        "{}: {} points at prediction.draws = {} give more than {} points (split the run)", origin,
+        points.size(), run.prediction_draws, kMaxPoints));
+  std::vector<PointSpec> drawn;
+  drawn.reserve(points.size() * run.prediction_draws);
+  for (std::size_t b = 0; b < points.size(); ++b)
+    for (std::size_t d = 0; d < run.prediction_draws; ++d) {
+      PointSpec point = points[b];
+      for (const auto& [key, value] : draws[d]) point.params[key] = value;
+      point.machine_draw = MachineDraw{.base = b, .draw = d};
+      drawn.push_back(std::move(point));
+    }
+  return drawn;
+}
+
 }  // namespace
 
 RunSpec parse_run_text(const std::string& given, const std::string& origin,
@@ -264,6 +295,7 @@ RunSpec parse_run_text(const std::string& given, const std::string& origin,
   refuse_too_many_points(tables.cases.size(), axes, origin);
   for (const auto& overrides : tables.cases)
     append_sweep(with_case(base, overrides, origin), axes, run.points);
+  run.points = with_machine_draws(run, std::move(run.points), origin);
   return run;
 }
 

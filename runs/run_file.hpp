@@ -21,12 +21,21 @@
 
 namespace collnoise {
 
+/// Which parameter draw of the machine file's calibration a point simulates, when the run asks
+/// for predictive intervals (`prediction.draws`, runs/prediction.hpp).
+struct MachineDraw {
+  std::size_t base = 0;  ///< the run's point before the draws (base, case, sweep order)
+  std::size_t draw = 0;  ///< 0 .. prediction.draws - 1: the [[machine.draws]] entry it takes
+};
+
 /// One sweep point as the run file gives it, before its model validates it.
 struct PointSpec {
   ParamMap params;  ///< dotted names: base, then case overrides, then sweep
   /// While parsing: the entries of keys that hold an array of tables (KeySpec::table_array, a
   /// mixture's components); each point holds them as <key>[i].<sub> parameters.
   std::map<std::string, std::vector<ParamMap>> table_arrays;
+  /// With prediction.draws: the draw the point simulates (its keys replace the machine file's).
+  std::optional<MachineDraw> machine_draw;
 };
 
 struct OutputSettings {
@@ -80,6 +89,9 @@ struct RunSpec {
   std::vector<UserBound> bounds;  ///< `[[bound]]` tables (docs/bounds.md)
   /// `machine = "<file>"`: the machine file whose keys every point takes (runs/machine_file.hpp).
   std::optional<MachineFile> machine;
+  /// prediction.draws: each point of the file becomes this many points, one per draw of the
+  /// machine file's calibration, in draw order (point b * draws + d); 0: no predictions.
+  std::uint64_t prediction_draws = 0;
   std::vector<PointSpec> points;
 };
 

@@ -115,6 +115,15 @@ struct SettingKeys {
                       .meaning = "the cap on samples per point under precision targets",
                       .bounds = {2.0, kTwoTo62},
                       .optional = true};
+  KeySpec prediction_draws{
+      .name = "prediction.draws",
+      .type = KeyType::kInteger,
+      .meaning =
+          "simulate each point at this many of the machine file's [[machine.draws]] (its "
+          "calibration's bootstrap refits), each with `samples`, and report predictive "
+          "intervals (docs/calibration.md)",
+      .bounds = {2.0, 100000.0},
+      .optional = true};
   // Hints for `collnoise plot`, read back from the run file text stored in the result.
   KeySpec plot_title{.name = "plot.title",
                      .type = KeyType::kText,
@@ -214,6 +223,7 @@ void read_values(RunSpec& run, ParamReader& reader, std::optional<std::uint64_t>
   run.output.critical_path = reader.boolean(k.critical_path);
   run.output.histogram_bins = static_cast<std::size_t>(reader.integer(k.histogram_bins));
   run.output.histogram_spacing = reader.text(k.histogram_spacing);
+  run.prediction_draws = optional_count(reader, k.prediction_draws).value_or(0);
   for (const KeySpec* plot : {&k.plot_title, &k.plot_panels, &k.plot_x, &k.plot_series})
     if (reader.has(plot->name)) reader.text(*plot);  // type check only
   read_precision(run, reader);
@@ -230,8 +240,9 @@ const std::vector<KeySpec>& run_setting_keys() {
                              k.critical_path,  k.histogram_bins, k.histogram_spacing,
                              k.mean_target,    k.quantile,       k.quantile_target,
                              k.min_samples,    k.until,          k.max_samples,
-                             k.max_core_hours, k.max_memory_gib, k.plot_title,
-                             k.plot_panels,    k.plot_x,         k.plot_series};
+                             k.max_core_hours, k.max_memory_gib, k.prediction_draws,
+                             k.plot_title,     k.plot_panels,    k.plot_x,
+                             k.plot_series};
     // No setting defines a point's streams (the seed keys every point alike).
     for (KeySpec& key : all) key.identity = false;
     return all;

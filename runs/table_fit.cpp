@@ -30,10 +30,8 @@ constexpr double kProbe = 0.1;
 constexpr double kFlatShare = 1e-3;
 constexpr double kRangeEnd = 1e-3;  // of the range: a value this close to an end sits there
 
-double quantile_loss(std::span<const double> simulated, std::span<const double> measured) {
-  std::vector<double> s(simulated.begin(), simulated.end()), m(measured.begin(), measured.end());
-  std::sort(s.begin(), s.end());
-  std::sort(m.begin(), m.end());
+// Of sorted samples.
+double quantile_loss(std::span<const double> s, std::span<const double> m) {
   double loss = 0.0;
   for (int i = 1; i <= 9; ++i) {
     const double p = 0.1 * i;
@@ -61,15 +59,13 @@ class Objective {
   Objective(std::span<const MeasuredTable> tables, std::span<const FreeKey> keys,
             const TableFitOptions& options)
       : tables_(tables), keys_(keys), options_(options) {
-    run_.name = "calibration";
-    run_.path = options.origin;
-    run_.seed = options.seed;
-    run_.samples = options.samples;
-    run_.data_base = options.data_base;
     for (const MeasuredTable& t : tables) measured_.push_back(t.times.iteration_maxima());
   }
 
   void set_machine(ParamMap machine) { machine_ = std::move(machine); }
+  /// Refit `refit` (from 1; 0 the fit itself) simulates with streams of its own, so that the
+  /// refits' spread holds the simulation's Monte Carlo error of a fit as well as the tables'.
+  void set_refit(std::size_t refit) { refit_ = refit; }
   void set_measured(std::vector<std::vector<double>> measured) { measured_ = std::move(measured); }
   const std::vector<std::vector<double>>& measured() const { return measured_; }
 
@@ -101,34 +97,30 @@ class Objective {
 
  private:
   double table_distance(std::size_t t, const std::vector<double>& v) {
-    PointSpec spec;
-    spec.params = machine_;
-    for (const auto& [key, value] : tables_[t].point) spec.params[key] = value;
-    for (std::size_t k = 0; k < keys_.size(); ++k) spec.params[keys_[k].key] = v[k];
-    PreparedPoint point;
+    ParamMap params = machine_;
+    for (const auto& [key, value] : tables_[t].point) params[key] = value;
+    for (std::size_t k = 0; k < keys_.size(); ++k) params[keys_[k].key] = v[k];
+    // Common random numbers: one stream key per table and refit, whatever the free values.
+    std::uint64_t key = hash_combine(hash_combine(options_.seed, 0x7461626c65ULL), t);
+    if (refit_ > 0) key = hash_combine(key, refit_);
+    std::vector<double> simulated;
     try {
-      point = prepare_point(run_, spec);
+      simulated = simulated_table_times(params, options_.samples, key, options_.data_base,
+                                        options_.threads);
     } catch (const InputError& e) {
       throw InputError(
           fmt::format("{}: table '{}': {}", options_.origin, tables_[t].path, e.what()));
     }
-    if (!point.sampled)
-      throw InputError(fmt::format("{}: table '{}': its point is not sampled", options_.origin,
-                                   tables_[t].path));
-    // Common random numbers: one stream key per table, whatever the free values.
-    point.sampled->set_stream_key(hash_combine(hash_combine(options_.seed, 0x7461626c65ULL), t));
-    const std::vector<double> simulated =
-        simulated_times(point, options_.samples, options_.threads);
     return fit_distance(options_.distance, simulated, measured_[t]);
   }
 
   std::span<const MeasuredTable> tables_;
   std::span<const FreeKey> keys_;
   const TableFitOptions& options_;
-  RunSpec run_;
   ParamMap machine_;
   std::vector<std::vector<double>> measured_;
   std::size_t evaluations_ = 0;
+  std::size_t refit_ = 0;
 };
 
 struct Minimum {
@@ -234,6 +226,7 @@ void bootstrap(Objective& objective, const ParamMap& machine,
     if (!machine_draws.empty())
       for (const auto& [key, value] : machine_draws[b % machine_draws.size()]) drawn[key] = value;
     objective.set_machine(std::move(drawn));
+    objective.set_refit(b + 1);
     const Minimum refit = minimise(objective, best.x, budget);
     result.draws.push_back(objective.values(refit.x));
     const std::vector<double> d = objective.table_distances(refit.x);
@@ -254,13 +247,33 @@ void bootstrap(Objective& objective, const ParamMap& machine,
 
 }  // namespace
 
+std::vector<double> simulated_table_times(const ParamMap& params, std::uint64_t samples,
+                                          std::uint64_t stream_key, const std::string& data_base,
+                                          int threads) {
+  RunSpec run;
+  run.name = "calibration";
+  run.samples = samples;
+  run.data_base = data_base;
+  PointSpec spec;
+  spec.params = params;
+  PreparedPoint point = prepare_point(run, spec);
+  if (!point.sampled) throw InputError("its point is not sampled");
+  point.sampled->set_stream_key(stream_key);
+  return simulated_times(point, samples, threads);
+}
+
 double fit_distance(FitDistance distance, std::span<const double> simulated,
                     std::span<const double> measured) {
-  if (distance == FitDistance::kKS) return ks_distance(simulated, measured);
-  const double median = median_of(std::vector<double>(measured.begin(), measured.end()));
+  // The two-sample distances walk sorted samples; simulations and tables come in sample and
+  // iteration order.
+  std::vector<double> s(simulated.begin(), simulated.end()), m(measured.begin(), measured.end());
+  std::sort(s.begin(), s.end());
+  std::sort(m.begin(), m.end());
+  if (distance == FitDistance::kKS) return ks_distance(s, m);
+  const double median = median_of(m);
   const double scale = median > 0.0 ? median : 1.0;
-  if (distance == FitDistance::kQuantiles) return quantile_loss(simulated, measured) / scale;
-  return wasserstein1_distance(simulated, measured) / scale;
+  if (distance == FitDistance::kQuantiles) return quantile_loss(s, m) / scale;
+  return wasserstein1_distance(s, m) / scale;
 }
 
 TableFitResult fit_tables(const ParamMap& machine, const std::vector<ParamMap>& machine_draws,

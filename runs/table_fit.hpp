@@ -74,6 +74,15 @@ TableFitResult fit_tables(const ParamMap& machine, const std::vector<ParamMap>& 
                           std::span<const MeasuredTable> tables, std::span<const FreeKey> keys,
                           const TableFitOptions& options);
 
+/// Samples 0 .. samples - 1 of the point `params` (run with no run settings but `samples`; data
+/// files relative to `data_base`) from stream key `stream_key`: each sample's metric 0, for a
+/// schedule the largest rank time of an iteration, as a table of that machine would measure it
+/// (the fit's simulations, and measurements generated from a known machine). InputError when its
+/// model refuses the point.
+std::vector<double> simulated_table_times(const ParamMap& params, std::uint64_t samples,
+                                          std::uint64_t stream_key, const std::string& data_base,
+                                          int threads = 1);
+
 /// The distance of `simulated` from `measured` (both not empty), as the objective takes it.
 double fit_distance(FitDistance distance, std::span<const double> simulated,
                     std::span<const double> measured);

@@ -15,6 +15,7 @@
 #include "engine/schedules/goal/goal_reader.hpp"
 #include "engine/schedules/pair_class_keys.hpp"
 #include "engine/schedules/schedule/rank_classes.hpp"
+#include "engine/schedules/schedule_fields.hpp"
 #include "engine/schedules/schedule_net_keys.hpp"
 #include "engine/schedules/schedule_study.hpp"
 
@@ -373,6 +374,7 @@ ModelKind schedule_model_kind() {
       .collectives = {"schedule"},
       .keys = keys,
       .records_critical_path = true,
+      .ranks_field = &schedule_fields::kRanks,
       .summary_fields = schedule_summary_fields(),
       .takes =
           [](const ParamReader& reader, const RunContext& run) {

@@ -366,6 +366,12 @@ sample_timing = "sample_timing"
 benchmark_loop = "benchmark_loop"
 loop_recorded_iterations = "loop_recorded_iterations"
 loop_warmup_iterations = "loop_warmup_iterations"
+first_point = "first_point"
+prediction_draws = "prediction_draws"
+prediction_level = "prediction_level"
+machine_file = "machine_file"
+extrapolation = "extrapolation"
+largest_calibrated_ranks = "largest_calibrated_ranks"
 
 # The unit each field is stored with ("" for none).
 UNITS = {
@@ -726,6 +732,12 @@ UNITS = {
     benchmark_loop: "",
     loop_recorded_iterations: "",
     loop_warmup_iterations: "",
+    first_point: "",
+    prediction_draws: "",
+    prediction_level: "",
+    machine_file: "",
+    extrapolation: "",
+    largest_calibrated_ranks: "",
 }
 
 # The fields holding exact values beside the estimates (FieldKind::kExact): closed
@@ -831,6 +843,17 @@ BOUND_QUANTITY_MEMBERS = (
     "estimate",
     "ci_low",
     "ci_high",
+)
+
+# A prediction's fields of an estimate are <estimate><suffix> (PredictedEstimateFields,
+# estimators/prediction_fields.hpp): "completion_mean" + PREDICTED.low.
+PREDICTED = SimpleNamespace(
+    mc_low="_mc_low",
+    mc_high="_mc_high",
+    low="_low",
+    high="_high",
+    calibration_share="_calibration_share",
+    dominant="_dominant",
 )
 
 

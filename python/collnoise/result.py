@@ -261,6 +261,9 @@ class Result:
     params     the parameter columns of `points`; `summary` the summary columns
     exact      the closed-form and exact values the models store (exact_mean, theorem1_lower,
                nhalf_exact, noiseless_time, ...): the numeric summary columns of that kind
+    predictions  pandas DataFrame, one row per prediction of a run with prediction.draws (its
+               point's parameters, then docs/reference/summary-fields.md, "Predictions"); empty
+               for other runs
     units      {column: unit} ("seconds", "bytes", "1", "" for none)
     attrs      the root attributes (seed, name, kind, run_file_text, ...)
     sealed     True when the file's checksum was checked and matches, False when it carries none
@@ -283,6 +286,9 @@ class Result:
         #: The points table as the file stores it: `points` without the bounds' columns
         self.table: pd.DataFrame
         self._wide: pd.DataFrame | None = None
+        #: `/predictions_table` (docs/calibration.md, "Predictions with intervals"): a row per
+        #: point of a run with prediction.draws, empty for a run without
+        self.predictions: pd.DataFrame = pd.DataFrame()
         self.sealed = self._check()
         with h5py.File(self.path, "r") as f:
             self.attrs = read_attributes(f).values
@@ -294,6 +300,8 @@ class Result:
                 names = list(table.dtype.names)
                 self.units = dict(zip(names, (plain(u) for u in table.attrs["units"])))
                 self.sources = dict(zip(names, (plain(s) for s in table.attrs["sources"])))
+                if "predictions_table" in f:
+                    self.predictions = _decode_text(pd.DataFrame(f["predictions_table"][()]))
                 self.bound_table, bound_units = _read_bound_table(f)
                 if self.bound_table is not None:
                     for column in _bound_column_names(self.bound_table):

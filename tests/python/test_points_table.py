@@ -229,3 +229,63 @@ def check_old_bounds_layout(binary):
                 f"{key}: {old_point.summary.get(key)!r} != {new_point.summary.get(key)!r}")
         assert new_point.units.get(f"bound_{i}_value") == "seconds", "a bound's unit"
 
+
+
+MACHINE = """[machine]
+format = 1
+name = "py-machine"
+largest_ranks = 4
+[[machine.draws]]
+"loggops.o" = 1.0e-7
+[[machine.draws]]
+"loggops.o" = 3.0e-7
+[[machine.draws]]
+"loggops.o" = 2.0e-7
+[loggops]
+L = 1.0e-6
+o = 2.0e-7
+g = 0.0
+G = 1.0e-9
+"""
+
+PREDICT_RUN = """name = "py-predict"
+seed = 5
+samples = 50
+confidence = 0.9
+machine = "py.machine.toml"
+[collective]
+kind = "schedule"
+algorithm = "dissemination_barrier"
+[noise]
+law = "periodic"
+P = 1.0e-3
+D = 2.5e-5
+[prediction]
+draws = 3
+[sweep]
+"collective.N" = [4, 8]
+"""
+
+
+def test_predictions_table(binary, work):
+    """A run with prediction.draws writes one prediction per point of its run file, read as
+    Result.predictions: the draws' median with its intervals, and whether it extrapolates."""
+    with open("py.machine.toml", "w") as f:
+        f.write(MACHINE)
+    with open("predict.toml", "w") as f:
+        f.write(PREDICT_RUN)
+    subprocess.run([binary, "run", "predict.toml", "--out", "predict.h5", "--quiet"], check=True)
+    result = collnoise.load("predict.h5")
+    assert len(result.points) == 6
+    predictions = result.predictions
+    assert list(predictions["collective.N"]) == [4, 8]
+    assert list(predictions[collnoise.fields.extrapolation]) == [False, True]
+    name = collnoise.fields.completion_mean
+    for row, first in enumerate(predictions[collnoise.fields.first_point]):
+        draws = result.points[name][first:first + 3].to_numpy()
+        assert predictions[name][row] == pytest.approx(np.median(draws), rel=1e-15)
+        low, high = np.quantile(draws, [0.05, 0.95])  # numpy's default is type 7
+        assert predictions[name + collnoise.fields.PREDICTED.low][row] == pytest.approx(low)
+        assert predictions[name + collnoise.fields.PREDICTED.high][row] == pytest.approx(high)
+        assert predictions[name + collnoise.fields.PREDICTED.dominant][row] in (
+            "calibration", "Monte Carlo")

@@ -9,7 +9,11 @@
 
 #include "core/errors.hpp"
 #include "core/param_reader.hpp"
+#include "engine/schedules/schedule_fields.hpp"
+#include "estimators/prediction_fields.hpp"
+#include "outputs/result_file.hpp"
 #include "runs/point_factory.hpp"
+#include "runs/prediction.hpp"
 #include "runs/run_file.hpp"
 #include "tests/fixtures/command_line.hpp"
 
@@ -194,4 +198,89 @@ TEST_CASE("parts of a run whose machine file changed between them are not merged
   INFO(merged.output);
   CHECK(merged.code != 0);
   CHECK_THAT(merged.output, Contains("machine"));
+}
+
+namespace {
+
+const Record& prediction_of(const ResultFile& file) {
+  REQUIRE(file.predictions.size() == 1);
+  return file.predictions[0].summary;
+}
+
+double field_number(const Record& record, const std::string& name) {
+  const Field* field = record.find(name);
+  REQUIRE(field);
+  REQUIRE(std::holds_alternative<double>(*field));
+  return std::get<double>(*field);
+}
+
+}  // namespace
+
+TEST_CASE("prediction.draws runs each point at the machine file's draws and predicts from them") {
+  write_machine_folder();
+  const std::string text =
+      replace_text(kRun, "samples = 20\n", "samples = 20\nconfidence = 0.9\n") +
+      "[prediction]\ndraws = 2\n";
+  const RunSpec run = parse_in_folder(text);
+  REQUIRE(run.points.size() == 2);
+  for (std::size_t d = 0; d < 2; ++d) {
+    REQUIRE(run.points[d].machine_draw);
+    CHECK(run.points[d].machine_draw->draw == d);
+    CHECK(std::get<double>(run.points[d].params.at("loggops.o")) == (d == 0 ? 0.9e-7 : 1.1e-7));
+  }
+  const PreparedPoint first = prepare_point(run, run.points[0]);
+  CHECK(std::get<std::uint64_t>(*first.params.find(prediction_draw_field().name)) == 1u);
+  CHECK(first.stream_key != prepare_point(run, run.points[1]).stream_key);
+
+  const std::string run_file = write_text(std::string(kDir) + "/predict.toml", text);
+  const std::string out = std::string(kDir) + "/predict";
+  const auto whole = run_command_line("run " + run_file + " --out " + out + ".h5 --force");
+  INFO(whole.output);
+  REQUIRE(whole.code == 0);
+  CHECK_THAT(whole.output, Contains("predictions from 2 draws"));
+  const ResultFile file = read_result_file(out + ".h5");
+  REQUIRE(file.summaries.size() == 2);
+  const std::string mean = schedule_fields::kCompletion.mean().name;
+  const double a = field_number(file.summaries[0], mean);
+  const double b = field_number(file.summaries[1], mean);
+  const double low = std::min(a, b), high = std::max(a, b);
+  const Record& prediction = prediction_of(file);
+  CHECK(field_number(prediction, mean) == Approx(0.5 * (a + b)).epsilon(1e-15));
+  // Type 7 of two values at 0.05 and 0.95.
+  const PredictedEstimateFields predicted(mean, "seconds");
+  CHECK(field_number(prediction, predicted.low().name) ==
+        Approx(low + 0.05 * (high - low)).epsilon(1e-15));
+  CHECK(field_number(prediction, predicted.high().name) ==
+        Approx(low + 0.95 * (high - low)).epsilon(1e-15));
+  // 2 ranks, fitted to 8.
+  CHECK_FALSE(std::get<bool>(*prediction.find(prediction_fields().extrapolation.name)));
+  CHECK_FALSE(file.predictions[0].params.find("loggops.o"));
+
+  // Parts predict nothing; their merge predicts what the whole run did.
+  for (const char* part : {"1/2", "2/2"})
+    REQUIRE(run_command_line(fmt::format("run {} --part {} --out {}{}.h5 --force --quiet", run_file,
+                                         part, out, part[0]))
+                .code == 0);
+  CHECK(read_result_file(out + "1.h5").predictions.empty());
+  REQUIRE(run_command_line(fmt::format("merge {0}1.h5 {0}2.h5 --out {0}m.h5 --force --quiet", out))
+              .code == 0);
+  const ResultFile merged_file = read_result_file(out + "m.h5");
+  const Record& merged = prediction_of(merged_file);
+  for (const auto& [name, value] : prediction.fields()) {
+    INFO(name);
+    REQUIRE(merged.find(name));
+    CHECK(*merged.find(name) == value);
+  }
+}
+
+TEST_CASE("prediction.draws without a machine file's draws is refused in one line") {
+  write_machine_folder();
+  CHECK_THROWS_WITH(parse_in_folder(std::string(kRun) + "[prediction]\ndraws = 3\n"),
+                    Contains("prediction.draws = 3, but the machine file 'mf/hand.toml' holds 2 "
+                             "draws"));
+  CHECK_THROWS_WITH(parse_in_folder(replace_text(kRun, "machine = \"mf/hand.toml\"\n", "") +
+                                    "[prediction]\ndraws = 2\n"),
+                    Contains("prediction.draws needs a machine file"));
+  CHECK_THROWS_WITH(parse_in_folder(std::string(kRun) + "[prediction]\ndraws = 1\n"),
+                    Contains("prediction.draws"));
 }

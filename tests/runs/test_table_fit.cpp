@@ -73,4 +73,11 @@ TEST_CASE("fit distances: W1 and quantiles relative to the measured median, KS a
   CHECK(fit_distance(FitDistance::kW1, shifted, measured) == Approx(0.5));
   CHECK(fit_distance(FitDistance::kQuantiles, shifted, measured) == Approx(0.5));
   CHECK(fit_distance(FitDistance::kKS, shifted, measured) == Approx(1.0 / 3.0));
+  // Samples come in any order (a simulation's, a table's iterations): the same distances.
+  const std::vector<double> unsorted = {3.0, 1.0, 2.0};
+  const std::vector<double> shifted_unsorted = {4.0, 2.0, 3.0};
+  CHECK(fit_distance(FitDistance::kW1, shifted_unsorted, unsorted) == Approx(0.5));
+  CHECK(fit_distance(FitDistance::kW1, unsorted, measured) == 0.0);
+  CHECK(fit_distance(FitDistance::kKS, shifted_unsorted, unsorted) == Approx(1.0 / 3.0));
+  CHECK(fit_distance(FitDistance::kQuantiles, shifted_unsorted, unsorted) == Approx(0.5));
 }
