@@ -16,10 +16,12 @@
 #include "runs/prediction.hpp"
 #include "runs/run_file.hpp"
 #include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/record_fields.hpp"
 
 namespace fs = std::filesystem;
 using namespace collnoise;
 using Catch::Matchers::Contains;
+using collnoise::testing::number_field;
 using collnoise::testing::replace_text;
 using collnoise::testing::run_command_line;
 using collnoise::testing::write_text;
@@ -207,13 +209,6 @@ const Record& prediction_of(const ResultFile& file) {
   return file.predictions[0].summary;
 }
 
-double field_number(const Record& record, const std::string& name) {
-  const Field* field = record.find(name);
-  REQUIRE(field);
-  REQUIRE(std::holds_alternative<double>(*field));
-  return std::get<double>(*field);
-}
-
 }  // namespace
 
 TEST_CASE("prediction.draws runs each point at the machine file's draws and predicts from them") {
@@ -241,16 +236,16 @@ TEST_CASE("prediction.draws runs each point at the machine file's draws and pred
   const ResultFile file = read_result_file(out + ".h5");
   REQUIRE(file.summaries.size() == 2);
   const std::string mean = schedule_fields::kCompletion.mean().name;
-  const double a = field_number(file.summaries[0], mean);
-  const double b = field_number(file.summaries[1], mean);
+  const double a = number_field(file.summaries[0], mean);
+  const double b = number_field(file.summaries[1], mean);
   const double low = std::min(a, b), high = std::max(a, b);
   const Record& prediction = prediction_of(file);
-  CHECK(field_number(prediction, mean) == Approx(0.5 * (a + b)).epsilon(1e-15));
+  CHECK(number_field(prediction, mean) == Approx(0.5 * (a + b)).epsilon(1e-15));
   // Type 7 of two values at 0.05 and 0.95.
   const PredictedEstimateFields predicted(mean, "seconds");
-  CHECK(field_number(prediction, predicted.low().name) ==
+  CHECK(number_field(prediction, predicted.low().name) ==
         Approx(low + 0.05 * (high - low)).epsilon(1e-15));
-  CHECK(field_number(prediction, predicted.high().name) ==
+  CHECK(number_field(prediction, predicted.high().name) ==
         Approx(low + 0.95 * (high - low)).epsilon(1e-15));
   // 2 ranks, fitted to 8.
   CHECK_FALSE(std::get<bool>(*prediction.find(prediction_fields().extrapolation.name)));

@@ -8,9 +8,11 @@
 #include "engine/schedules/schedule_fields.hpp"
 #include "estimators/prediction_fields.hpp"
 #include "runs/prediction.hpp"
+#include "tests/fixtures/record_fields.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;
+using collnoise::testing::number_field;
 
 namespace {
 
@@ -54,13 +56,6 @@ PointResult drawn_result(double mean, double half) {
   return result;
 }
 
-double number(const Record& record, const std::string& name) {
-  const Field* field = record.find(name);
-  REQUIRE(field);
-  REQUIRE(std::holds_alternative<double>(*field));
-  return std::get<double>(*field);
-}
-
 }  // namespace
 
 TEST_CASE("a prediction is the draws' median with their percentile interval beside Monte Carlo's") {
@@ -76,15 +71,15 @@ TEST_CASE("a prediction is the draws' median with their percentile interval besi
   REQUIRE(predictions.size() == 1);
   const Record& p = predictions[0].summary;
   const PredictedEstimateFields mean(schedule_fields::kCompletion.mean().name, "seconds");
-  CHECK(number(p, mean.value().name) == Approx(2.5).epsilon(1e-15));
-  CHECK(number(p, mean.mc_low().name) == Approx(2.4).epsilon(1e-15));
-  CHECK(number(p, mean.mc_high().name) == Approx(2.6).epsilon(1e-15));
+  CHECK(number_field(p, mean.value().name) == Approx(2.5).epsilon(1e-15));
+  CHECK(number_field(p, mean.mc_low().name) == Approx(2.4).epsilon(1e-15));
+  CHECK(number_field(p, mean.mc_high().name) == Approx(2.6).epsilon(1e-15));
   // Type 7 at 0.05 and 0.95 of {1, 2, 3, 4}: 1 + 0.15 and 3 + 0.85.
-  CHECK(number(p, mean.low().name) == Approx(1.15).epsilon(1e-15));
-  CHECK(number(p, mean.high().name) == Approx(3.85).epsilon(1e-15));
+  CHECK(number_field(p, mean.low().name) == Approx(1.15).epsilon(1e-15));
+  CHECK(number_field(p, mean.high().name) == Approx(3.85).epsilon(1e-15));
   // Each draw's Monte Carlo sd is 0.1 / z(0.95) = 0.0607957; the draws' variance 5/3.
   const double mc_sd = 0.1 / 1.6448536269514722;
-  CHECK(number(p, mean.calibration_share().name) ==
+  CHECK(number_field(p, mean.calibration_share().name) ==
         Approx(1.0 - mc_sd * mc_sd / (5.0 / 3.0)).epsilon(1e-12));
   CHECK(std::get<std::string>(*p.find(mean.dominant().name)) == kCalibrationDominates);
   CHECK(p.unit_of(mean.low().name) == "seconds");
@@ -113,15 +108,15 @@ TEST_CASE("Monte Carlo dominates when the draws agree within their own intervals
   const std::vector<PredictionResult> predictions = predictions_of(run, points, results);
   REQUIRE(predictions.size() == 2);
   const PredictedEstimateFields mean(schedule_fields::kCompletion.mean().name, "seconds");
-  CHECK(number(predictions[0].summary, mean.value().name) == Approx(1.005));
-  CHECK(number(predictions[0].summary, mean.calibration_share().name) == 0.0);
+  CHECK(number_field(predictions[0].summary, mean.value().name) == Approx(1.005));
+  CHECK(number_field(predictions[0].summary, mean.calibration_share().name) == 0.0);
   CHECK(std::get<std::string>(*predictions[0].summary.find(mean.dominant().name)) ==
         kMonteCarloDominates);
   CHECK(std::get<std::uint64_t>(
             *predictions[1].summary.find(prediction_fields().first_point.name)) == 2u);
   // Draws that agree exactly: no calibration variance at all.
-  CHECK(number(predictions[1].summary, mean.calibration_share().name) == 0.0);
-  CHECK(number(predictions[1].summary, mean.low().name) == 5.0);
+  CHECK(number_field(predictions[1].summary, mean.calibration_share().name) == 0.0);
+  CHECK(number_field(predictions[1].summary, mean.low().name) == 5.0);
   // 16 ranks are within the calibration's 16.
   CHECK_FALSE(std::get<bool>(*predictions[1].summary.find(prediction_fields().extrapolation.name)));
 }
