@@ -142,9 +142,11 @@ int calibrate_command(const CalibrateOptions& o) {
   const std::vector<RolePath> outputs = {{"--out", out}};
   const OutputGuard guard(inputs, outputs, o.force, print_note);
 
-  const MeasuredMachine measured =
-      measure_machine(netgauge, as_named_from(out, netgauge),
-                      {.draws = c.measurement_draws, .level = c.level, .seed = c.seed});
+  const MeasuredMachine measured = measure_machine(netgauge, as_named_from(out, netgauge),
+                                                   {.draws = c.measurement_draws,
+                                                    .level = c.level,
+                                                    .seed = c.seed,
+                                                    .gpd_tails = c.measurement_tails});
   MachineFile machine;
   machine.name = c.name;
   machine.params = measured.keys;

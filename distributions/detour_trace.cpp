@@ -11,7 +11,10 @@
 #include "core/input_file.hpp"
 #include "core/shown_text.hpp"
 #include "core/stop_request.hpp"
+#include "distributions/empirical.hpp"
+#include "distributions/gpd_tail.hpp"
 #include "distributions/loggopsim_trace_reading.hpp"
+#include "distributions/spliced_tail_law.hpp"
 
 namespace collnoise {
 namespace {
@@ -203,6 +206,23 @@ const KeySpec kTraceReading{
     .fallback = std::string("measurements"),
     .choices = {"measurements", "loggopsim"}};
 
+const KeySpec kTraceReplay{
+    .name = "replay",
+    .type = KeyType::kChoice,
+    .meaning =
+        "how the trace's detours are drawn: trace (replayed from a random position) or poisson "
+        "(a Poisson process of the trace's rate of detours, durations drawn from the trace's)",
+    .fallback = std::string("trace"),
+    .choices = {"trace", "poisson"}};
+const KeySpec kTraceTail{
+    .name = "tail",
+    .type = KeyType::kChoice,
+    .meaning =
+        "with noise.replay = poisson: the durations as measured (none) or their body spliced to "
+        "a generalised Pareto tail fitted above a threshold (gpd)",
+    .fallback = std::string("none"),
+    .choices = {"none", "gpd"}};
+
 bool read_as_loggopsim(ParamReader& reader, const std::string& prefix) {
   return reader.text(kTraceReading, prefix) == "loggopsim";
 }
@@ -227,9 +247,55 @@ PatternNoise loggopsim_read_trace(ParamReader& reader, const std::string& prefix
   return noise;
 }
 
+// The trace as a Poisson process (noise.replay = "poisson"): its busy intervals' rate over its
+// span, their durations drawn from their own values, or from them spliced to a generalised Pareto
+// tail (noise.tail = "gpd"), which a replay cannot grow.
+TimeNoiseLaw poisson_from_trace(const DetourPattern& pattern, bool gpd, const std::string& path,
+                                const std::string& tail_key) {
+  std::vector<double> durations;
+  for (const Detour& d : pattern.busy()) durations.push_back(d.end - d.start);
+  if (durations.empty()) throw InputError(fmt::format("detour trace '{}' has no detours", path));
+  const double rate = static_cast<double>(durations.size()) / pattern.span();
+  if (!gpd) {
+    auto law = std::make_shared<const EmpiricalLaw>(durations, path);
+    const double mean = law->mean_delay_seconds();
+    return std::make_shared<const PoissonDetours>(rate, mean, std::move(law));
+  }
+  std::string why;
+  const auto tail = fit_gpd_tail(durations, kTailFitLevel, kTailFitSeed, why, 0);
+  if (!tail)
+    throw InputError(fmt::format("{} = \"gpd\": detour trace '{}': {}", tail_key, path, why));
+  auto law = std::make_shared<const SplicedTailLaw>(durations, *tail, path);
+  const double mean = law->mean_seconds();
+  return std::make_shared<const PoissonDetours>(rate, mean, std::move(law));
+}
+
+// noise.replay and noise.tail: whether the trace is drawn as a Poisson process, with which tail.
+struct TraceReplay {
+  bool poisson = false;
+  bool gpd = false;
+};
+
+TraceReplay read_replay(ParamReader& reader, const std::string& prefix) {
+  TraceReplay replay;
+  replay.poisson = reader.text(kTraceReplay, prefix) == "poisson";
+  const std::string tail_key = full_key(kTraceTail, prefix);
+  if (!replay.poisson && reader.has(tail_key))
+    throw InputError(
+        fmt::format("{} applies with {} = \"poisson\" (a replayed trace cannot grow "
+                    "a tail)",
+                    tail_key, full_key(kTraceReplay, prefix)));
+  replay.gpd = reader.text(kTraceTail, prefix) == "gpd";
+  return replay;
+}
+
 }  // namespace
 
 std::vector<DetourPattern> read_trace_measurements(ParamReader& reader, const std::string& prefix) {
+  if (read_replay(reader, prefix).poisson)
+    throw InputError(fmt::format(
+        "{} = \"poisson\" draws one process for every rank: it gives no measurement to each rank",
+        full_key(kTraceReplay, prefix)));
   if (read_as_loggopsim(reader, prefix))
     throw InputError(fmt::format(
         "{} = \"loggopsim\" reads the file's measurements as one trace, as LogGOPSim does: it "
@@ -243,17 +309,25 @@ std::vector<DetourPattern> read_trace_measurements(ParamReader& reader, const st
 TimeNoiseKind trace_noise_kind() {
   return {.name = "trace",
           .meaning = "a measured detour trace, replayed by every rank from a random position",
-          .keys = {kTraceFile, kTraceUnit, kTraceSpan, kTraceMeasurement, kTraceReading},
+          .keys = {kTraceFile, kTraceUnit, kTraceSpan, kTraceMeasurement, kTraceReading,
+                   kTraceReplay, kTraceTail},
           .make = [](ParamReader& reader, const std::string& prefix) -> TimeNoiseLaw {
             const std::string path = reader.text(kTraceFile, prefix);
             const TimeUnit& unit = trace_unit(reader.text(kTraceUnit, prefix));
-            if (read_as_loggopsim(reader, prefix))
-              return loggopsim_read_trace(reader, prefix, path, unit);
+            const TraceReplay replay = read_replay(reader, prefix);
+            if (read_as_loggopsim(reader, prefix)) {
+              PatternNoise noise = loggopsim_read_trace(reader, prefix, path, unit);
+              if (!replay.poisson) return noise;
+              return poisson_from_trace(*noise.pattern, replay.gpd, path,
+                                        full_key(kTraceTail, prefix));
+            }
             const auto period = reader.optional_number(kTraceSpan, prefix);
             const auto index = static_cast<std::size_t>(reader.integer(kTraceMeasurement, prefix));
             std::size_t count = 0;
             auto pattern = std::make_shared<const DetourPattern>(
                 read_one_measurement(path, unit, period, index, count));
+            if (replay.poisson)
+              return poisson_from_trace(*pattern, replay.gpd, path, full_key(kTraceTail, prefix));
             PatternNoise noise;
             // A file of one measurement is described as before measurements were told apart.
             const std::string which =

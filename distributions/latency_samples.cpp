@@ -257,9 +257,30 @@ std::uint64_t LatencySamples::pool_size_for(std::uint64_t message_bytes) const {
 double LatencySamples::quantile(const Pool& pool, double u) {
   const std::size_t n = pool.sorted.size();
   const double clamped = u > 0.0 ? std::min(u, 1.0) : 0.0;  // NaN -> 0
+  if (pool.tail) {
+    const double p = pool.tail->tail_probability();
+    if (clamped >= 1.0 - p)
+      return pool.tail->threshold + pool.tail->excess_isf((1.0 - clamped) / p);
+  }
   const auto index =
       std::min(static_cast<std::size_t>(std::floor(clamped * static_cast<double>(n))), n - 1);
   return pool.sorted[index];
+}
+
+std::vector<std::uint64_t> LatencySamples::fit_gpd_tails() {
+  std::vector<std::uint64_t> without;
+  for (Pool& pool : pools_) {
+    std::string why;
+    pool.tail = fit_gpd_tail(pool.sorted, kTailFitLevel, kTailFitSeed, why, 0);
+    if (!pool.tail) without.push_back(pool.bytes);
+  }
+  return without;
+}
+
+const std::optional<GpdTail>& LatencySamples::tail(std::uint64_t message_bytes) const {
+  static const std::optional<GpdTail> kNone;
+  const Pool& pool = pool_for(message_bytes);
+  return pool.bytes == message_bytes ? pool.tail : kNone;
 }
 
 double LatencySamples::extrapolation_seconds_per_byte() const {

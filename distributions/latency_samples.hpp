@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "distributions/gpd_tail.hpp"
+
 namespace collnoise {
 
 /// What the second column of a latency file holds.
@@ -112,6 +114,14 @@ class LatencySamples {
   /// w = (s - s0) / (s1 - s0); beyond the largest, Q_last(u) + (s - s_last) G
   /// (extrapolation_seconds_per_byte); below the smallest measured size, that size's pool as is.
   double draw(std::uint64_t message_bytes, double u) const;
+  /// Gives every pool of at least 2 kGpdMinExceedances samples a generalised Pareto tail
+  /// (latency.tail = "gpd", docs/models/tails.md): draw() then takes a u in the top k/n of the
+  /// pool from u_k + GPD rather than from the k largest samples. Returns the pools left
+  /// without one (too few samples, or ties at the threshold), by size.
+  std::vector<std::uint64_t> fit_gpd_tails();
+  /// The tail of the pool of exactly `message_bytes`, if it has one.
+  const std::optional<GpdTail>& tail(std::uint64_t message_bytes) const;
+
   /// A per-byte time (seconds per byte) from the bandwidth files' samples, each one-way time over
   /// its size, by quantile: index floor(u n) of their sorted n values. Precondition:
   /// has_bandwidth().
@@ -153,6 +163,7 @@ class LatencySamples {
     std::uint64_t bytes = 0;
     std::vector<double> sorted;  ///< one-way latencies, seconds, ascending
     double mean = 0.0;
+    std::optional<GpdTail> tail;  ///< with fit_gpd_tails(): above sorted[n - k - 1]
   };
   const Pool& pool_for(std::uint64_t message_bytes) const;
   static double quantile(const Pool& pool, double u);

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/percentile.hpp"  // percentile_interval, for the bootstraps
 #include "core/rng.hpp"
 
 namespace collnoise {
@@ -20,9 +21,5 @@ std::size_t block_length(std::size_t n);
 /// consecutive indices (1 <= block <= n) whose starts are drawn uniformly from 0 .. n - block,
 /// joined until n indices are drawn (the last block cut short).
 std::vector<std::size_t> moving_block_resample(std::size_t n, std::size_t block, Pcg32& rng);
-
-/// The interval between the (1 - level)/2 and (1 + level)/2 quantiles of `draws` (not empty),
-/// each interpolated linearly between order statistics (Hyndman and Fan's type 7).
-std::pair<double, double> percentile_interval(std::vector<double> draws, double level);
 
 }  // namespace collnoise

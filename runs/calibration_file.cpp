@@ -17,7 +17,7 @@ namespace {
 
 const std::set<std::string> kTopKeys = {"name",  "seed", "netgauge", "measurements",
                                         "model", "fit",  "table"};
-const std::set<std::string> kMeasurementKeys = {"draws", "level"};
+const std::set<std::string> kMeasurementKeys = {"draws", "level", "tails"};
 // The samples of each table's simulation at each evaluation, named for what they are (a run
 // file's `samples` is another setting).
 constexpr const char* kSamplesPerTable = "samples_per_table";
@@ -168,6 +168,11 @@ CalibrationFile load_calibration_file(const std::string& path) {
     refuse_unknown_keys(*m, kMeasurementKeys, path, "measurements.");
     c.measurement_draws = count_at(*m, "draws", 200, 2, path, "measurements");
     c.level = level_at(*m, c.level, path, "measurements");
+    const auto tails = optional<std::string>(*m, "tails", "none", path, "a string");
+    if (tails != "none" && tails != "gpd")
+      throw InputError(fmt::format(
+          "{}: measurements.tails = \"{}\" is invalid: use \"none\" or \"gpd\"", path, tails));
+    c.measurement_tails = tails == "gpd";
   }
   if (const toml::table* model = root["model"].as_table())
     read_point_keys(*model, "model", path, {}, c.constants);

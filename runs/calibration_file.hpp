@@ -29,6 +29,7 @@ struct CalibrationFile {
   std::uint64_t seed = 0;
   std::string netgauge;                 ///< the Netgauge run's folder, as given
   std::size_t measurement_draws = 200;  ///< [measurements] draws
+  bool measurement_tails = false;       ///< [measurements] tails = "gpd" (else "none")
   double level = 0.9;                   ///< of every interval ([measurements] and [fit] level)
   ParamMap constants;                   ///< [model]: point keys the machine file holds as given
   std::vector<FreeKey> free_keys;       ///< [fit.keys]

@@ -8,6 +8,9 @@
 
 #include "core/errors.hpp"
 #include "core/param_reader.hpp"
+#include "distributions/detour_trace.hpp"
+#include "distributions/gpd_tail.hpp"
+#include "distributions/latency_samples.hpp"
 #include "distributions/netgauge_loggp.hpp"
 #include "distributions/netgauge_regimes.hpp"
 #include "distributions/time_noise_kind.hpp"
@@ -130,8 +133,34 @@ void measure_loggp(const std::string& folder, const std::string& as_named,
   }
 }
 
+// A tail's fit for people: the shape's interval from its bootstrap (a run draws from the fit
+// alone, distributions/gpd_tail.hpp).
+std::string tail_note(const std::string& what, std::span<const double> values,
+                      const MeasurementOptions& options) {
+  std::string why;
+  const auto tail = fit_gpd_tail(values, options.level, options.seed, why);
+  return tail ? fmt::format("{}: {}", what, tail->describe())
+              : fmt::format("{}: no tail fitted ({}); drawn as measured", what, why);
+}
+
+void note_pool_tails(const std::string& folder, const MeasurementOptions& options,
+                     MeasuredMachine& machine) {
+  std::vector<std::string> paths;
+  for (const char* file : kPoolFiles)
+    if (fs::is_regular_file(fs::path(folder) / file))
+      paths.push_back((fs::path(folder) / file).string());
+  PoolTransform transform;
+  transform.warmup = kPoolWarmup;
+  transform.block = kPoolBlock;
+  const LatencySamples pools =
+      LatencySamples::from_files(paths, 0.0, LatencyColumn::kOneWay, transform);
+  for (const LatencyPoolSummary& p : pools.summaries())
+    machine.notes.push_back(tail_note(fmt::format("pool of {} B, seconds", p.message_bytes),
+                                      pools.pool(p.message_bytes), options));
+}
+
 void measure_pools(const std::string& folder, const std::string& as_named,
-                   MeasuredMachine& machine) {
+                   const MeasurementOptions& options, MeasuredMachine& machine) {
   TextList pools;
   for (const char* file : kPoolFiles) {
     if (!fs::is_regular_file(fs::path(folder) / file)) {
@@ -149,10 +178,14 @@ void measure_pools(const std::string& folder, const std::string& as_named,
   machine.keys[latency_name("latency.use")] = std::string("whole");
   machine.keys[latency_name("latency.warmup")] = kPoolWarmup;
   machine.keys[latency_name("latency.block")] = kPoolBlock;
+  if (options.gpd_tails) {
+    machine.keys[latency_name("latency.tail")] = std::string("gpd");
+    note_pool_tails(folder, options, machine);
+  }
 }
 
 void measure_detours(const std::string& folder, const std::string& as_named,
-                     MeasuredMachine& machine) {
+                     const MeasurementOptions& options, MeasuredMachine& machine) {
   const fs::path path = fs::path(folder) / kTraceFile;
   if (!fs::is_regular_file(path) || fs::file_size(path) == 0) {
     machine.notes.push_back(fmt::format("{}: absent or empty, no detours", kTraceFile));
@@ -163,6 +196,14 @@ void measure_detours(const std::string& folder, const std::string& as_named,
   const std::string& table = noise_law_table();
   machine.keys[table + ".law"] = trace.name;
   machine.keys[table + "." + declared(trace.keys, "file")] = named(as_named, kTraceFile);
+  if (!options.gpd_tails) return;
+  machine.keys[table + "." + declared(trace.keys, "replay")] = std::string("poisson");
+  machine.keys[table + "." + declared(trace.keys, "tail")] = std::string("gpd");
+  const DetourPattern trace_pattern = read_detour_trace(path.string(), trace_unit("ns"));
+  std::vector<double> durations;
+  for (const Detour& d : trace_pattern.busy()) durations.push_back(d.end - d.start);
+  machine.notes.push_back(
+      tail_note(fmt::format("{} detour durations, seconds", kTraceFile), durations, options));
 }
 
 }  // namespace
@@ -175,8 +216,8 @@ MeasuredMachine measure_machine(const std::string& folder, const std::string& fo
         options.draws, options.level));
   MeasuredMachine machine;
   measure_loggp(folder, folder_as_named, options, machine);
-  measure_pools(folder, folder_as_named, machine);
-  measure_detours(folder, folder_as_named, machine);
+  measure_pools(folder, folder_as_named, options, machine);
+  measure_detours(folder, folder_as_named, options, machine);
   return machine;
 }
 

@@ -26,6 +26,9 @@ struct MeasurementOptions {
   std::size_t draws = 200;  ///< bootstrap draws of the LogGP fit (>= 2)
   double level = 0.9;       ///< of the intervals, in (0, 1)
   std::uint64_t seed = 0;   ///< of the bootstrap's streams
+  /// Generalised Pareto tails beyond the data (docs/models/tails.md): the detours as a Poisson
+  /// process of spliced durations, the pools spliced too; each tail's fit in the notes.
+  bool gpd_tails = false;
 };
 
 struct MeasuredMachine {

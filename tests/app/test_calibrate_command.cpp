@@ -119,3 +119,50 @@ TEST_CASE("a calibration file at fault is refused in one line") {
   refused(replace_text(kCalibration, "netgauge = \"ng\"", "netgauge = \"absent\""),
           "has no ng_loggp.out");
 }
+
+TEST_CASE("calibrate with tails = gpd splices the pools and the detours, and says each fit") {
+  fs::create_directories("calibrate-tails/ng");
+  write_text("calibrate-tails/ng/ng_loggp.out", kLogGP);
+  std::string latencies = "#size\trtt\n", trace;
+  for (int i = 0; i < 400; ++i) {
+    latencies += "1\t" + std::to_string(6 + (i * 37) % 50 * 0.01) + "\n";
+    trace += std::to_string(100000 * i) + "\t" + std::to_string(1000 + (i * 7919) % 997) + "\n";
+  }
+  write_text("calibrate-tails/ng/ng_netnoise_mpi_lat.out", latencies);
+  write_text("calibrate-tails/ng/ng_osnoise.out", trace);
+  const std::string calibration =
+      replace_text(replace_text(kCalibration, "draws = 20\n", "draws = 20\ntails = \"gpd\"\n"),
+                   "block = 2\n", "block = 1000\n");
+  write_text("calibrate-tails/hand.toml", calibration);
+  const auto made = run_command_line(
+      "calibrate calibrate-tails/hand.toml --out calibrate-tails/hand.machine.toml --force");
+  INFO(made.output);
+  REQUIRE(made.code == 0);
+  // One fit per pool and one of the detours, each with its shape's interval.
+  CHECK_THAT(made.output, Contains("pool of 1 B, seconds: GPD above") &&
+                              Contains("ng_osnoise.out detour durations, seconds: GPD above"));
+  write_text("calibrate-tails/run.toml", R"(name = "r"
+seed = 1
+samples = 4
+machine = "hand.machine.toml"
+[collective]
+kind = "schedule"
+algorithm = "nway_dissemination"
+N = 4
+message_bytes = 16
+)");
+  const RunSpec run = load_run_file("calibrate-tails/run.toml");
+  const ParamMap& keys = run.points[0].params;
+  CHECK(std::get<std::string>(keys.at("latency.tail")) == "gpd");
+  CHECK(std::get<std::string>(keys.at("noise.replay")) == "poisson");
+  CHECK(std::get<std::string>(keys.at("noise.tail")) == "gpd");
+  const auto ran = run_command_line(
+      "run calibrate-tails/run.toml --out calibrate-tails/r.h5 --force --quiet --no-checkpoint");
+  INFO(ran.output);
+  CHECK(ran.code == 0);
+  write_text("calibrate-tails/bad.toml",
+             replace_text(calibration, "tails = \"gpd\"", "tails = \"pareto\""));
+  const auto bad = run_command_line("calibrate calibrate-tails/bad.toml --force");
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.output, Contains("measurements.tails = \"pareto\" is invalid"));
+}

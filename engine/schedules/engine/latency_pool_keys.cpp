@@ -43,6 +43,13 @@ const KeySpec kGCharge{
         "authors' LogGOPSim fork charges it)",
     .fallback = std::string("arrival"),
     .choices = {"arrival", "transfer"}};
+const KeySpec kTail{.name = "latency.tail",
+                    .type = KeyType::kChoice,
+                    .meaning =
+                        "each pool's largest samples as measured (none) or, above a "
+                        "threshold, a generalised Pareto tail fitted to them (gpd)",
+                    .fallback = std::string("none"),
+                    .choices = {"none", "gpd"}};
 const KeySpec kWarmup{.name = "latency.warmup",
                       .type = KeyType::kInteger,
                       .meaning =
@@ -146,8 +153,12 @@ std::vector<std::optional<std::string>> per_pool_choice(ParamReader& reader, con
 }  // namespace
 
 std::vector<KeySpec> latency_pool_keys() {
-  return {kDraw,  kGDraw, kGBlock, kGCharge, kWarmup,   kBlock,
-          kFirst, kLast,  kTrim,   kMedian,  kPoolMean, kMedianBy};
+  return {kDraw, kGDraw, kGBlock, kGCharge,  kWarmup,   kBlock, kFirst,
+          kLast, kTrim,  kMedian, kPoolMean, kMedianBy, kTail};
+}
+
+bool read_pool_tail(ParamReader& reader) {
+  return reader.text(kTail) == "gpd";
 }
 
 std::vector<KeySpec> pool_transform_keys(const std::string& table) {

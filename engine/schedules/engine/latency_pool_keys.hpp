@@ -42,6 +42,8 @@ std::vector<KeySpec> pool_transform_keys(const std::string& table);
 /// a list's length that is not `files` naming the key and both lengths.
 std::vector<PoolTransform> read_pool_transforms(ParamReader& reader, std::size_t files,
                                                 const std::string& table = "latency");
+/// Reads latency.tail: whether every pool (near and far) takes a generalised Pareto tail.
+bool read_pool_tail(ParamReader& reader);
 /// InputError naming the first pool key given (for [latency] tables without a file).
 void refuse_pool_keys(ParamReader& reader);
 

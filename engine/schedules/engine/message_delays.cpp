@@ -239,6 +239,7 @@ struct PoolSource {
   double seconds_per_byte = 0.0;
   LatencyColumn column = LatencyColumn::kOneWay;
   std::vector<PoolTransform> transforms;
+  bool gpd_tails = false;
   bool operator==(const PoolSource&) const = default;
 };
 
@@ -251,8 +252,10 @@ std::shared_ptr<const LatencySamples> pools_of(const PoolSource& source) {
     const std::lock_guard<std::mutex> lock(mutex);
     if (last_source == source) return last;
   }
-  auto samples = std::make_shared<const LatencySamples>(LatencySamples::from_files(
-      source.paths, source.seconds_per_byte, source.column, source.transforms));
+  LatencySamples read = LatencySamples::from_files(source.paths, source.seconds_per_byte,
+                                                   source.column, source.transforms);
+  if (source.gpd_tails) read.fit_gpd_tails();
+  auto samples = std::make_shared<const LatencySamples>(std::move(read));
   const std::lock_guard<std::mutex> lock(mutex);
   last_source = source;
   last = samples;
@@ -267,6 +270,7 @@ std::shared_ptr<const LatencySamples> read_pools(ParamReader& reader, const KeyS
   source.column =
       reader.text(kColumn) == "one_way" ? LatencyColumn::kOneWay : LatencyColumn::kRoundTrip;
   source.transforms = read_pool_transforms(reader, source.paths.size(), table);
+  source.gpd_tails = read_pool_tail(reader);
   source.seconds_per_byte = net.G * 1e-9;
   for (const auto& f : reader.input_files())
     if (f.key == file_key.name || f.key.starts_with(file_key.name + "[")) hashes[f.path] = f.hash;
