@@ -162,8 +162,10 @@ int calibrate_command(const CalibrateOptions& o) {
     // The machine's paths are the machine file's folder's: so are the points'.
     options.data_base = fs::path(out).parent_path().string();
     fit = fit_tables(machine.params, machine.draws, tables, c.free_keys, options);
-    std::size_t largest = 0;
-    for (const MeasuredTable& t : tables) largest = std::max(largest, t.times.ranks);
+    std::optional<std::uint64_t> largest;
+    for (const MeasuredTable& t : tables)
+      if (const auto ranks = table_ranks(machine.params, t, options.data_base))
+        largest = std::max(largest.value_or(0), *ranks);
     machine.largest_ranks = largest;
     apply_fit(c, *fit, machine);
     for (const std::string& w : fit->warnings) print_warning(w);

@@ -225,6 +225,10 @@ struct ModelKind {
   /// from a machine file beyond the ranks its calibration saw is an extrapolation
   /// (runs/prediction.hpp). Null: the model's points have no rank count.
   const FieldSpec* ranks_field = nullptr;
+  /// The key that holds a point's rank count among its resolved parameters (PreparedPoint::
+  /// params), when its points give one before they are simulated: the largest rank count a
+  /// calibration's tables measured. Null: none (a GOAL file's ranks are the file's).
+  const KeySpec* ranks_key = nullptr;
   /// Its own run-level settings table ([nhalf]): keys of the run, not of a point, handed to it in
   /// RunContext::settings; it reads and checks them when it prepares a point.
   std::vector<KeySpec> settings;

@@ -247,6 +247,25 @@ void bootstrap(Objective& objective, const ParamMap& machine,
 
 }  // namespace
 
+std::optional<std::uint64_t> table_ranks(const ParamMap& machine, const MeasuredTable& table,
+                                         const std::string& data_base) {
+  ParamMap params = machine;
+  for (const auto& [key, value] : table.point) params[key] = value;
+  RunSpec run;
+  run.name = "calibration";
+  run.samples = 2;  // the least a point takes; none is simulated
+  run.data_base = data_base;
+  PointSpec spec;
+  spec.params = params;
+  const PreparedPoint point = prepare_point(run, spec);
+  if (point.model && point.model->ranks_key)
+    if (const Field* n = point.params.find(point.model->ranks_key->name))
+      if (const auto* ranks = std::get_if<std::int64_t>(n))
+        return static_cast<std::uint64_t>(*ranks);
+  if (table.times.per_rank) return table.times.ranks;
+  return std::nullopt;
+}
+
 std::vector<double> simulated_table_times(const ParamMap& params, std::uint64_t samples,
                                           std::uint64_t stream_key, const std::string& data_base,
                                           int threads) {

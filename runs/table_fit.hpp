@@ -16,6 +16,7 @@
 // by more than 1e-4 or after the evaluation budget.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -73,6 +74,12 @@ struct TableFitResult {
 TableFitResult fit_tables(const ParamMap& machine, const std::vector<ParamMap>& machine_draws,
                           std::span<const MeasuredTable> tables, std::span<const FreeKey> keys,
                           const TableFitOptions& options);
+
+/// The rank count of `table`'s point under the machine's keys, as its model resolves it before
+/// simulating (ModelKind::ranks_key: collective.N, or 2^log2_N); else the table's rank columns
+/// for a per-rank table; nullopt when neither says (a list of a GOAL file's times).
+std::optional<std::uint64_t> table_ranks(const ParamMap& machine, const MeasuredTable& table,
+                                         const std::string& data_base);
 
 /// Samples 0 .. samples - 1 of the point `params` (run with no run settings but `samples`; data
 /// files relative to `data_base`) from stream key `stream_key`: each sample's metric 0, for a

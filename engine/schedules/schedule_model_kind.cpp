@@ -375,6 +375,7 @@ ModelKind schedule_model_kind() {
       .keys = keys,
       .records_critical_path = true,
       .ranks_field = &schedule_fields::kRanks,
+      .ranks_key = &kRanks,
       .summary_fields = schedule_summary_fields(),
       .takes =
           [](const ParamReader& reader, const RunContext& run) {

@@ -2,6 +2,8 @@
 // "measured" times are those of a known LogGOPS point, computed by hand, so the fit must find
 // its value to the optimiser's tolerance, and a key that changes nothing is reported.
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,4 +82,31 @@ TEST_CASE("fit distances: W1 and quantiles relative to the measured median, KS a
   CHECK(fit_distance(FitDistance::kW1, unsorted, measured) == 0.0);
   CHECK(fit_distance(FitDistance::kKS, shifted_unsorted, unsorted) == Approx(1.0 / 3.0));
   CHECK(fit_distance(FitDistance::kQuantiles, shifted_unsorted, unsorted) == Approx(0.5));
+}
+
+TEST_CASE("a table's rank count is its point's, before any simulation") {
+  const ParamMap machine = {{"loggops.L", 1e-6}, {"loggops.G", 1e-9}, {"loggops.g", 0.0}};
+  MeasuredTable t;
+  t.path = "ranks";
+  t.times.seconds.assign(4, 1e-6);
+  t.point = {{"collective.kind", std::string("schedule")},
+             {"collective.algorithm", std::string("nway_dissemination")},
+             {"collective.N", std::int64_t{8}},
+             {"collective.message_bytes", std::int64_t{16}}};
+  CHECK(table_ranks(machine, t, ".") == std::optional<std::uint64_t>(8));
+  t.point.erase("collective.N");
+  t.point["collective.log2_N"] = std::int64_t{5};
+  CHECK(table_ranks(machine, t, ".") == std::optional<std::uint64_t>(32));
+  // A GOAL file's point does not say before it is read: a list says nothing, a per-rank table
+  // its columns.
+  collnoise::testing::write_text(
+      "table-fit-ranks.goal",
+      "num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n");
+  t.point = {{"collective.kind", std::string("schedule")},
+             {"collective.goal", std::string("table-fit-ranks.goal")}};
+  CHECK_FALSE(table_ranks(machine, t, ".").has_value());
+  t.times.per_rank = true;
+  t.times.ranks = 2;
+  t.times.seconds.assign(8, 1e-6);
+  CHECK(table_ranks(machine, t, ".") == std::optional<std::uint64_t>(2));
 }
