@@ -334,17 +334,21 @@ def against_baseline(rows, baseline):
     return "\n".join(lines) + "\n"
 
 
-def write_outputs(rows, out, baseline=None):
-    """results.csv and results.md, each written to a temporary name and renamed."""
-    os.makedirs(out, exist_ok=True)
-    path = os.path.join(out, "results.csv")
+def write_csv(rows, columns, path):
+    """Rows as CSV (numbers to 6 digits), written to a temporary name and renamed."""
     with open(path + ".tmp", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=RESULT_COLUMNS)
+        w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.6g}" if isinstance(v, float) and math.isfinite(v) else v)
                         for k, v in r.items()})
     os.replace(path + ".tmp", path)
+
+
+def write_outputs(rows, out, baseline=None):
+    """results.csv and results.md, each written to a temporary name and renamed."""
+    os.makedirs(out, exist_ok=True)
+    write_csv(rows, RESULT_COLUMNS, os.path.join(out, "results.csv"))
     text = markdown(rows) + "\n" + "\n".join(summary(rows, m) for m in MODES) + "\n"
     if baseline is not None:
         text += "\n" + against_baseline(rows, baseline)

@@ -34,6 +34,18 @@ warmup = 0
 block = 2
 )";
 
+// A run of 4 samples that includes the machine file beside it.
+const char* kIncludingRun = R"(name = "r"
+seed = 1
+samples = 4
+machine = "hand.machine.toml"
+[collective]
+kind = "schedule"
+algorithm = "nway_dissemination"
+N = 4
+message_bytes = 16
+)";
+
 }  // namespace
 
 TEST_CASE("calibrate writes the measurements' machine file, which a run includes") {
@@ -49,16 +61,7 @@ TEST_CASE("calibrate writes the measurements' machine file, which a run includes
   CHECK_THAT(made.output, Contains("protocol switch at 4097 bytes"));
   CHECK_THAT(made.output, Contains("ng_osnoise.out: absent or empty"));
   // A run in another folder includes it: its paths are the machine file's folder's.
-  write_text("calibrate-cmd/out/run.toml", R"(name = "r"
-seed = 1
-samples = 4
-machine = "hand.machine.toml"
-[collective]
-kind = "schedule"
-algorithm = "nway_dissemination"
-N = 4
-message_bytes = 16
-)");
+  write_text("calibrate-cmd/out/run.toml", kIncludingRun);
   const RunSpec run = load_run_file("calibrate-cmd/out/run.toml");
   REQUIRE(run.machine);
   const ParamMap& keys = run.points[0].params;
@@ -141,16 +144,7 @@ TEST_CASE("calibrate with tails = gpd splices the pools and the detours, and say
   // One fit per pool and one of the detours, each with its shape's interval.
   CHECK_THAT(made.output, Contains("pool of 1 B, seconds: GPD above") &&
                               Contains("ng_osnoise.out detour durations, seconds: GPD above"));
-  write_text("calibrate-tails/run.toml", R"(name = "r"
-seed = 1
-samples = 4
-machine = "hand.machine.toml"
-[collective]
-kind = "schedule"
-algorithm = "nway_dissemination"
-N = 4
-message_bytes = 16
-)");
+  write_text("calibrate-tails/run.toml", kIncludingRun);
   const RunSpec run = load_run_file("calibrate-tails/run.toml");
   const ParamMap& keys = run.points[0].params;
   CHECK(std::get<std::string>(keys.at("latency.tail")) == "gpd");

@@ -73,6 +73,8 @@ SMALL = {
     "isoefficiency-noise": {("samples",): 200, ("isoefficiency", "log2_m"): [1, 2, 4, 6, 8],
                             ("case", 4, "isoefficiency.samples"): 20,
                             ("case", 4, "isoefficiency.log2_m"): [1, 2, 3]},
+    "predict-synthetic": {("sweep", "collective.N"): [16, 32], ("prediction", "draws"): 2,
+                          ("samples",): 4},
     "schedules-allreduce": {("sweep", "log2_N"): [4, 6, 8], ("samples",): 4},
     "schedules-allreduce-ring": {("sweep", "log2_N"): [4, 6], ("samples",): 4},
     "schedules-barriers": {("sweep", "log2_N"): [4, 6, 8], ("samples",): 4},
@@ -149,7 +151,7 @@ for name in ("default", "agarwal-fig4-exponential", "agarwal-fig5a-pareto-a",
              "agarwal-fig5b-pareto-f", "agarwal-fig6-bernoulli"):
     EXPECTED_FILES[name] = ["phase-time"]
 for name in ("schedules-allreduce", "schedules-allreduce-ring", "schedules-barriers",
-             "schedules-trace-replay"):
+             "schedules-trace-replay", "predict-synthetic"):
     EXPECTED_FILES[name] = ["completion-time"]
 
 # Axis scales the papers use: (name, suffix) -> (x scale, y scale), None where not pinned.
