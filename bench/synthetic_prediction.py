@@ -23,9 +23,11 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import make_synthetic_machine as synthetic  # noqa: E402  the known model, declared once
 import collnoise as cn  # noqa: E402
+from collnoise import fields  # noqa: E402  the summary fields, by their declarations
 
 TRUTH_N = (4, 8, 16, 32, 16384)
-ESTIMATES = ("median", "p99")
+# The estimates compared, by their summary fields (a prediction's are these with _low, _high).
+ESTIMATES = (fields.completion_median, fields.completion_p99)
 
 
 def run(collnoise, path, out, threads):
@@ -44,7 +46,7 @@ def truth(collnoise, out, threads, samples):
         result = os.path.join(out, f"truth-{n}.h5")
         run(collnoise, path, result, threads)
         point = cn.load(result).point(0)
-        values[n] = {e: point.summary[f"completion_{e}"] for e in ESTIMATES}
+        values[n] = {e: point.summary[e] for e in ESTIMATES}
     return values
 
 
@@ -55,7 +57,7 @@ def predictions(collnoise, out, threads):
     rows = {}
     for _, r in table.iterrows():
         rows[int(r["collective.N"])] = {
-            e: (r[f"completion_{e}"], r[f"completion_{e}_low"], r[f"completion_{e}_high"])
+            e: (r[e], r[f"{e}_low"], r[f"{e}_high"])
             for e in ESTIMATES}
     return rows
 
@@ -88,7 +90,7 @@ def figure(true, predicted, path):
         ax.plot(pn, [predicted[n][e][0] * 1e6 for n in pn], "-", color=colour)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("ranks")
+    ax.set_xlabel("number of ranks")
     ax.set_ylabel("iteration time, slowest rank (us)")
     ax.set_title("16 B n-way dissemination, synthetic machine: prediction vs truth")
     ax.legend(fontsize=7)

@@ -168,6 +168,13 @@ std::vector<DetourPattern> read_detour_measurements(const std::string& path, con
   return patterns;
 }
 
+std::vector<double> detour_durations(const DetourPattern& pattern) {
+  std::vector<double> out;
+  out.reserve(pattern.busy().size());
+  for (const Detour& d : pattern.busy()) out.push_back(d.end - d.start);
+  return out;
+}
+
 std::vector<TraceEntry> read_trace_entries(const std::string& path, const TimeUnit& unit) {
   std::vector<TraceEntry> entries;
   parse_trace(path, &unit, &entries);
@@ -252,21 +259,24 @@ PatternNoise loggopsim_read_trace(ParamReader& reader, const std::string& prefix
 // tail (noise.tail = "gpd"), which a replay cannot grow.
 TimeNoiseLaw poisson_from_trace(const DetourPattern& pattern, bool gpd, const std::string& path,
                                 const std::string& tail_key) {
-  std::vector<double> durations;
-  for (const Detour& d : pattern.busy()) durations.push_back(d.end - d.start);
+  const std::vector<double> durations = detour_durations(pattern);
   if (durations.empty()) throw InputError(fmt::format("detour trace '{}' has no detours", path));
   const double rate = static_cast<double>(durations.size()) / pattern.span();
-  if (!gpd) {
-    auto law = std::make_shared<const EmpiricalLaw>(durations, path);
-    const double mean = law->mean_delay_seconds();
-    return std::make_shared<const PoissonDetours>(rate, mean, std::move(law));
+  double mean = 0.0;
+  std::shared_ptr<const NoiseLaw> law;
+  if (gpd) {
+    std::string why;
+    const auto tail = fit_gpd_tail(durations, kTailFitLevel, kTailFitSeed, why, 0);
+    if (!tail)
+      throw InputError(fmt::format("{} = \"gpd\": detour trace '{}': {}", tail_key, path, why));
+    const auto spliced = std::make_shared<const SplicedTailLaw>(durations, *tail, path);
+    mean = spliced->mean_seconds();
+    law = spliced;
+  } else {
+    const auto empirical = std::make_shared<const EmpiricalLaw>(durations, path);
+    mean = empirical->mean_delay_seconds();
+    law = empirical;
   }
-  std::string why;
-  const auto tail = fit_gpd_tail(durations, kTailFitLevel, kTailFitSeed, why, 0);
-  if (!tail)
-    throw InputError(fmt::format("{} = \"gpd\": detour trace '{}': {}", tail_key, path, why));
-  auto law = std::make_shared<const SplicedTailLaw>(durations, *tail, path);
-  const double mean = law->mean_seconds();
   return std::make_shared<const PoissonDetours>(rate, mean, std::move(law));
 }
 

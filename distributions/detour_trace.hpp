@@ -40,6 +40,10 @@ DetourPattern read_detour_trace(const std::string& path, const TimeUnit& unit,
                                 std::optional<double> span_seconds = std::nullopt,
                                 std::size_t measurement = 0);
 
+/// The lengths of a pattern's busy intervals (its merged detours), seconds, in order: what a
+/// Poisson process drawn from a trace takes as its durations.
+std::vector<double> detour_durations(const DetourPattern& pattern);
+
 /// Every measurement of a trace, in file order, each a pattern as read_detour_trace() makes it
 /// (with the same `span_seconds`, if given, for all of them). Same errors, for any measurement.
 std::vector<DetourPattern> read_detour_measurements(

@@ -20,6 +20,26 @@
 namespace collnoise {
 namespace {
 
+// A table's point: the machine's keys, then the table's own (its collective, keys it replaces).
+ParamMap table_params(const ParamMap& machine, const MeasuredTable& table) {
+  ParamMap params = machine;
+  for (const auto& [key, value] : table.point) params[key] = value;
+  return params;
+}
+
+// The point `params` as a calibration prepares it: a run of `samples`, data files relative to
+// `data_base`, no other run settings.
+PreparedPoint calibration_point(const ParamMap& params, std::uint64_t samples,
+                                const std::string& data_base) {
+  RunSpec run;
+  run.name = "calibration";
+  run.samples = samples;
+  run.data_base = data_base;
+  PointSpec spec;
+  spec.params = params;
+  return prepare_point(run, spec);
+}
+
 constexpr double kStepTolerance = 1e-4;     // of a scaled value: 1e-4 of the key's range
 constexpr std::size_t kHistogramBins = 16;  // the extra histograms a simulation counts into
 // A refit starts from the fit: it needs fewer steps, but never fewer than this.
@@ -97,8 +117,7 @@ class Objective {
 
  private:
   double table_distance(std::size_t t, const std::vector<double>& v) {
-    ParamMap params = machine_;
-    for (const auto& [key, value] : tables_[t].point) params[key] = value;
+    ParamMap params = table_params(machine_, tables_[t]);
     for (std::size_t k = 0; k < keys_.size(); ++k) params[keys_[k].key] = v[k];
     // Common random numbers: one stream key per table and refit, whatever the free values.
     std::uint64_t key = hash_combine(hash_combine(options_.seed, 0x7461626c65ULL), t);
@@ -249,15 +268,8 @@ void bootstrap(Objective& objective, const ParamMap& machine,
 
 std::optional<std::uint64_t> table_ranks(const ParamMap& machine, const MeasuredTable& table,
                                          const std::string& data_base) {
-  ParamMap params = machine;
-  for (const auto& [key, value] : table.point) params[key] = value;
-  RunSpec run;
-  run.name = "calibration";
-  run.samples = 2;  // the least a point takes; none is simulated
-  run.data_base = data_base;
-  PointSpec spec;
-  spec.params = params;
-  const PreparedPoint point = prepare_point(run, spec);
+  // Two samples, the least a point takes; none is simulated.
+  const PreparedPoint point = calibration_point(table_params(machine, table), 2, data_base);
   if (point.model && point.model->ranks_key)
     if (const Field* n = point.params.find(point.model->ranks_key->name))
       if (const auto* ranks = std::get_if<std::int64_t>(n))
@@ -269,13 +281,7 @@ std::optional<std::uint64_t> table_ranks(const ParamMap& machine, const Measured
 std::vector<double> simulated_table_times(const ParamMap& params, std::uint64_t samples,
                                           std::uint64_t stream_key, const std::string& data_base,
                                           int threads) {
-  RunSpec run;
-  run.name = "calibration";
-  run.samples = samples;
-  run.data_base = data_base;
-  PointSpec spec;
-  spec.params = params;
-  PreparedPoint point = prepare_point(run, spec);
+  PreparedPoint point = calibration_point(params, samples, data_base);
   if (!point.sampled) throw InputError("its point is not sampled");
   point.sampled->set_stream_key(stream_key);
   return simulated_times(point, samples, threads);

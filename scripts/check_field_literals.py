@@ -36,6 +36,10 @@ OTHER_MEANINGS = {
     # The validation script reading compare's JSON report and passing its --mode values.
     *{(n, "bench/validate_measured.py")
       for n in ("ci_low", "ci_high", "max", "ranks", "median")},
+    # The predictor's validation reading the same report (and its predictions' estimates by
+    # their quantile names, whatever the model's prefix).
+    *{(n, "bench/predict_measured.py")
+      for n in ("ci_low", "ci_high", "max", "median", "p99")},
     # The authors' study reading the same report.
     *{(n, "bench/authors_study.py") for n in ("ci_low", "ci_high")},
     # ... and the QQ figure reading that report's quantile names.

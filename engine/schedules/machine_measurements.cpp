@@ -199,9 +199,8 @@ void measure_detours(const std::string& folder, const std::string& as_named,
   if (!options.gpd_tails) return;
   machine.keys[table + "." + declared(trace.keys, "replay")] = std::string("poisson");
   machine.keys[table + "." + declared(trace.keys, "tail")] = std::string("gpd");
-  const DetourPattern trace_pattern = read_detour_trace(path.string(), trace_unit("ns"));
-  std::vector<double> durations;
-  for (const Detour& d : trace_pattern.busy()) durations.push_back(d.end - d.start);
+  const std::vector<double> durations =
+      detour_durations(read_detour_trace(path.string(), trace_unit("ns")));
   machine.notes.push_back(
       tail_note(fmt::format("{} detour durations, seconds", kTraceFile), durations, options));
 }
