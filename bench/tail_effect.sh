@@ -8,7 +8,8 @@
 #   detours   the same, the durations spliced to a generalised Pareto tail;
 #   both      and the latency pool spliced too.
 # SAMPLES_14 at 2^14 and SAMPLES_20 at 2^20 (defaults 400 and 40); prints each point's mean,
-# median and p99 with their intervals.
+# median and p99 with their intervals, and with a tail the share of its samples whose slowest
+# rank drew from it.
 #   bash bench/tail_effect.sh [COLLNOISE] [THREADS] [WORK] [SAMPLES_14] [SAMPLES_20]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,4 +71,19 @@ RUN
   } > "$work/tail-2e$log2.toml"
   /usr/bin/time -f "2^$log2: %e s wall" "$collnoise" run "$work/tail-2e$log2.toml" \
     --out "$work/tail-2e$log2.h5" --force --no-checkpoint --threads "$threads"
+  # Each point's share of samples whose slowest rank drew from a fitted tail (none: no tail).
+  "$collnoise" summary "$work/tail-2e$log2.h5" --json |
+    PYTHONPATH="$here/python" /usr/bin/python3 -c '
+import json, sys
+from collnoise import fields
+for point in json.load(sys.stdin)["points"]:
+    share = point.get(fields.slowest_tail_share)
+    what = ", ".join(f"{k} = {v}" for k, v in sorted(point["params"].items())
+                     if k in ("noise.replay", "noise.tail", "latency.tail"))
+    if share is None:
+        print(f"{what}: no fitted tail")
+    else:
+        low, high = point[fields.slowest_tail_share_ci_low], point[fields.slowest_tail_share_ci_high]
+        print(f"{what}: slowest rank from the tail in {share:.3f} [{low:.3f}, {high:.3f}]")
+'
 done

@@ -283,6 +283,25 @@ const std::optional<GpdTail>& LatencySamples::tail(std::uint64_t message_bytes) 
   return pool.bytes == message_bytes ? pool.tail : kNone;
 }
 
+bool LatencySamples::has_fitted_tails() const {
+  return std::any_of(pools_.begin(), pools_.end(),
+                     [](const Pool& pool) { return pool.tail.has_value(); });
+}
+
+bool LatencySamples::in_fitted_tail(std::uint64_t message_bytes, double u) const {
+  // As quantile() decides, for the pools draw() reads.
+  const auto from_tail = [u](const Pool& pool) {
+    return pool.tail && std::min(u, 1.0) >= 1.0 - pool.tail->tail_probability();
+  };
+  const auto above =
+      std::upper_bound(pools_.begin(), pools_.end(), message_bytes,
+                       [](std::uint64_t bytes, const Pool& pool) { return bytes < pool.bytes; });
+  if (above == pools_.begin()) return from_tail(pools_.front());
+  const Pool& below = *(above - 1);
+  if (from_tail(below)) return true;
+  return message_bytes != below.bytes && above != pools_.end() && from_tail(*above);
+}
+
 double LatencySamples::extrapolation_seconds_per_byte() const {
   return per_byte_.empty() ? seconds_per_byte_ : measured_G_;
 }

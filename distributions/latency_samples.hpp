@@ -121,6 +121,11 @@ class LatencySamples {
   std::vector<std::uint64_t> fit_gpd_tails();
   /// The tail of the pool of exactly `message_bytes`, if it has one.
   const std::optional<GpdTail>& tail(std::uint64_t message_bytes) const;
+  /// Whether any pool has a fitted tail.
+  bool has_fitted_tails() const;
+  /// Whether draw(message_bytes, u) takes a value from a fitted tail beyond the data: u in the
+  /// top k/n of a pool it reads (one, or the two around a size between them) that has a tail.
+  bool in_fitted_tail(std::uint64_t message_bytes, double u) const;
 
   /// A per-byte time (seconds per byte) from the bandwidth files' samples, each one-way time over
   /// its size, by quantile: index floor(u n) of their sorted n values. Precondition:

@@ -52,6 +52,9 @@ class NoiseLaw {
   virtual double mean() const { return 1.0; }
   /// Tail index alpha (P(eta > x) ~ x^-alpha); +infinity for light tails.
   virtual double tail_index() const { return std::numeric_limits<double>::infinity(); }
+  /// The probability that a draw comes from a fitted tail beyond the data (a spliced law's k/n,
+  /// docs/models/tails.md): isf(s) is drawn from it exactly when s <= this. 0 for every other law.
+  virtual double fitted_tail_share() const { return 0.0; }
   /// Lower end of the support.
   virtual double support_min() const { return 0.0; }
   /// Upper end of the support: +infinity unless eta is bounded.

@@ -53,6 +53,20 @@ std::vector<Detour> PoissonDetours::detours_until(std::uint64_t key, double unti
   return list;
 }
 
+bool PoissonDetours::drew_from_fitted_tail(std::uint64_t key, double from, double until) const {
+  const double share = duration_->fitted_tail_share();
+  if (!(share > 0.0)) return false;
+  // The raw detours in stream order (next_merged's: the first gap, then per detour its duration
+  // and the gap to the next), not merged: a tail draw inside a merged detour counts too.
+  Pcg32 stream = make_stream(key);
+  for (double start = -std::log(stream.next_uniform()) / rate_; start < until;
+       start += -std::log(stream.next_uniform()) / rate_) {
+    const double u = stream.next_uniform();
+    if (u <= share && start + mean_ * duration_->isf(u) > from) return true;
+  }
+  return false;
+}
+
 double PoissonDetours::advance(Cursor& c, std::uint64_t key, double t, double x) const {
   if (!(x > 0.0)) return t;
   while (c.end <= t) next_merged(c, key);

@@ -40,6 +40,11 @@ class PoissonDetours {
   /// ones advance() sees. For tests and diagnostics.
   std::vector<Detour> detours_until(std::uint64_t key, double until) const;
 
+  /// Whether a raw detour of stream `key` that overlaps [from, until) drew its duration from the
+  /// duration law's fitted tail (NoiseLaw::fitted_tail_share): the detours a rank met while it
+  /// was timed. Always false (and free) for a law without one.
+  bool drew_from_fitted_tail(std::uint64_t key, double from, double until) const;
+
   double rate() const { return rate_; }
   double mean_duration() const { return mean_; }
   /// The tail index of the detours' durations (infinity for light tails): times that meet them

@@ -25,6 +25,7 @@ class SplicedTailLaw final : public NoiseLaw {
   double sf(double x) const override;
   double isf(double s) const override;
   double tail_index() const override;
+  double fitted_tail_share() const override { return tail_probability_; }
   double support_min() const override { return body_.front(); }
   double support_max() const override;
   std::vector<double> breakpoints() const override { return {body_.front(), threshold_}; }

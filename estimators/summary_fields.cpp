@@ -42,6 +42,23 @@ MeanFields::MeanFields(const std::string& prefix, const std::string& unit, const
           {prefix + "standard_error", unit, "standard error of the mean", when},
       } {}
 
+ProportionFields::ProportionFields(const std::string& prefix, const std::string& what,
+                                   const std::string& when)
+    : fields_{
+          {prefix + "share", "", "the share of " + what, when},
+          {prefix + "share_ci_low", "",
+           "lower end of the share's exact (Clopper-Pearson) interval at the run's level", when},
+          {prefix + "share_ci_high", "",
+           "upper end of the share's exact (Clopper-Pearson) interval at the run's level", when},
+      } {}
+
+void put_proportion(Record& record, const ProportionFields& fields,
+                    const ProportionInterval& interval) {
+  record.put(fields.share(), Field(interval.share));
+  record.put(fields.ci_low(), Field(interval.low));
+  record.put(fields.ci_high(), Field(interval.high));
+}
+
 void put_mean(Record& record, const MeanFields& fields, const Accumulator& acc,
               const MeanInterval& interval) {
   record.put(fields.samples(), Field(acc.count));
@@ -116,10 +133,15 @@ std::vector<IntervalEstimate> interval_estimates(const Record& summary) {
     return IntervalEstimate{value.name, low.name, high.name};
   };
   const std::string mean_name = MeanFields("", "", "").mean().name;
+  const std::string share_name = ProportionFields("", "").share().name;
   const auto estimate_of = [&](const std::string& name) -> std::optional<IntervalEstimate> {
     if (name.ends_with(mean_name)) {
       const MeanFields mean(name.substr(0, name.size() - mean_name.size()), "", "");
       if (auto e = with_ends(mean.mean(), mean.ci_low(), mean.ci_high())) return e;
+    }
+    if (name.ends_with(share_name)) {
+      const ProportionFields share(name.substr(0, name.size() - share_name.size()), "");
+      if (auto e = with_ends(share.share(), share.ci_low(), share.ci_high())) return e;
     }
     const std::vector<double>& probabilities = reported_probabilities();
     for (std::size_t i = 0; i < probabilities.size(); ++i) {

@@ -11,6 +11,7 @@
 #include "estimators/accumulator.hpp"
 #include "estimators/histogram.hpp"
 #include "estimators/mean_interval.hpp"
+#include "estimators/proportion_interval.hpp"
 
 namespace collnoise {
 
@@ -42,6 +43,29 @@ void put_mean(Record& record, const MeanFields& fields, const Accumulator& acc,
               const MeanInterval& interval);
 /// Writes every member of `fields` null, with `reason` (a metric the point lacks).
 void put_null_mean(Record& record, const MeanFields& fields, const std::string& reason);
+
+/// The fields of an estimated proportion (the share of samples with some property), a pattern
+/// declared under a prefix: <prefix>share and its exact interval's <prefix>share_ci_low and
+/// <prefix>share_ci_high (estimators/proportion_interval.hpp), unitless. A prediction treats it
+/// as an estimate with an interval, as a mean (interval_estimates).
+class ProportionFields {
+ public:
+  /// `what` names the samples counted ("samples whose slowest rank drew from a fitted tail").
+  ProportionFields(const std::string& prefix, const std::string& what,
+                   const std::string& when = "");
+  const FieldSpec& share() const { return fields_[0]; }
+  const FieldSpec& ci_low() const { return fields_[1]; }
+  const FieldSpec& ci_high() const { return fields_[2]; }
+  /// Every member, in the order put_proportion writes them.
+  const FieldList& specs() const { return fields_; }
+
+ private:
+  FieldList fields_;
+};
+
+/// Writes an estimated proportion and its interval (ProportionFields' members).
+void put_proportion(Record& record, const ProportionFields& fields,
+                    const ProportionInterval& interval);
 
 /// The fields of the reported quantiles (median, p90, p99, p99.9: reported_probabilities()), a
 /// pattern declared under a prefix: <prefix><q>, <prefix><q>_ci_low, _ci_high and _resolution for

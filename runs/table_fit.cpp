@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "core/stop_request.hpp"
+#include "core/task_parallel.hpp"
 #include "distributions/netgauge_regimes.hpp"
 #include "estimators/block_bootstrap.hpp"
 #include "estimators/tally.hpp"
@@ -101,8 +102,18 @@ class Objective {
     throw_if_stop_requested();
     ++evaluations_;
     const std::vector<double> v = values(x);
-    std::vector<double> out;
-    for (std::size_t t = 0; t < tables_.size(); ++t) out.push_back(table_distance(t, v));
+    // Tables side by side, each simulated on one thread: a 4- or 8-rank table has too few ranks
+    // and samples to split, and the tables of a system differ in cost (sizes, algorithms), so
+    // they are stolen as tasks. Fewer tables than threads: one after another, each on all of them.
+    // A table's simulation does not depend on its thread count, so neither does the objective.
+    const auto count = static_cast<std::int64_t>(tables_.size());
+    const int threads = std::max(1, options_.threads);
+    const bool side_by_side = count >= threads;
+    std::vector<double> out(tables_.size());
+    parallel_tasks(count, side_by_side ? threads : 1, [&](std::int64_t t) {
+      const auto i = static_cast<std::size_t>(t);
+      out[i] = table_distance(i, v, side_by_side ? 1 : threads);
+    });
     return out;
   }
 
@@ -116,7 +127,7 @@ class Objective {
   std::size_t evaluations() const { return evaluations_; }
 
  private:
-  double table_distance(std::size_t t, const std::vector<double>& v) {
+  double table_distance(std::size_t t, const std::vector<double>& v, int threads) const {
     ParamMap params = table_params(machine_, tables_[t]);
     for (std::size_t k = 0; k < keys_.size(); ++k) params[keys_[k].key] = v[k];
     // Common random numbers: one stream key per table and refit, whatever the free values.
@@ -124,8 +135,7 @@ class Objective {
     if (refit_ > 0) key = hash_combine(key, refit_);
     std::vector<double> simulated;
     try {
-      simulated = simulated_table_times(params, options_.samples, key, options_.data_base,
-                                        options_.threads);
+      simulated = simulated_table_times(params, options_.samples, key, options_.data_base, threads);
     } catch (const InputError& e) {
       throw InputError(
           fmt::format("{}: table '{}': {}", options_.origin, tables_[t].path, e.what()));

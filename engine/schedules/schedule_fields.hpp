@@ -54,6 +54,17 @@ inline const FieldSpec kLatencyPools{
     "each file's pool of each size: the file, its kind, its checksum, its size, the samples read "
     "and kept; and the transform",
     kLatencyFile};
+// Whether a prediction rests on a fitted tail more than on data (docs/models/tails.md).
+inline const std::string kWithFittedTails = "with noise.tail = \"gpd\" or latency.tail = \"gpd\"";
+/// The per-sample metric behind it: 1 when the sample's slowest rank drew from a fitted tail.
+inline const std::string kSlowestTailMetric = "slowest_drew_tail";
+/// Above this share the summary warns that the point rests on the tail model more than on data.
+inline constexpr double kTailShareWarning = 0.5;
+inline const ProportionFields kSlowestTail{
+    "slowest_tail_",
+    "samples whose slowest rank drew from a fitted tail beyond the data while it was timed (a "
+    "received message's latency or an overlapping detour's duration above the fit's threshold)",
+    kWithFittedTails};
 inline const std::string kPairClassesGiven = "with network.nodes_per_switch or network.mapping";
 inline const FieldSpec kPairClasses{
     "pair_classes", "",

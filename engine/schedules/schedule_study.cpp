@@ -19,6 +19,7 @@
 #include "engine/schedules/schedule_fields.hpp"
 #include "engine/schedules/simulate.hpp"
 #include "estimators/mean_interval.hpp"
+#include "estimators/proportion_interval.hpp"
 #include "estimators/summary_fields.hpp"
 
 namespace collnoise {
@@ -65,7 +66,8 @@ ScheduleStudy::ScheduleStudy(ScheduleSource source, ScheduleNet net, ScheduleNoi
       net_(net),
       noise_(std::move(noise)),
       check_(std::move(check)),
-      engine_memory_(std::make_unique<EngineMemories>()) {}
+      engine_memory_(std::make_unique<EngineMemories>()),
+      tracks_tails_(noise_.has_fitted_tails()) {}
 
 ScheduleStudy::~ScheduleStudy() = default;
 
@@ -140,13 +142,27 @@ TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&
   const double lo = entry_.single_run_from_zero() ? noiseless : 0.1 * noiseless;
   TallyLayout layout = completion_layout(histogram_bins, lo, 100.0 * noiseless);
   if (attributed_) attribution().add_to(layout);
+  add_tail_metric(layout);
   return layout;
+}
+
+void ScheduleStudy::add_tail_metric(TallyLayout& layout) const {
+  if (!tracks_tails_) return;
+  layout.metric_units.resize(layout.metrics.size(), "seconds");
+  layout.metrics.push_back(schedule_fields::kSlowestTailMetric);
+  layout.metric_units.push_back("1");
+  layout.top_capacity.resize(layout.metrics.size(), 0);
+}
+
+std::size_t ScheduleStudy::row_width() const {
+  return 1 + (attributed_ ? attribution().metrics() : 0) + (tracks_tails_ ? 1 : 0);
 }
 
 TallyLayout ScheduleStudy::shape(std::size_t histogram_bins, const std::string&) const {
   TallyLayout layout = completion_layout(histogram_bins, 1.0, 100.0);
   // At most kPathBuckets steps (the ranks' operations are not known before the schedule is).
   if (attributed_) PathAttribution(source_.ranks, PathSteps{kPathBuckets, {}}).add_to(layout);
+  add_tail_metric(layout);
   return layout;
 }
 
@@ -216,23 +232,51 @@ double ScheduleStudy::replicate(std::uint64_t index) const {
 }
 
 double ScheduleStudy::replicate(std::uint64_t index, UnitInFlight& unit) const {
+  return sample_value(index, unit).seconds;
+}
+
+ScheduleStudy::SampleValue ScheduleStudy::sample_value(std::uint64_t index,
+                                                       UnitInFlight& unit) const {
   if (entry_.loop()) {
     // Its loop, through its iteration (a loop's iterations differ even without noise: their
     // ranks start apart).
-    double value = 0.0;
-    run_loop(index / entry_.iterations, index % entry_.iterations,
+    SampleValue value;
+    const std::uint64_t loop = index / entry_.iterations;
+    run_loop(loop, index % entry_.iterations,
              [&](std::uint64_t j, const ScheduleRun& run, std::span<const double> starts) {
-               if (j == index % entry_.iterations) value = sample_time(run, starts);
+               if (j == index % entry_.iterations)
+                 value = sample_value(run, starts, stream_key(key_, StreamPurpose::kLoop, loop));
              });
     return value;
   }
   // Without noise or drawn entries every replication is the noiseless run: no need to simulate
   // it again.
-  if (!noisy() && entry_.entry == RankEntry::kTogether) return noiseless_completion();
+  if (!noisy() && entry_.entry == RankEntry::kTogether) return {noiseless_completion(), false};
   NoObserver none;
   const std::vector<double> starts = entry_starts(index);
   const ScheduleRun run = run_replication(index, unit, none, starts);
-  return sample_time(run, starts);
+  return sample_value(run, starts, stream_key(key_, StreamPurpose::kReplication, index));
+}
+
+bool ScheduleStudy::slowest_drew_from_tail(const ScheduleRun& run, std::span<const double> starts,
+                                           std::uint64_t time_key) const {
+  if (!tracks_tails_ || run.finish.empty()) return false;
+  // The rank sample_time takes (the first of tied ones), and the interval it was timed over.
+  const bool own = !starts.empty() && entry_.timing == SampleTiming::kPerRank;
+  std::size_t slowest = 0;
+  for (std::size_t r = 1; r < run.finish.size(); ++r)
+    if (run.finish[r] - (own ? starts[r] : 0.0) >
+        run.finish[slowest] - (own ? starts[slowest] : 0.0))
+      slowest = r;
+  if (!run.received_from_tail.empty() && run.received_from_tail[slowest] != 0) return true;
+  const auto* poisson = std::get_if<PoissonCpuNoise>(&noise_.cpu);
+  if (!poisson) return false;
+  const double from = starts.empty() ? 0.0
+                      : own          ? starts[slowest]
+                                     : *std::min_element(starts.begin(), starts.end());
+  const auto ranks = static_cast<std::uint32_t>(run.finish.size());
+  return PoissonScheduleNoise(*poisson->detours, time_key, ranks, poisson->ranks_per_offset)
+      .drew_from_fitted_tail(static_cast<std::uint32_t>(slowest), from, run.finish[slowest]);
 }
 
 std::vector<double> ScheduleStudy::entry_starts(std::uint64_t index) const {
@@ -299,19 +343,25 @@ ScheduleRun ScheduleStudy::run_replication(std::uint64_t index, UnitInFlight& un
 void ScheduleStudy::sample_row(std::uint64_t index, UnitInFlight& unit, std::span<double> row,
                                CriticalPath& last) const {
   if (!attributed_) {
-    row[0] = replicate(index, unit);
+    const SampleValue value = sample_value(index, unit);
+    row[0] = value.seconds;
+    if (tracks_tails_) row.back() = value.from_tail ? 1.0 : 0.0;
     return;
   }
   const PathAttribution a = attribution();
+  bool from_tail = false;
   if (!noisy()) {
     last = noiseless_path();
   } else {
     PathCompositionRecorder recorder(a.step_bucket(), a.buckets());
     const ScheduleRun run = run_replication(index, unit, recorder);
     last = recorder.result(run.finish);
+    from_tail =
+        slowest_drew_from_tail(run, {}, stream_key(key_, StreamPurpose::kReplication, index));
   }
   row[0] = last.completion * kNanosecond;
   a.fill(last, row);
+  if (tracks_tails_) row.back() = from_tail ? 1.0 : 0.0;
 }
 
 std::uint64_t ScheduleStudy::default_chunk_size() const {
@@ -367,7 +417,8 @@ void ScheduleStudy::simulate_loops(std::uint64_t first, std::span<double> rows, 
   // Whole loops side by side, each on one thread: a sample's value depends on its loop and
   // iteration only. A chunk that cuts a loop (a chunk_size not a multiple of loop.iterations)
   // simulates its first iterations again.
-  const std::uint64_t n = entry_.iterations, end = first + rows.size();
+  const std::size_t width = row_width();
+  const std::uint64_t n = entry_.iterations, end = first + rows.size() / width;
   const std::uint64_t first_loop = first / n, last_loop = (end - 1) / n;
   std::atomic<std::int64_t> finished{0};
   const struct Counted {
@@ -380,10 +431,14 @@ void ScheduleStudy::simulate_loops(std::uint64_t first, std::span<double> rows, 
         const std::uint64_t base = loop * n;
         const std::uint64_t from = std::max(first, base) - base;
         const std::uint64_t through = std::min(end, base + n) - 1 - base;
+        const std::uint64_t loop_key = stream_key(key_, StreamPurpose::kLoop, loop);
         run_loop(loop, through,
                  [&](std::uint64_t j, const ScheduleRun& run, std::span<const double> starts) {
                    if (j < from) return;
-                   rows[base + j - first] = sample_time(run, starts);
+                   const SampleValue value = sample_value(run, starts, loop_key);
+                   std::span<double> row = rows.subspan((base + j - first) * width, width);
+                   row[0] = value.seconds;
+                   if (tracks_tails_) row.back() = value.from_tail ? 1.0 : 0.0;
                    UnitInFlight unit;
                    unit.finish();
                    ++finished;
@@ -405,7 +460,7 @@ void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
     std::atomic<std::int64_t>& finished;
     ~Counted() { work_in_flight().add(-static_cast<double>(finished.load())); }
   } counted{finished};
-  const std::size_t width = attributed_ ? 1 + attribution().metrics() : 1;
+  const std::size_t width = row_width();
   const std::size_t samples = rows.size() / width;
   std::vector<CriticalPath> paths(attributed_ ? samples : 0);
   parallel_tasks(static_cast<std::int64_t>(samples), threads, [&](std::int64_t k) {
@@ -454,6 +509,7 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields,
                 {kLatencyPoolBytes, kLatencyPoolSamples, kLatencyPools, kLatencyFlooredShare});
   append_fields(fields, {kPairClasses, kNearMessages, kFarMessages});
+  append_fields(fields, kSlowestTail.specs());
   append_fields(fields, PathAttribution::field_specs("with output.critical_path = true"));
   append_fields(fields, {kLogGPFit, kLogGPEagerBytes});
   append_fields(fields, kEagerRegime.specs());
@@ -504,6 +560,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   s.put(kLoopWarmups, Field(entry_.warmups));
   std::vector<std::string> warnings = ci.warnings;
   if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
+  if (tracks_tails_) put_tail_share(s, tally, level, warnings);
   if (finish_sample_) {
     s.put(kSampleFinishIndex, Field(*finish_sample_));
     if (built_ranks_ <= kMaxRanksListed)
@@ -513,6 +570,23 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
             Field(Null{fmt::format("more than {} ranks: not listed", kMaxRanksListed)}));
   }
   return {std::move(s), std::move(warnings)};
+}
+
+void ScheduleStudy::put_tail_share(Record& s, const Tally& tally, double level,
+                                   std::vector<std::string>& warnings) const {
+  using namespace schedule_fields;
+  const Accumulator flags = tally.total(kSlowestTailMetric);
+  if (flags.count == 0) return;
+  // The flags are 0 or 1: their mean times their count is the number of samples, exactly.
+  const auto drew =
+      static_cast<std::uint64_t>(std::llround(flags.mean * static_cast<double>(flags.count)));
+  const ProportionInterval share = proportion_interval(drew, flags.count, level);
+  put_proportion(s, kSlowestTail, share);
+  if (share.share > kTailShareWarning)
+    warnings.push_back(fmt::format(
+        "{:.0f}% of the samples' slowest ranks drew from a fitted tail beyond the data "
+        "({} = {:.3g}): the prediction rests on the tail model more than on measurements",
+        100.0 * share.share, kSlowestTail.share().name, share.share));
 }
 
 std::vector<double> ScheduleStudy::rank_finishes(std::uint64_t index) const {

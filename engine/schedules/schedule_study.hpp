@@ -118,6 +118,16 @@ class ScheduleStudy final : public SampledStudy {
   /// last finish less the first start (completion), or the largest of each rank's finish less
   /// its own start (per_rank).
   double sample_time(const ScheduleRun& run, std::span<const double> starts) const;
+  /// Whether the sample's slowest rank (the one sample_time takes) drew from a fitted tail
+  /// beyond the data while it was timed: a message it received whose latency came from a pool's
+  /// fitted tail, or a Poisson detour overlapping its timed interval whose duration came from
+  /// the trace's (docs/models/tails.md). `time_key`: the run's time-noise key (NoiseKeys::time).
+  /// False without fitted tails.
+  bool slowest_drew_from_tail(const ScheduleRun& run, std::span<const double> starts,
+                              std::uint64_t time_key) const;
+  /// Whether the samples record slowest_drew_from_tail (the noise has fitted tails): then a
+  /// sample's row ends with it (1 or 0), and the summary gives its share.
+  bool tracks_tails() const { return tracks_tails_; }
   /// What run_loop tells of each recorded iteration j (0-based after the warm-ups): its run of
   /// the collective and every rank's start of it, ns.
   using LoopRecord =
@@ -189,6 +199,25 @@ class ScheduleStudy final : public SampledStudy {
   std::vector<double> pauses(std::uint64_t loop_key, std::uint64_t i, std::uint32_t ranks) const;
   struct EngineMemories;
   std::unique_ptr<EngineMemories> engine_memory_;
+  bool tracks_tails_ = false;
+  // A sample's value and whether its slowest rank drew from a fitted tail.
+  struct SampleValue {
+    double seconds = 0.0;
+    bool from_tail = false;
+  };
+  SampleValue sample_value(std::uint64_t index, UnitInFlight& unit) const;
+  SampleValue sample_value(const ScheduleRun& run, std::span<const double> starts,
+                           std::uint64_t time_key) const {
+    return {sample_time(run, starts),
+            tracks_tails_ && slowest_drew_from_tail(run, starts, time_key)};
+  }
+  // A sample's row: completion, the attribution's metrics, and the tail flag when tracked.
+  std::size_t row_width() const;
+  // Adds the tail flag's metric to `layout`, when tracked.
+  void add_tail_metric(TallyLayout& layout) const;
+  // The slowest_tail_share fields, and a warning when the share is above kTailShareWarning.
+  void put_tail_share(Record& s, const Tally& tally, double level,
+                      std::vector<std::string>& warnings) const;
 };
 
 /// The model kind of this room: collective.kind = "schedule".

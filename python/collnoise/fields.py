@@ -286,6 +286,9 @@ latency_floored_share = "latency_floored_share"
 pair_classes = "pair_classes"
 near_messages = "near_messages"
 far_messages = "far_messages"
+slowest_tail_share = "slowest_tail_share"
+slowest_tail_share_ci_low = "slowest_tail_share_ci_low"
+slowest_tail_share_ci_high = "slowest_tail_share_ci_high"
 path_calc_samples = "path_calc_samples"
 path_calc_mean = "path_calc_mean"
 path_calc_ci_low = "path_calc_ci_low"
@@ -652,6 +655,9 @@ UNITS = {
     pair_classes: "",
     near_messages: "",
     far_messages: "",
+    slowest_tail_share: "",
+    slowest_tail_share_ci_low: "",
+    slowest_tail_share_ci_high: "",
     path_calc_samples: "",
     path_calc_mean: "seconds",
     path_calc_ci_low: "seconds",

@@ -141,3 +141,29 @@ TEST_CASE("a draw without the estimate makes its prediction null, with the draw'
   CHECK_THAT(std::get<Null>(*summary.find(prediction_fields().extrapolation.name)).reason,
              Contains("fitted to no table"));
 }
+
+TEST_CASE("a share of samples with its exact interval is predicted as an estimate too") {
+  // The tail share of three draws: 0.1, 0.3, 0.2, each with its interval (share - 0.05,
+  // share + 0.1): the prediction is their median with the intervals' median distances.
+  const RunSpec run = run_with_draws(3, 16);
+  std::vector<PreparedPoint> points;
+  std::vector<PointResult> results;
+  const double shares[] = {0.1, 0.3, 0.2};
+  const ProportionFields& tail = schedule_fields::kSlowestTail;
+  for (std::size_t d = 0; d < 3; ++d) {
+    points.push_back(drawn_point(d));
+    PointResult result = drawn_result(1.0, 0.1);
+    put_proportion(result.summary, tail, {shares[d], shares[d] - 0.05, shares[d] + 0.1});
+    results.push_back(result);
+  }
+  const std::vector<PredictionResult> predictions = predictions_of(run, points, results);
+  REQUIRE(predictions.size() == 1);
+  const Record& p = predictions[0].summary;
+  const PredictedEstimateFields share(tail.share().name, "");
+  CHECK(number_field(p, share.value().name) == Approx(0.2).epsilon(1e-15));
+  CHECK(number_field(p, share.mc_low().name) == Approx(0.15).epsilon(1e-15));
+  CHECK(number_field(p, share.mc_high().name) == Approx(0.3).epsilon(1e-15));
+  // Type 7 at 0.05 and 0.95 of {0.1, 0.2, 0.3}: 0.1 + 0.01 and 0.2 + 0.09.
+  CHECK(number_field(p, share.low().name) == Approx(0.11).epsilon(1e-12));
+  CHECK(number_field(p, share.high().name) == Approx(0.29).epsilon(1e-12));
+}

@@ -43,6 +43,12 @@ const std::vector<SchemaCase>& schema_cases() {
          "1 10 6 10.5 0 3 1 1 -nan -nan 0\n1025 10 7 12.625 0 3 1.25 1.25 1 1 0\n"
          "2049 10 8 14.75 0 3 1.5 1.5 1 1 0\n3073 10 9 16.875 0 3 1.75 1.75 1 1 0\n"
          "4097 10 10 37 0 3 12 12 1 1 0\n5121 10 11 40.25 0 3 12.25 12.25 1 1 0\n";
+  // 100 distinct round trips, enough for a fitted tail (latency.tail = "gpd").
+  {
+    std::ofstream tail("schema_latency_tail.out");
+    tail << "#size\trtt\n";
+    for (int i = 0; i < 100; ++i) tail << "1\t" << 2.0 + 0.01 * i << "\n";
+  }
   static const std::vector<SchemaCase> cases = {
       // Precision targets on the mean and a quantile, too narrow for the cap: every shared field.
       {"tree_barrier", R"toml(name = "schema-tree"
@@ -185,6 +191,9 @@ expression = "2 * noiseless_completion"
 [[case]]
 "network.nodes_per_switch" = 4
 "loggops.far.L" = 2e-6
+[[case]]
+"latency.file" = "schema_latency_tail.out"
+"latency.tail" = "gpd"
 )toml"},
   };
   return cases;

@@ -110,3 +110,40 @@ TEST_CASE("a table's rank count is its point's, before any simulation") {
   t.times.seconds.assign(8, 1e-6);
   CHECK(table_ranks(machine, t, ".") == std::optional<std::uint64_t>(2));
 }
+
+TEST_CASE("a fit's answer does not depend on its thread count") {
+  // Under noise, so each table's times depend on their streams: with 2 threads the three tables
+  // are simulated side by side, with 4 one after another on all threads; the answer is the same.
+  const ParamMap machine = {{"loggops.L", 1e-6},
+                            {"loggops.g", 0.0},
+                            {"loggops.G", 1e-9},
+                            {"latency.law", std::string("exponential")},
+                            {"latency.mean", 1e-6}};
+  std::vector<MeasuredTable> tables;
+  for (const std::int64_t bytes : {8, 512, 32768}) {
+    const std::string goal = "table-fit-threads-" + std::to_string(bytes) + ".goal";
+    collnoise::testing::write_text(
+        goal, "num_ranks 2\nrank 0 {\nl1: send " + std::to_string(bytes) + "b to 1 tag 0\n}\n" +
+                  "rank 1 {\nl1: recv " + std::to_string(bytes) + "b from 0 tag 0\n}\n");
+    MeasuredTable t = hand_table(3e-6 + 1e-9 * static_cast<double>(bytes));
+    t.path = goal;
+    t.point["collective.goal"] = goal;
+    tables.push_back(t);
+  }
+  const std::vector<FreeKey> keys = {{"loggops.o", 0.0, 1e-6}};
+  TableFitOptions options;
+  options.samples = 64;
+  options.evaluations = 40;
+  options.bootstrap = 2;
+  options.origin = "threads.toml";
+  std::vector<TableFitResult> fits;
+  for (const int threads : {1, 2, 4}) {
+    options.threads = threads;
+    fits.push_back(fit_tables(machine, {}, tables, keys, options));
+  }
+  for (std::size_t i = 1; i < fits.size(); ++i) {
+    CHECK(fits[i].best == fits[0].best);
+    CHECK(fits[i].table_distance == fits[0].table_distance);
+    CHECK(fits[i].draws == fits[0].draws);
+  }
+}

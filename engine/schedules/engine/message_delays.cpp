@@ -172,7 +172,24 @@ void put_latency_fields(Record& record, const MessageDelays& delays, const AnySc
 }
 
 double MessageDelays::tail_index() const {
-  return eta_ ? eta_->tail_index() : std::numeric_limits<double>::infinity();
+  double index = std::numeric_limits<double>::infinity();
+  if (eta_) index = eta_->tail_index();
+  if (samples_)
+    for (const LatencyPoolSummary& pool : samples_->summaries())
+      if (const std::optional<GpdTail>& tail = samples_->tail(pool.message_bytes);
+          tail && tail->shape > 0.0)
+        index = std::min(index, 1.0 / tail->shape);
+  return far_ ? std::min(index, far_->tail_index()) : index;
+}
+
+bool MessageDelays::has_fitted_tails() const {
+  const bool here = eta_ ? eta_->fitted_tail_share() > 0.0 : samples_->has_fitted_tails();
+  return here || (far_ && far_->has_fitted_tails());
+}
+
+bool MessageDelays::from_fitted_tail(std::uint64_t bytes, double u) const {
+  if (eta_) return u <= eta_->fitted_tail_share();
+  return samples_->in_fitted_tail(draw_.loggp ? samples_->smallest_size() : bytes, u);
 }
 
 namespace {

@@ -99,8 +99,16 @@ class MessageDelays {
   /// The content hashes of the files read, by path ("xxh3:..."; for the result's records).
   void set_file_hashes(std::map<std::string, std::string> hashes) { hashes_ = std::move(hashes); }
   const std::map<std::string, std::string>& file_hashes() const { return hashes_; }
-  /// The tail index of the delays (infinite for measured samples, which are bounded).
+  /// The tail index of the delays: the law's; for measured samples infinite (they are bounded)
+  /// unless pools have fitted tails, then the heaviest tail's 1 / shape (infinite for shapes
+  /// <= 0). The far class's delays count too.
   double tail_index() const;
+  /// Whether some draws come from a fitted tail beyond the data (latency.tail = "gpd", or a law
+  /// with one), in this class or the far one.
+  bool has_fitted_tails() const;
+  /// Whether a message of `bytes` whose first uniform is u draws its latency from a fitted tail
+  /// (LogGP draws: the smallest pool's, which gives L).
+  bool from_fitted_tail(std::uint64_t bytes, double u) const;
 
   /// Near and far rank pairs (docs/models/schedules.md, "Near and far rank pairs"): a far pair's
   /// messages take `far` (its own pools, or these under the far class's LogGOPS).

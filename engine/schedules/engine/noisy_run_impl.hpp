@@ -45,7 +45,13 @@ ScheduleRun run_with(const Sched& s, const ScheduleNet& net, const ScheduleNoise
                      std::span<const double> start) {
   if (noise.delays) {
     WithMessageDelays<Cpu> both(cpu, *noise.delays, key.draws);
-    return simulate_schedule(s, net, both, memory, observer, start);
+    if (!noise.delays->has_fitted_tails())
+      return simulate_schedule(s, net, both, memory, observer, start);
+    std::vector<std::uint8_t> marks(s.ranks(), 0);
+    both.mark_fitted_tails(marks);
+    ScheduleRun run = simulate_schedule(s, net, both, memory, observer, start);
+    run.received_from_tail = std::move(marks);
+    return run;
   }
   return simulate_schedule(s, net, cpu, memory, observer, start);
 }

@@ -103,6 +103,9 @@ struct ScheduleRun {
   std::uint64_t searched = 0;  ///< match-list entries searched beyond each list's first
   bool complete = true;        ///< every operation ran and every message was received
   std::string incomplete;      ///< why not, naming a rank and an operation
+  /// Per rank, whether a message it received drew its latency from a fitted tail beyond the data;
+  /// empty unless the run's message delays have such tails (MessageDelays::has_fitted_tails).
+  std::vector<std::uint8_t> received_from_tail;
 };
 
 /// The most a run's memory takes (bytes; ScheduleEngineMemory::bytes() after the run), estimated

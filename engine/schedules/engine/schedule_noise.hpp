@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/rng.hpp"
@@ -142,6 +143,11 @@ class PoissonScheduleNoise {
     }
     return detours_->advance(slot.cursor, key, t, length);
   }
+  /// Whether rank `rank` met a detour drawn from the durations' fitted tail while it was timed,
+  /// from `from` to `until` ns (PoissonDetours::drew_from_fitted_tail).
+  bool drew_from_fitted_tail(std::uint32_t rank, double from, double until) const {
+    return detours_->drew_from_fitted_tail(hash_combine(key_, rank / per_offset_), from, until);
+  }
 
  private:
   const PoissonDetours* detours_;
@@ -174,8 +180,12 @@ class WithMessageDelays {
   double message_delay(std::uint64_t send, std::uint64_t bytes, std::uint32_t from,
                        std::uint32_t to) const {
     Pcg32 stream = make_stream(hash_combine(key_, send));
+    if (!tail_marks_.empty()) mark_fitted_tail(stream, bytes, from, to);
     return delays_->of_pair(from, to).delay_ns(bytes, stream);
   }
+  /// Marks in `marks` (one per rank, zeroed) every rank that receives a message whose latency
+  /// was drawn from a fitted tail (MessageDelays::has_fitted_tails); `marks` outlives the run.
+  void mark_fitted_tails(std::span<std::uint8_t> marks) { tail_marks_ = marks; }
   /// Whether the drawn bytes' time is charged on the transfer (MessageDelays::charges_transfer);
   /// then the engine asks message_charge at the send and again at the receive.
   bool charges_transfer() const { return transfer_; }
@@ -183,14 +193,23 @@ class WithMessageDelays {
   MessageCharge message_charge(std::uint64_t send, std::uint64_t bytes, std::uint32_t from,
                                std::uint32_t to) const {
     Pcg32 stream = make_stream(hash_combine(key_, send));
+    if (!tail_marks_.empty()) mark_fitted_tail(stream, bytes, from, to);
     return delays_->of_pair(from, to).message_charge(bytes, stream);
   }
 
  private:
+  // The message's first uniform, read from a copy of its stream (the draw itself reads it again).
+  void mark_fitted_tail(Pcg32 stream, std::uint64_t bytes, std::uint32_t from,
+                        std::uint32_t to) const {
+    if (delays_->of_pair(from, to).from_fitted_tail(bytes, stream.next_uniform()))
+      tail_marks_[to] = 1;
+  }
+
   Cpu* cpu_;
   const MessageDelays* delays_;
   std::uint64_t key_;
   bool transfer_;
+  std::span<std::uint8_t> tail_marks_;
 };
 
 }  // namespace collnoise

@@ -55,6 +55,13 @@ struct ScheduleNoiseSpec {
 
   /// Whether any noise is given (else the runs are the noiseless run).
   bool noisy() const { return !std::holds_alternative<NoCpuNoise>(cpu) || delays.has_value(); }
+  /// Whether some draws come from a fitted tail beyond the data (docs/models/tails.md): Poisson
+  /// detours whose durations have one, or message delays with one.
+  bool has_fitted_tails() const {
+    const auto* poisson = std::get_if<PoissonCpuNoise>(&cpu);
+    return (poisson && poisson->detours->duration_law()->fitted_tail_share() > 0.0) ||
+           (delays && delays->has_fitted_tails());
+  }
 };
 
 }  // namespace collnoise
