@@ -51,6 +51,9 @@ struct TableFitOptions {
   std::size_t bootstrap = 20;     ///< refits on resampled tables (0: no intervals)
   double level = 0.9;             ///< of the intervals
   std::uint64_t seed = 0;
+  /// Threads of each evaluation: its tables side by side, one thread each, when there are at
+  /// least as many tables as threads; else each table's simulation on all of them. The answer
+  /// does not depend on it.
   int threads = 1;
   std::string data_base;  ///< the folder relative data-file paths are taken from
   std::string origin;     ///< the calibration file, for messages
