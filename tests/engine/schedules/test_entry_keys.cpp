@@ -12,10 +12,10 @@
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
-#include "engine/schedules/goal/goal_reader.hpp"
 #include "engine/schedules/schedule_study.hpp"
 #include "tests/fixtures/command_line.hpp"
 #include "tests/fixtures/hand_goals.hpp"
+#include "tests/fixtures/hand_sources.hpp"
 #include "tests/fixtures/schedule_nets.hpp"
 
 using namespace collnoise;
@@ -170,13 +170,7 @@ TEST_CASE("entry law: each rank's offset drawn per sample, its time from its own
   // Two ranks, rank 0 sends 8 bytes to rank 1 (L = 1000, o = 100, G = 1 ns), no noise. From
   // starts s0, s1 (ns): rank 0 ends at s0 + o; the message arrives at s0 + o + L and rank 1
   // takes it when both it and rank 1 are there: max(s0 + 1100, s1) + 107.
-  ScheduleSource source;
-  source.built = std::make_shared<const AnySchedule>(read_goal_text(
-      "num_ranks 2\nrank 0 {\nl0: send 8b to 1 tag 0\n}\nrank 1 {\nl0: recv 8b from 0 tag 0\n}\n",
-      "pair.goal"));
-  source.ranks = 2;
-  source.operations = 2;
-  source.description = "pair";
+  const ScheduleSource source = collnoise::test::hand_pair_source();
   const auto study_timed = [&](const std::string& measure) {
     // Uniform(0, 2) of unit mean, mean 2 us: offsets 4000 (1 - u) ns.
     ParamReader reader({{"entry.mode", std::string("law")},

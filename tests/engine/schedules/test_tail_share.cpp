@@ -19,9 +19,9 @@
 #include "distributions/latency_samples.hpp"
 #include "distributions/poisson_detours.hpp"
 #include "distributions/spliced_tail_law.hpp"
-#include "engine/schedules/goal/goal_reader.hpp"
 #include "engine/schedules/schedule_study.hpp"
 #include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/hand_sources.hpp"
 #include "tests/fixtures/schedule_nets.hpp"
 
 using namespace collnoise;
@@ -88,13 +88,7 @@ TEST_CASE("tail share: Poisson detours draw from the tail as a Poisson process o
 TEST_CASE("tail share: each sample's flag is its one message's draw from the tail, by hand") {
   // Rank 0 sends 8 bytes to rank 1, which finishes last (its receive ends after L + delay + o,
   // rank 0 at o): its flag is whether the message's first uniform lies in the pool's top 5 %.
-  ScheduleSource source;
-  source.built = std::make_shared<const AnySchedule>(read_goal_text(
-      "num_ranks 2\nrank 0 {\nl0: send 8b to 1 tag 0\n}\nrank 1 {\nl0: recv 8b from 0 tag 0\n}\n",
-      "pair.goal"));
-  source.ranks = 2;
-  source.operations = 2;
-  source.description = "pair";
+  const ScheduleSource source = collnoise::test::hand_pair_source();
   auto pools = std::make_shared<LatencySamples>(
       std::map<std::uint64_t, std::vector<double>>{{8, four_hundred(1e-6)}}, 0.0, "pool");
   REQUIRE(pools->fit_gpd_tails().empty());
