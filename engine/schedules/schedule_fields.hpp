@@ -3,10 +3,12 @@
 // (core/field_spec.hpp): the schema (schedule_summary_fields), the writer, the table, the plot
 // hints and the commands that read a schedule point back (timeline, compare) use these. The
 // critical path's fields are PathAttribution's (engine/schedules/paths/path_attribution.hpp).
+#include <array>
 #include <cstdint>
 #include <string>
 
 #include "core/field_spec.hpp"
+#include "engine/schedules/sensitivity_keys.hpp"
 #include "estimators/summary_fields.hpp"
 
 namespace collnoise::schedule_fields {
@@ -65,6 +67,47 @@ inline const ProportionFields kSlowestTail{
     "samples whose slowest rank drew from a fitted tail beyond the data while it was timed (a "
     "received message's latency or an overlapping detour's duration above the fit's threshold)",
     kWithFittedTails};
+// Sensitivities by finite differences (sensitivity_keys.hpp).
+inline const std::string kWithSensitivity = "with sensitivity.parameters naming it";
+inline const FieldSpec kSensitivityStep{
+    "sensitivity_step", "", "the relative step h of the finite differences (sensitivity.step)",
+    "with sensitivity.parameters"};
+/// Above this share of samples whose path changed within a step, the summary warns.
+inline constexpr double kPathChangedWarning = 0.1;
+/// One parameter's: the per-sample metrics and the summary's fields.
+struct SensitivityFields {
+  std::string metric;          ///< the derivative's per-sample metric ("sensitivity_L")
+  std::string changed_metric;  ///< 1 when the path changed within the step
+  MeanFields derivative;
+  ProportionFields changed;
+  explicit SensitivityFields(LogGPParameter p)
+      : metric(std::string("sensitivity_") + loggp_parameter_name(p)),
+        changed_metric(metric + "_path_changed"),
+        derivative(metric + "_",
+                   p == LogGPParameter::kBigG || p == LogGPParameter::kBigO ? "bytes" : "",
+                   std::string("d(completion)/d") + loggp_parameter_name(p) +
+                       " by central differences on each sample's streams: the " +
+                       loggp_parameter_count(p) + " of " + loggp_parameter_name(p) +
+                       " on its critical path while the path holds",
+                   kWithSensitivity),
+        changed(changed_metric + "_",
+                std::string("samples whose critical path changed within the step of ") +
+                    loggp_parameter_name(p) + " (its one-sided differences disagree)",
+                kWithSensitivity) {}
+  FieldList specs() const {
+    FieldList out = derivative.specs();
+    append_fields(out, changed.specs());
+    return out;
+  }
+};
+inline const std::array<SensitivityFields, kLogGPParameters> kSensitivities = {
+    SensitivityFields(LogGPParameter::kL), SensitivityFields(LogGPParameter::kSmallO),
+    SensitivityFields(LogGPParameter::kSmallG), SensitivityFields(LogGPParameter::kBigG),
+    SensitivityFields(LogGPParameter::kBigO)};
+/// The fields of parameter `p`.
+inline const SensitivityFields& sensitivity_fields(LogGPParameter p) {
+  return kSensitivities[static_cast<std::size_t>(p)];
+}
 inline const std::string kPairClassesGiven = "with network.nodes_per_switch or network.mapping";
 inline const FieldSpec kPairClasses{
     "pair_classes", "",

@@ -18,6 +18,7 @@
 #include "engine/schedules/schedule_fields.hpp"
 #include "engine/schedules/schedule_net_keys.hpp"
 #include "engine/schedules/schedule_study.hpp"
+#include "engine/schedules/sensitivity_keys.hpp"
 
 namespace collnoise {
 namespace {
@@ -228,6 +229,23 @@ std::function<void(double)> horizon_check(const TimeNoiseLaw& law, const EntrySp
 }
 
 // What this build simulates of an entry with the rest of the point.
+// Sensitivities step the point's LogGOPS in samples that start together, outside a loop, and
+// whose delays lie on top of it (docs/models/schedules.md, "Sensitivities").
+void check_sensitivity(const EntrySpec& entry, const ScheduleNoiseSpec& noise) {
+  const std::string keys = "sensitivity.parameters";
+  if (entry.loop())
+    throw InputError(keys + " with a benchmark loop (loop.*): not simulated in this version");
+  if (entry.entry != RankEntry::kTogether)
+    throw InputError(fmt::format(
+        "{} with entry.mode = \"{}\": sensitivities are taken for ranks entering together in "
+        "this version",
+        keys, entry.entry_text));
+  if (noise.delays && noise.delays->depend_on_net())
+    throw InputError(keys +
+                     " with latency.use = \"whole\" or \"wire\" or latency.draw = \"loggp\": "
+                     "the drawn latencies set the wire, not L; use latency.use = \"excess\"");
+}
+
 void check_entry(const EntrySpec& entry, bool critical_path) {
   // A critical path follows ranks that start together (engine/schedules/paths/).
   if (critical_path && entry.loop())
@@ -331,6 +349,8 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   EntrySpec entry = read_entry(reader);
   const std::uint32_t source_ranks = source.ranks;
   check_entry(entry, run.critical_path);
+  SensitivitySpec sensitivity = read_sensitivity(reader, net);
+  if (sensitivity.any()) check_sensitivity(entry, noise);
   point.kind = "schedule";
   // Time-based noise must resolve its detours over the whole run (checked once the noiseless
   // run is known).
@@ -342,6 +362,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
     study->set_barrier(entry_barrier(entry, source_ranks));
   study->set_entry(std::move(entry));
   if (run.critical_path) study->record_critical_paths();  // before the noiseless run: it records
+  study->set_sensitivity(std::move(sensitivity));
   // A GOAL file's schedule is simulated now: one that cannot complete is refused at once.
   if (goal) study->noiseless();
   if (reader.has(kFinishSample.name)) {
@@ -366,6 +387,7 @@ ModelKind schedule_model_kind() {
   for (const auto& k : pair_class_keys()) keys.push_back(k);
   for (const auto& k : message_delay_keys()) keys.push_back(k);
   for (const auto& k : entry_keys()) keys.push_back(k);
+  for (const auto& k : sensitivity_keys()) keys.push_back(k);
   for (const auto& k : loggops_keys())
     if (k.name != "loggops.message_bytes") keys.push_back(k);
   return {

@@ -142,8 +142,98 @@ TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&
   const double lo = entry_.single_run_from_zero() ? noiseless : 0.1 * noiseless;
   TallyLayout layout = completion_layout(histogram_bins, lo, 100.0 * noiseless);
   if (attributed_) attribution().add_to(layout);
+  add_sensitivity_metrics(layout);
   add_tail_metric(layout);
   return layout;
+}
+
+void ScheduleStudy::add_sensitivity_metrics(TallyLayout& layout) const {
+  if (!sensitivity_.any()) return;
+  layout.metric_units.resize(layout.metrics.size(), "seconds");
+  for (const LogGPParameter p : sensitivity_.parameters) {
+    const schedule_fields::SensitivityFields& f = schedule_fields::sensitivity_fields(p);
+    layout.metrics.push_back(f.metric);
+    layout.metric_units.push_back(f.derivative.mean().unit.empty() ? "1"
+                                                                   : f.derivative.mean().unit);
+    layout.metrics.push_back(f.changed_metric);
+    layout.metric_units.push_back("1");
+  }
+  layout.top_capacity.resize(layout.metrics.size(), 0);
+}
+
+void ScheduleStudy::set_sensitivity(SensitivitySpec spec) {
+  sensitivity_ = std::move(spec);
+  steps_.clear();
+  for (const LogGPParameter p : sensitivity_.parameters)
+    steps_.emplace_back(scaled(net_, p, 1.0 + sensitivity_.step),
+                        scaled(net_, p, 1.0 - sensitivity_.step));
+}
+
+std::size_t ScheduleStudy::first_sensitivity_metric() const {
+  return 1 + (attributed_ ? attribution().metrics() : 0);
+}
+
+void ScheduleStudy::fill_sensitivities(std::uint64_t index, double base,
+                                       std::span<double> out) const {
+  if (noisy()) {
+    sensitivities_of(index, base, out);
+    return;
+  }
+  // Without noise every sample is the noiseless run: its differences once.
+  std::call_once(noiseless_sensitivity_once_, [&] {
+    noiseless_sensitivity_.assign(out.size(), 0.0);
+    sensitivities_of(0, base, noiseless_sensitivity_);
+  });
+  std::copy(noiseless_sensitivity_.begin(), noiseless_sensitivity_.end(), out.begin());
+}
+
+void ScheduleStudy::sensitivities_of(std::uint64_t index, double base,
+                                     std::span<double> out) const {
+  const std::shared_ptr<const AnySchedule> s = schedule();
+  const std::uint64_t key = stream_key(key_, StreamPurpose::kReplication, index);
+  ScheduleEngineMemory& memory = engine_memory_->local();
+  const auto completion = [&](const ScheduleNet& net) {
+    const ScheduleRun run = run_schedule(*s, net, noise_, key, memory);
+    if (!run.complete)
+      throw RuntimeFailure(fmt::format("{}: a sensitivity's step did not complete: {}",
+                                       source_.description, run.incomplete));
+    return sample_time(run, {});
+  };
+  const double h = sensitivity_.step;
+  for (std::size_t i = 0; i < sensitivity_.parameters.size(); ++i) {
+    // The parameter in seconds (per byte for G and O), as the derivative's unit takes it.
+    const double x = parameter_of(net_, sensitivity_.parameters[i]) * kNanosecond;
+    const double up = completion(steps_[i].first), down = completion(steps_[i].second);
+    const double plus = (up - base) / (h * x), minus = (base - down) / (h * x);
+    out[2 * i] = (up - down) / (2.0 * h * x);
+    // While the path holds, the completion is linear in the parameter and the one-sided
+    // differences agree to rounding (a path's count is a whole number of messages or bytes).
+    out[2 * i + 1] =
+        std::abs(plus - minus) > 1e-6 * (1.0 + std::abs(plus) + std::abs(minus)) ? 1.0 : 0.0;
+  }
+}
+
+void ScheduleStudy::put_sensitivities(Record& s, const Tally& tally, double level,
+                                      std::vector<std::string>& warnings) const {
+  using namespace schedule_fields;
+  s.put(kSensitivityStep, Field(sensitivity_.step));
+  for (const LogGPParameter p : sensitivity_.parameters) {
+    const SensitivityFields& f = sensitivity_fields(p);
+    const Accumulator derivative = tally.total(f.metric);
+    put_mean(s, f.derivative, derivative, student_t_interval(derivative, level));
+    const Accumulator changed = tally.total(f.changed_metric);
+    if (changed.count == 0) continue;
+    const auto count =
+        static_cast<std::uint64_t>(std::llround(changed.mean * static_cast<double>(changed.count)));
+    const ProportionInterval share = proportion_interval(count, changed.count, level);
+    put_proportion(s, f.changed, share);
+    if (share.share > kPathChangedWarning)
+      warnings.push_back(fmt::format(
+          "the critical path changed within the step of {} in {:.0f}% of the samples: there {} "
+          "is a difference quotient, not the path's count (a smaller sensitivity.step, or more "
+          "samples, tell them apart)",
+          loggp_parameter_name(p), 100.0 * share.share, f.derivative.mean().name));
+  }
 }
 
 void ScheduleStudy::add_tail_metric(TallyLayout& layout) const {
@@ -155,13 +245,14 @@ void ScheduleStudy::add_tail_metric(TallyLayout& layout) const {
 }
 
 std::size_t ScheduleStudy::row_width() const {
-  return 1 + (attributed_ ? attribution().metrics() : 0) + (tracks_tails_ ? 1 : 0);
+  return first_sensitivity_metric() + sensitivity_metrics() + (tracks_tails_ ? 1 : 0);
 }
 
 TallyLayout ScheduleStudy::shape(std::size_t histogram_bins, const std::string&) const {
   TallyLayout layout = completion_layout(histogram_bins, 1.0, 100.0);
   // At most kPathBuckets steps (the ranks' operations are not known before the schedule is).
   if (attributed_) PathAttribution(source_.ranks, PathSteps{kPathBuckets, {}}).add_to(layout);
+  add_sensitivity_metrics(layout);
   add_tail_metric(layout);
   return layout;
 }
@@ -345,6 +436,9 @@ void ScheduleStudy::sample_row(std::uint64_t index, UnitInFlight& unit, std::spa
   if (!attributed_) {
     const SampleValue value = sample_value(index, unit);
     row[0] = value.seconds;
+    if (sensitivity_.any())
+      fill_sensitivities(index, value.seconds,
+                         row.subspan(first_sensitivity_metric(), sensitivity_metrics()));
     if (tracks_tails_) row.back() = value.from_tail ? 1.0 : 0.0;
     return;
   }
@@ -361,6 +455,9 @@ void ScheduleStudy::sample_row(std::uint64_t index, UnitInFlight& unit, std::spa
   }
   row[0] = last.completion * kNanosecond;
   a.fill(last, row);
+  if (sensitivity_.any())
+    fill_sensitivities(index, row[0],
+                       row.subspan(first_sensitivity_metric(), sensitivity_metrics()));
   if (tracks_tails_) row.back() = from_tail ? 1.0 : 0.0;
 }
 
@@ -510,6 +607,8 @@ std::vector<FieldSpec> schedule_summary_fields() {
                 {kLatencyPoolBytes, kLatencyPoolSamples, kLatencyPools, kLatencyFlooredShare});
   append_fields(fields, {kPairClasses, kNearMessages, kFarMessages});
   append_fields(fields, kSlowestTail.specs());
+  append_fields(fields, {kSensitivityStep});
+  for (const SensitivityFields& f : kSensitivities) append_fields(fields, f.specs());
   append_fields(fields, PathAttribution::field_specs("with output.critical_path = true"));
   append_fields(fields, {kLogGPFit, kLogGPEagerBytes});
   append_fields(fields, kEagerRegime.specs());
@@ -560,6 +659,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   s.put(kLoopWarmups, Field(entry_.warmups));
   std::vector<std::string> warnings = ci.warnings;
   if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
+  if (sensitivity_.any()) put_sensitivities(s, tally, level, warnings);
   if (tracks_tails_) put_tail_share(s, tally, level, warnings);
   if (finish_sample_) {
     s.put(kSampleFinishIndex, Field(*finish_sample_));
@@ -629,7 +729,9 @@ double ScheduleStudy::cost_per_sample() const {
   // The event engine: about 100 ns an event, more with noise draws, and 1 ns for each match-list
   // entry searched where searches grow faster than the events (bench/RESULTS.md).
   // Recording critical paths costs about 2.5 times the engine's time (bench/RESULTS.md).
-  const double per_event = (noisy() ? 1.6e-7 : 1.0e-7) * (attributed_ ? 2.5 : 1.0);
+  // Sensitivities simulate each sample again at two steps of each parameter.
+  const double per_event = (noisy() ? 1.6e-7 : 1.0e-7) * (attributed_ ? 2.5 : 1.0) *
+                           (1.0 + static_cast<double>(sensitivity_metrics()));
   if (entry_.loop()) {
     // Every iteration simulated, noisy or not, warm-ups shared by a loop's recorded ones; a
     // barrier in each costs about its operations (a few per rank).

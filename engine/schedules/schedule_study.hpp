@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/record.hpp"
@@ -24,6 +25,7 @@
 #include "engine/schedules/paths/timeline_recorder.hpp"
 #include "engine/schedules/schedule/any_schedule.hpp"
 #include "engine/schedules/schedule_net_keys.hpp"
+#include "engine/schedules/sensitivity_keys.hpp"
 #include "engine/study.hpp"
 
 namespace collnoise {
@@ -141,6 +143,10 @@ class ScheduleStudy final : public SampledStudy {
   /// draws and pauses are the iteration's own (docs/models/streams.md). Holds one iteration's
   /// per-rank times at a time. Sample n is iteration n mod I of loop n / I.
   void run_loop(std::uint64_t loop, std::uint64_t through, const LoopRecord& record) const;
+  /// Also give each sample's sensitivities to `spec`'s parameters (sensitivity_keys.hpp): each
+  /// sample simulated again at each parameter's two steps, on its own streams. Preconditions
+  /// (the model checks them): ranks enter together, no benchmark loop.
+  void set_sensitivity(SensitivitySpec spec);
   /// Record every sample's critical path and tally where its time and noise went
   /// (path_attribution.hpp).
   void record_critical_paths() { attributed_ = true; }
@@ -200,6 +206,20 @@ class ScheduleStudy final : public SampledStudy {
   struct EngineMemories;
   std::unique_ptr<EngineMemories> engine_memory_;
   bool tracks_tails_ = false;
+  SensitivitySpec sensitivity_;
+  std::vector<std::pair<ScheduleNet, ScheduleNet>> steps_;  ///< per parameter: X (1 + h), X (1 - h)
+  mutable std::once_flag noiseless_sensitivity_once_;
+  mutable std::vector<double> noiseless_sensitivity_;
+  // Where a row's sensitivity metrics start, and how many (2 a parameter).
+  std::size_t first_sensitivity_metric() const;
+  std::size_t sensitivity_metrics() const { return 2 * sensitivity_.parameters.size(); }
+  // Sample `index`'s sensitivities into `out` (derivative, path changed, per parameter), from its
+  // value `base`, seconds; a noiseless point's once.
+  void fill_sensitivities(std::uint64_t index, double base, std::span<double> out) const;
+  void sensitivities_of(std::uint64_t index, double base, std::span<double> out) const;
+  // The sensitivity fields, and a warning when paths changed within the step.
+  void put_sensitivities(Record& s, const Tally& tally, double level,
+                         std::vector<std::string>& warnings) const;
   // A sample's value and whether its slowest rank drew from a fitted tail.
   struct SampleValue {
     double seconds = 0.0;
@@ -213,6 +233,8 @@ class ScheduleStudy final : public SampledStudy {
   }
   // A sample's row: completion, the attribution's metrics, and the tail flag when tracked.
   std::size_t row_width() const;
+  // Adds the sensitivities' metrics to `layout`, when asked.
+  void add_sensitivity_metrics(TallyLayout& layout) const;
   // Adds the tail flag's metric to `layout`, when tracked.
   void add_tail_metric(TallyLayout& layout) const;
   // The slowest_tail_share fields, and a warning when the share is above kTailShareWarning.

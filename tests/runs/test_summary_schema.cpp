@@ -194,6 +194,13 @@ expression = "2 * noiseless_completion"
 [[case]]
 "latency.file" = "schema_latency_tail.out"
 "latency.tail" = "gpd"
+[[case]]
+"sensitivity.parameters" = ["L", "o", "g", "G", "O"]
+"loggops.L" = 1e-6
+"loggops.o" = 1e-7
+"loggops.g" = 5e-8
+"loggops.G" = 1e-9
+"loggops.O" = 1e-10
 )toml"},
   };
   return cases;

@@ -94,6 +94,12 @@ class MessageDelays {
   double floored_share(std::uint64_t bytes) const;
   /// Whether the samples are whole one-way times (latency.use = "whole").
   bool whole_samples() const { return samples_ && use_ == LatencyUse::kWhole; }
+  /// Whether the delays depend on the engine's LogGOPS (whole or wire samples, LogGP draws: their
+  /// copy of it sets a message's wire), rather than lying on top of it.
+  bool depend_on_net() const {
+    return (samples_ && (use_ != LatencyUse::kExcess || draw_.loggp)) ||
+           (far_ && far_->depend_on_net());
+  }
   /// The measured pools (null for a law).
   const std::shared_ptr<const LatencySamples>& samples() const { return samples_; }
   /// The content hashes of the files read, by path ("xxh3:..."; for the result's records).

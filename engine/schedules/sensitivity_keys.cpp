@@ -1,0 +1,99 @@
+#include "engine/schedules/sensitivity_keys.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <memory>
+
+#include "core/errors.hpp"
+
+namespace collnoise {
+namespace {
+
+const KeySpec kParameters{
+    .name = "sensitivity.parameters",
+    .type = KeyType::kTextList,
+    .meaning =
+        "the LogGOPS parameters (L, o, g, G, O) whose sensitivities each sample also gives, by "
+        "finite differences on its own streams",
+    .fallback = TextList{},
+    .identity = false};
+const KeySpec kStep{.name = "sensitivity.step",
+                    .meaning = "the relative step h: each parameter X is simulated at X (1 +/- h)",
+                    .fallback = 0.01,
+                    .bounds = {0.0, 0.5, true, false},
+                    .identity = false};
+
+// The member of `net` (const or not) that holds `p`.
+template <class Net>
+auto field_of(Net& net, LogGPParameter p) -> decltype((net.L)) {
+  switch (p) {
+    case LogGPParameter::kSmallO:
+      return net.o;
+    case LogGPParameter::kSmallG:
+      return net.g;
+    case LogGPParameter::kBigG:
+      return net.G;
+    case LogGPParameter::kBigO:
+      return net.O;
+    case LogGPParameter::kL:
+      break;
+  }
+  return net.L;
+}
+
+}  // namespace
+
+const char* loggp_parameter_name(LogGPParameter p) {
+  constexpr std::array<const char*, kLogGPParameters> kNames = {"L", "o", "g", "G", "O"};
+  return kNames[static_cast<std::size_t>(p)];
+}
+
+const char* loggp_parameter_count(LogGPParameter p) {
+  return p == LogGPParameter::kBigG || p == LogGPParameter::kBigO ? "bytes" : "messages";
+}
+
+std::vector<KeySpec> sensitivity_keys() {
+  return {kParameters, kStep};
+}
+
+double parameter_of(const ScheduleNet& net, LogGPParameter p) {
+  return field_of(net, p);
+}
+
+SensitivitySpec read_sensitivity(ParamReader& reader, const ScheduleNet& net) {
+  SensitivitySpec spec;
+  spec.step = reader.number(kStep);
+  for (const std::string& name : reader.texts(kParameters)) {
+    const auto* found =
+        std::find_if(kAllLogGPParameters.begin(), kAllLogGPParameters.end(),
+                     [&](LogGPParameter p) { return name == loggp_parameter_name(p); });
+    if (found == kAllLogGPParameters.end())
+      throw InputError(fmt::format("{} names \"{}\": use L, o, g, G or O", kParameters.name, name));
+    if (std::find(spec.parameters.begin(), spec.parameters.end(), *found) != spec.parameters.end())
+      throw InputError(fmt::format("{} names \"{}\" twice", kParameters.name, name));
+    if (parameter_of(net, *found) == 0.0)
+      throw InputError(fmt::format(
+          "{} names \"{}\", which is 0 in this point: a relative step cannot move it (give it a "
+          "small value, or leave it out)",
+          kParameters.name, name));
+    spec.parameters.push_back(*found);
+  }
+  return spec;
+}
+
+ScheduleNet scaled(const ScheduleNet& net, LogGPParameter p, double factor) {
+  ScheduleNet out = net;
+  field_of(out, p) *= factor;
+  for (ScheduleNet& row : out.by_size) field_of(row, p) *= factor;
+  if (net.classes) {
+    auto classes = std::make_shared<PairClasses>(*net.classes);
+    field_of(classes->far, p) *= factor;
+    for (ScheduleNet& row : classes->far.by_size) field_of(row, p) *= factor;
+    out.classes = std::move(classes);
+  }
+  return out;
+}
+
+}  // namespace collnoise
