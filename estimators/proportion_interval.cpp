@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <boost/math/distributions/binomial.hpp>
+#include <cmath>
 
 #include "core/errors.hpp"
 
@@ -22,6 +23,12 @@ ProportionInterval proportion_interval(std::uint64_t successes, std::uint64_t tr
   return {k / n,
           Binomial::find_lower_bound_on_p(n, k, alpha, Binomial::clopper_pearson_exact_interval),
           Binomial::find_upper_bound_on_p(n, k, alpha, Binomial::clopper_pearson_exact_interval)};
+}
+
+ProportionInterval proportion_of_flags(const Accumulator& flags, double level) {
+  const auto count =
+      static_cast<std::uint64_t>(std::llround(flags.mean * static_cast<double>(flags.count)));
+  return proportion_interval(count, flags.count, level);
 }
 
 }  // namespace collnoise

@@ -5,6 +5,8 @@
 // binomial distribution (find_lower_bound_on_p, find_upper_bound_on_p).
 #include <cstdint>
 
+#include "estimators/accumulator.hpp"
+
 namespace collnoise {
 
 struct ProportionInterval {
@@ -15,5 +17,9 @@ struct ProportionInterval {
 
 /// Preconditions (checked: InputError): successes <= trials, trials >= 1, 0 < level < 1.
 ProportionInterval proportion_interval(std::uint64_t successes, std::uint64_t trials, double level);
+
+/// The same for per-sample flags of 0 or 1 tallied as a metric: their count is their mean times
+/// the samples, exactly. Precondition: flags.count >= 1.
+ProportionInterval proportion_of_flags(const Accumulator& flags, double level);
 
 }  // namespace collnoise

@@ -83,8 +83,7 @@ struct SensitivityFields {
   explicit SensitivityFields(LogGPParameter p)
       : metric(std::string("sensitivity_") + loggp_parameter_name(p)),
         changed_metric(metric + "_path_changed"),
-        derivative(metric + "_",
-                   p == LogGPParameter::kBigG || p == LogGPParameter::kBigO ? "bytes" : "",
+        derivative(metric + "_", per_byte(p) ? "bytes" : "",
                    std::string("d(completion)/d") + loggp_parameter_name(p) +
                        " by central differences on each sample's streams: the " +
                        loggp_parameter_count(p) + " of " + loggp_parameter_name(p) +

@@ -132,6 +132,15 @@ TallyLayout completion_layout(std::size_t histogram_bins, double low, double hig
   return layout;
 }
 
+// Appends a metric in `unit` that keeps no top values (the metrics before it, if their units
+// were left implicit, in seconds).
+void add_metric(TallyLayout& layout, const std::string& name, const std::string& unit) {
+  layout.metric_units.resize(layout.metrics.size(), "seconds");
+  layout.metrics.push_back(name);
+  layout.metric_units.push_back(unit);
+  layout.top_capacity.resize(layout.metrics.size(), 0);
+}
+
 }  // namespace
 
 TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&) const {
@@ -148,17 +157,12 @@ TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&
 }
 
 void ScheduleStudy::add_sensitivity_metrics(TallyLayout& layout) const {
-  if (!sensitivity_.any()) return;
-  layout.metric_units.resize(layout.metrics.size(), "seconds");
   for (const LogGPParameter p : sensitivity_.parameters) {
     const schedule_fields::SensitivityFields& f = schedule_fields::sensitivity_fields(p);
-    layout.metrics.push_back(f.metric);
-    layout.metric_units.push_back(f.derivative.mean().unit.empty() ? "1"
-                                                                   : f.derivative.mean().unit);
-    layout.metrics.push_back(f.changed_metric);
-    layout.metric_units.push_back("1");
+    const std::string& unit = f.derivative.mean().unit;
+    add_metric(layout, f.metric, unit.empty() ? "1" : unit);
+    add_metric(layout, f.changed_metric, "1");
   }
-  layout.top_capacity.resize(layout.metrics.size(), 0);
 }
 
 void ScheduleStudy::set_sensitivity(SensitivitySpec spec) {
@@ -223,9 +227,7 @@ void ScheduleStudy::put_sensitivities(Record& s, const Tally& tally, double leve
     put_mean(s, f.derivative, derivative, student_t_interval(derivative, level));
     const Accumulator changed = tally.total(f.changed_metric);
     if (changed.count == 0) continue;
-    const auto count =
-        static_cast<std::uint64_t>(std::llround(changed.mean * static_cast<double>(changed.count)));
-    const ProportionInterval share = proportion_interval(count, changed.count, level);
+    const ProportionInterval share = proportion_of_flags(changed, level);
     put_proportion(s, f.changed, share);
     if (share.share > kPathChangedWarning)
       warnings.push_back(fmt::format(
@@ -237,11 +239,7 @@ void ScheduleStudy::put_sensitivities(Record& s, const Tally& tally, double leve
 }
 
 void ScheduleStudy::add_tail_metric(TallyLayout& layout) const {
-  if (!tracks_tails_) return;
-  layout.metric_units.resize(layout.metrics.size(), "seconds");
-  layout.metrics.push_back(schedule_fields::kSlowestTailMetric);
-  layout.metric_units.push_back("1");
-  layout.top_capacity.resize(layout.metrics.size(), 0);
+  if (tracks_tails_) add_metric(layout, schedule_fields::kSlowestTailMetric, "1");
 }
 
 std::size_t ScheduleStudy::row_width() const {
@@ -677,10 +675,7 @@ void ScheduleStudy::put_tail_share(Record& s, const Tally& tally, double level,
   using namespace schedule_fields;
   const Accumulator flags = tally.total(kSlowestTailMetric);
   if (flags.count == 0) return;
-  // The flags are 0 or 1: their mean times their count is the number of samples, exactly.
-  const auto drew =
-      static_cast<std::uint64_t>(std::llround(flags.mean * static_cast<double>(flags.count)));
-  const ProportionInterval share = proportion_interval(drew, flags.count, level);
+  const ProportionInterval share = proportion_of_flags(flags, level);
   put_proportion(s, kSlowestTail, share);
   if (share.share > kTailShareWarning)
     warnings.push_back(fmt::format(

@@ -51,7 +51,7 @@ const char* loggp_parameter_name(LogGPParameter p) {
 }
 
 const char* loggp_parameter_count(LogGPParameter p) {
-  return p == LogGPParameter::kBigG || p == LogGPParameter::kBigO ? "bytes" : "messages";
+  return per_byte(p) ? "bytes" : "messages";
 }
 
 std::vector<KeySpec> sensitivity_keys() {

@@ -29,6 +29,10 @@ inline constexpr std::array<LogGPParameter, kLogGPParameters> kAllLogGPParameter
     LogGPParameter::kBigO};
 /// Its name as the keys give it ("L", "o", "g", "G", "O").
 const char* loggp_parameter_name(LogGPParameter p);
+/// Whether it is a per-byte parameter (G, O), whose sensitivity counts bytes.
+constexpr bool per_byte(LogGPParameter p) {
+  return p == LogGPParameter::kBigG || p == LogGPParameter::kBigO;
+}
 /// What one unit of a sensitivity to it counts: "messages" (L, o, g) or "bytes" (G, O).
 const char* loggp_parameter_count(LogGPParameter p);
 
