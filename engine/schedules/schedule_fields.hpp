@@ -67,22 +67,35 @@ inline const ProportionFields kSlowestTail{
     "samples whose slowest rank drew from a fitted tail beyond the data while it was timed (a "
     "received message's latency or an overlapping detour's duration above the fit's threshold)",
     kWithFittedTails};
-// Sensitivities by finite differences (sensitivity_keys.hpp).
-inline const std::string kWithSensitivity = "with sensitivity.parameters naming it";
+// Sensitivities by finite differences or from the critical path (sensitivity_keys.hpp).
+inline const std::string kWithSensitivity =
+    "with sensitivity.parameters naming it and sensitivity.method = \"differences\" or \"both\"";
+inline const std::string kWithPathSensitivity =
+    "with sensitivity.parameters naming it and sensitivity.method = \"path\" or \"both\"";
+inline const std::string kWithBothSensitivities =
+    "with sensitivity.parameters naming it and sensitivity.method = \"both\"";
 inline const FieldSpec kSensitivityStep{
     "sensitivity_step", "", "the relative step h of the finite differences (sensitivity.step)",
-    "with sensitivity.parameters"};
+    "with sensitivity.parameters and sensitivity.method = \"differences\" or \"both\""};
 /// Above this share of samples whose path changed within a step, the summary warns.
 inline constexpr double kPathChangedWarning = 0.1;
+/// A difference and a path's count of a path that held agree within this, relative.
+inline constexpr double kPathCountTolerance = 1e-6;
 /// One parameter's: the per-sample metrics and the summary's fields.
 struct SensitivityFields {
-  std::string metric;          ///< the derivative's per-sample metric ("sensitivity_L")
-  std::string changed_metric;  ///< 1 when the path changed within the step
+  std::string metric;            ///< the derivative's per-sample metric ("sensitivity_L")
+  std::string changed_metric;    ///< 1 when the path changed within the step
+  std::string path_metric;       ///< the path's count ("path_sensitivity_L")
+  std::string disagrees_metric;  ///< 1 when the path held and its count is not the difference
   MeanFields derivative;
   ProportionFields changed;
+  MeanFields path;
+  ProportionFields disagrees;
   explicit SensitivityFields(LogGPParameter p)
       : metric(std::string("sensitivity_") + loggp_parameter_name(p)),
         changed_metric(metric + "_path_changed"),
+        path_metric("path_" + metric),
+        disagrees_metric(metric + "_path_disagrees"),
         derivative(metric + "_", per_byte(p) ? "bytes" : "",
                    std::string("d(completion)/d") + loggp_parameter_name(p) +
                        " by central differences on each sample's streams: the " +
@@ -92,10 +105,25 @@ struct SensitivityFields {
         changed(changed_metric + "_",
                 std::string("samples whose critical path changed within the step of ") +
                     loggp_parameter_name(p) + " (its one-sided differences disagree)",
-                kWithSensitivity) {}
+                kWithSensitivity),
+        path(path_metric + "_", per_byte(p) ? "bytes" : "",
+             std::string("d(completion)/d") + loggp_parameter_name(p) + " from each sample's " +
+                 "critical path: the time of " + loggp_parameter_name(p) + " along it divided " +
+                 "by " + loggp_parameter_name(p) + ", the " + loggp_parameter_count(p) + " of " +
+                 loggp_parameter_name(p) + " on it (a derivative while the path holds)",
+             kWithPathSensitivity),
+        disagrees(disagrees_metric + "_",
+                  std::string("samples whose path held within the step of ") +
+                      loggp_parameter_name(p) +
+                      " but whose difference and path count differ (beyond 1e-6 relative): "
+                      "noise that moves with the parameter (per-stage noise scales with the "
+                      "stages, a stage moves into or out of a detour); without noise 0",
+                  kWithBothSensitivities) {}
   FieldList specs() const {
     FieldList out = derivative.specs();
     append_fields(out, changed.specs());
+    append_fields(out, path.specs());
+    append_fields(out, disagrees.specs());
     return out;
   }
 };

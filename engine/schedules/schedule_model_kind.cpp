@@ -231,8 +231,13 @@ std::function<void(double)> horizon_check(const TimeNoiseLaw& law, const EntrySp
 // What this build simulates of an entry with the rest of the point.
 // Sensitivities step the point's LogGOPS in samples that start together, outside a loop, and
 // whose delays lie on top of it (docs/models/schedules.md, "Sensitivities").
-void check_sensitivity(const EntrySpec& entry, const ScheduleNoiseSpec& noise) {
+void check_sensitivity(const SensitivitySpec& spec, const EntrySpec& entry,
+                       const ScheduleNoiseSpec& noise, bool critical_path) {
   const std::string keys = "sensitivity.parameters";
+  if (spec.from_path() && !critical_path)
+    throw InputError(
+        "sensitivity.method = \"path\" or \"both\" without output.critical_path = true: the "
+        "counts are summed by the critical-path recorder of the attributed run");
   if (entry.loop())
     throw InputError(keys + " with a benchmark loop (loop.*): not simulated in this version");
   if (entry.entry != RankEntry::kTogether)
@@ -350,7 +355,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   const std::uint32_t source_ranks = source.ranks;
   check_entry(entry, run.critical_path);
   SensitivitySpec sensitivity = read_sensitivity(reader, net);
-  if (sensitivity.any()) check_sensitivity(entry, noise);
+  if (sensitivity.any()) check_sensitivity(sensitivity, entry, noise, run.critical_path);
   point.kind = "schedule";
   // Time-based noise must resolve its detours over the whole run (checked once the noiseless
   // run is known).

@@ -157,17 +157,30 @@ TallyLayout ScheduleStudy::layout(std::size_t histogram_bins, const std::string&
 }
 
 void ScheduleStudy::add_sensitivity_metrics(TallyLayout& layout) const {
-  for (const LogGPParameter p : sensitivity_.parameters) {
-    const schedule_fields::SensitivityFields& f = schedule_fields::sensitivity_fields(p);
-    const std::string& unit = f.derivative.mean().unit;
-    add_metric(layout, f.metric, unit.empty() ? "1" : unit);
-    add_metric(layout, f.changed_metric, "1");
-  }
+  // In the rows' order (metrics_per_parameter).
+  const auto unit_of = [](const MeanFields& m) {
+    return m.mean().unit.empty() ? std::string("1") : m.mean().unit;
+  };
+  if (sensitivity_.differences())
+    for (const LogGPParameter p : sensitivity_.parameters) {
+      const schedule_fields::SensitivityFields& f = schedule_fields::sensitivity_fields(p);
+      add_metric(layout, f.metric, unit_of(f.derivative));
+      add_metric(layout, f.changed_metric, "1");
+    }
+  if (sensitivity_.from_path())
+    for (const LogGPParameter p : sensitivity_.parameters) {
+      const schedule_fields::SensitivityFields& f = schedule_fields::sensitivity_fields(p);
+      add_metric(layout, f.path_metric, unit_of(f.path));
+    }
+  if (sensitivity_.method == SensitivityMethod::kBoth)
+    for (const LogGPParameter p : sensitivity_.parameters)
+      add_metric(layout, schedule_fields::sensitivity_fields(p).disagrees_metric, "1");
 }
 
 void ScheduleStudy::set_sensitivity(SensitivitySpec spec) {
   sensitivity_ = std::move(spec);
   steps_.clear();
+  if (!sensitivity_.differences()) return;
   for (const LogGPParameter p : sensitivity_.parameters)
     steps_.emplace_back(scaled(net_, p, 1.0 + sensitivity_.step),
                         scaled(net_, p, 1.0 - sensitivity_.step));
@@ -179,6 +192,8 @@ std::size_t ScheduleStudy::first_sensitivity_metric() const {
 
 void ScheduleStudy::fill_sensitivities(std::uint64_t index, double base,
                                        std::span<double> out) const {
+  out = out.first(difference_runs());  // the derivative and whether the path changed
+  if (out.empty()) return;
   if (noisy()) {
     sensitivities_of(index, base, out);
     return;
@@ -217,9 +232,31 @@ void ScheduleStudy::sensitivities_of(std::uint64_t index, double base,
   }
 }
 
+void ScheduleStudy::fill_path_sensitivities(const CriticalPath& path, std::span<double> out) const {
+  if (!sensitivity_.from_path()) return;
+  const std::size_t n = sensitivity_.parameters.size();
+  const std::size_t counts = sensitivity_.differences() ? 2 * n : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const LogGPParameter p = sensitivity_.parameters[i];
+    // ns of the parameter over the parameter's ns (per byte): messages or bytes, the unit the
+    // differences give.
+    const double count = path.parameter_ns.value()[index_of(p)] / parameter_of(net_, p);
+    out[counts + i] = count;
+    if (sensitivity_.method != SensitivityMethod::kBoth) continue;
+    const double difference = out[2 * i];
+    const bool held = out[2 * i + 1] == 0.0;
+    out[3 * n + i] = held && std::abs(difference - count) >
+                                 schedule_fields::kPathCountTolerance * (1.0 + std::abs(count))
+                         ? 1.0
+                         : 0.0;
+  }
+}
+
 void ScheduleStudy::put_sensitivities(Record& s, const Tally& tally, double level,
                                       std::vector<std::string>& warnings) const {
   using namespace schedule_fields;
+  if (sensitivity_.from_path()) put_path_sensitivities(s, tally, level, warnings);
+  if (!sensitivity_.differences()) return;
   s.put(kSensitivityStep, Field(sensitivity_.step));
   for (const LogGPParameter p : sensitivity_.parameters) {
     const SensitivityFields& f = sensitivity_fields(p);
@@ -235,6 +272,27 @@ void ScheduleStudy::put_sensitivities(Record& s, const Tally& tally, double leve
           "is a difference quotient, not the path's count (a smaller sensitivity.step, or more "
           "samples, tell them apart)",
           loggp_parameter_name(p), 100.0 * share.share, f.derivative.mean().name));
+  }
+}
+
+void ScheduleStudy::put_path_sensitivities(Record& s, const Tally& tally, double level,
+                                           std::vector<std::string>& warnings) const {
+  using namespace schedule_fields;
+  for (const LogGPParameter p : sensitivity_.parameters) {
+    const SensitivityFields& f = sensitivity_fields(p);
+    const Accumulator count = tally.total(f.path_metric);
+    put_mean(s, f.path, count, student_t_interval(count, level));
+    if (sensitivity_.method != SensitivityMethod::kBoth) continue;
+    const Accumulator disagrees = tally.total(f.disagrees_metric);
+    if (disagrees.count == 0) continue;
+    const ProportionInterval share = proportion_of_flags(disagrees, level);
+    put_proportion(s, f.disagrees, share);
+    // Without noise they are one number: else the recorder and the engine differ.
+    if (share.share > 0.0 && !noisy())
+      warnings.push_back(
+          fmt::format("without noise, the difference and the path's count of {} disagree: the "
+                      "critical-path recorder and the engine differ (a fault to report)",
+                      loggp_parameter_name(p)));
   }
 }
 
@@ -273,12 +331,36 @@ ScheduleRun ScheduleStudy::run_noiseless_path(const AnySchedule& s) const {
   // With critical paths, the one noiseless run records its path too. It has no noise to spread
   // over steps: one bucket keeps its compositions small (every rank sends at once there, the
   // most compositions held at a time of the run's samples).
-  PathCompositionRecorder recorder({}, 1);
   ScheduleEngineMemory memory;
-  ScheduleRun run = run_schedule(s, net_, ScheduleNoiseSpec{}, 0, memory, recorder);
-  noiseless_path_ = recorder.result(run.finish);
+  auto [run, path] = record_path({}, 1, [&](PathCompositionRecorder& recorder) {
+    return run_schedule(s, net_, ScheduleNoiseSpec{}, 0, memory, recorder);
+  });
+  noiseless_path_ = std::move(path);
   noiseless_path_recorded_ = true;
   return run;
+}
+
+ParameterTimesLayout ScheduleStudy::times_layout() const {
+  if (!sensitivity_.from_path()) return ParameterTimesLayout::kNone;
+  return full_times_ ? ParameterTimesLayout::kFull : ParameterTimesLayout::kCompact;
+}
+
+template <class Run>
+std::pair<ScheduleRun, CriticalPath> ScheduleStudy::record_path(const StepBucket& bucket,
+                                                                std::size_t buckets,
+                                                                Run&& run) const {
+  // Parameter times in the compact layout until a run shows a computation or a rendezvous (the
+  // noiseless one, which comes first: the samples have the same operations and sizes), then in
+  // the full one, that run again.
+  for (;;) {
+    PathCompositionRecorder recorder(bucket, buckets, times_layout());
+    ScheduleRun done = run(recorder);
+    if (!recorder.needs_full()) {
+      CriticalPath path = recorder.result(done.finish);
+      return {std::move(done), std::move(path)};
+    }
+    full_times_ = true;
+  }
 }
 
 const CriticalPath& ScheduleStudy::noiseless_path() const {
@@ -445,17 +527,20 @@ void ScheduleStudy::sample_row(std::uint64_t index, UnitInFlight& unit, std::spa
   if (!noisy()) {
     last = noiseless_path();
   } else {
-    PathCompositionRecorder recorder(a.step_bucket(), a.buckets());
-    const ScheduleRun run = run_replication(index, unit, recorder);
-    last = recorder.result(run.finish);
+    auto [run, path] = record_path(
+        a.step_bucket(), a.buckets(),
+        [&](PathCompositionRecorder& recorder) { return run_replication(index, unit, recorder); });
+    last = std::move(path);
     from_tail =
         slowest_drew_from_tail(run, {}, stream_key(key_, StreamPurpose::kReplication, index));
   }
   row[0] = last.completion * kNanosecond;
   a.fill(last, row);
-  if (sensitivity_.any())
-    fill_sensitivities(index, row[0],
-                       row.subspan(first_sensitivity_metric(), sensitivity_metrics()));
+  if (sensitivity_.any()) {
+    const std::span<double> out = row.subspan(first_sensitivity_metric(), sensitivity_metrics());
+    fill_sensitivities(index, row[0], out);
+    fill_path_sensitivities(last, out);
+  }
   if (tracks_tails_) row.back() = from_tail ? 1.0 : 0.0;
 }
 
@@ -726,7 +811,7 @@ double ScheduleStudy::cost_per_sample() const {
   // Recording critical paths costs about 2.5 times the engine's time (bench/RESULTS.md).
   // Sensitivities simulate each sample again at two steps of each parameter.
   const double per_event = (noisy() ? 1.6e-7 : 1.0e-7) * (attributed_ ? 2.5 : 1.0) *
-                           (1.0 + static_cast<double>(sensitivity_metrics()));
+                           (1.0 + static_cast<double>(difference_runs()));
   if (entry_.loop()) {
     // Every iteration simulated, noisy or not, warm-ups shared by a loop's recorded ones; a
     // barrier in each costs about its operations (a few per rank).
@@ -760,7 +845,8 @@ double ScheduleStudy::working_bytes(int threads) const {
   const std::size_t buckets =
       std::min<std::size_t>(kPathBuckets, source_.rounds > 0 ? source_.rounds : kPathBuckets);
   const double paths =
-      attributed_ ? PathCompositionRecorder::bytes_per_rank(buckets) * source_.ranks : 0.0;
+      attributed_ ? PathCompositionRecorder::bytes_per_rank(buckets, times_layout()) * source_.ranks
+                  : 0.0;
   return source_.stored_bytes +
          threads * (estimated_engine_bytes(static_cast<double>(source_.ranks), source_.operations,
                                            source_.ready_at_start) +

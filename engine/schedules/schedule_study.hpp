@@ -186,6 +186,14 @@ class ScheduleStudy final : public SampledStudy {
   mutable CriticalPath noiseless_path_;
   mutable std::once_flag noiseless_path_once_;
   mutable std::atomic<bool> noiseless_path_recorded_{false};
+  // Set once a run's computations or rendezvous need parameter times in the full layout.
+  mutable std::atomic<bool> full_times_{false};
+  ParameterTimesLayout times_layout() const;
+  // `run(recorder)` with a recorder of `bucket` and `buckets` and the point's layout of parameter
+  // times: the run and its path.
+  template <class Run>
+  std::pair<ScheduleRun, CriticalPath> record_path(const StepBucket& bucket, std::size_t buckets,
+                                                   Run&& run) const;
   mutable std::uint64_t most_operations_ = 0;  ///< of any rank, known with the noiseless run
   PathAttribution attribution() const;
   bool noisy() const;
@@ -210,9 +218,24 @@ class ScheduleStudy final : public SampledStudy {
   std::vector<std::pair<ScheduleNet, ScheduleNet>> steps_;  ///< per parameter: X (1 + h), X (1 - h)
   mutable std::once_flag noiseless_sensitivity_once_;
   mutable std::vector<double> noiseless_sensitivity_;
-  // Where a row's sensitivity metrics start, and how many (2 a parameter).
+  // Where a row's sensitivity metrics start, and how many: by differences the derivative and
+  // whether the path changed, from the path its count, with both whether they disagree (a
+  // parameter's, in that order).
   std::size_t first_sensitivity_metric() const;
-  std::size_t sensitivity_metrics() const { return 2 * sensitivity_.parameters.size(); }
+  std::size_t metrics_per_parameter() const {
+    return sensitivity_.differences() ? (sensitivity_.from_path() ? 4 : 2)
+                                      : (sensitivity_.from_path() ? 1 : 0);
+  }
+  std::size_t sensitivity_metrics() const {
+    return metrics_per_parameter() * sensitivity_.parameters.size();
+  }
+  // Runs more per sample the differences take.
+  std::size_t difference_runs() const {
+    return sensitivity_.differences() ? 2 * sensitivity_.parameters.size() : 0;
+  }
+  // Sample `index`'s path counts (from `path`, its critical path) into its row's sensitivity
+  // metrics `out`, after its differences when both.
+  void fill_path_sensitivities(const CriticalPath& path, std::span<double> out) const;
   // Sample `index`'s sensitivities into `out` (derivative, path changed, per parameter), from its
   // value `base`, seconds; a noiseless point's once.
   void fill_sensitivities(std::uint64_t index, double base, std::span<double> out) const;
@@ -220,6 +243,9 @@ class ScheduleStudy final : public SampledStudy {
   // The sensitivity fields, and a warning when paths changed within the step.
   void put_sensitivities(Record& s, const Tally& tally, double level,
                          std::vector<std::string>& warnings) const;
+  // The path counts' fields, and a warning when a difference of a path that held disagrees.
+  void put_path_sensitivities(Record& s, const Tally& tally, double level,
+                              std::vector<std::string>& warnings) const;
   // A sample's value and whether its slowest rank drew from a fitted tail.
   struct SampleValue {
     double seconds = 0.0;

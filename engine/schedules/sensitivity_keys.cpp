@@ -19,6 +19,16 @@ const KeySpec kParameters{
         "finite differences on its own streams",
     .fallback = TextList{},
     .identity = false};
+const KeySpec kMethod{
+    .name = "sensitivity.method",
+    .type = KeyType::kChoice,
+    .meaning =
+        "differences (each sample simulated again at X (1 +/- h)), path (each parameter's time on "
+        "the sample's critical path divided by it: needs output.critical_path = true, no run "
+        "more) or both (the differences check the path's)",
+    .fallback = std::string("differences"),
+    .choices = {"differences", "path", "both"},
+    .identity = false};
 const KeySpec kStep{.name = "sensitivity.step",
                     .meaning = "the relative step h: each parameter X is simulated at X (1 +/- h)",
                     .fallback = 0.01,
@@ -45,17 +55,8 @@ auto field_of(Net& net, LogGPParameter p) -> decltype((net.L)) {
 
 }  // namespace
 
-const char* loggp_parameter_name(LogGPParameter p) {
-  constexpr std::array<const char*, kLogGPParameters> kNames = {"L", "o", "g", "G", "O"};
-  return kNames[static_cast<std::size_t>(p)];
-}
-
-const char* loggp_parameter_count(LogGPParameter p) {
-  return per_byte(p) ? "bytes" : "messages";
-}
-
 std::vector<KeySpec> sensitivity_keys() {
-  return {kParameters, kStep};
+  return {kParameters, kMethod, kStep};
 }
 
 double parameter_of(const ScheduleNet& net, LogGPParameter p) {
@@ -65,6 +66,10 @@ double parameter_of(const ScheduleNet& net, LogGPParameter p) {
 SensitivitySpec read_sensitivity(ParamReader& reader, const ScheduleNet& net) {
   SensitivitySpec spec;
   spec.step = reader.number(kStep);
+  const std::string method = reader.text(kMethod);
+  spec.method = method == "path"   ? SensitivityMethod::kPath
+                : method == "both" ? SensitivityMethod::kBoth
+                                   : SensitivityMethod::kDifferences;
   for (const std::string& name : reader.texts(kParameters)) {
     const auto* found =
         std::find_if(kAllLogGPParameters.begin(), kAllLogGPParameters.end(),
@@ -75,8 +80,8 @@ SensitivitySpec read_sensitivity(ParamReader& reader, const ScheduleNet& net) {
       throw InputError(fmt::format("{} names \"{}\" twice", kParameters.name, name));
     if (parameter_of(net, *found) == 0.0)
       throw InputError(fmt::format(
-          "{} names \"{}\", which is 0 in this point: a relative step cannot move it (give it a "
-          "small value, or leave it out)",
+          "{} names \"{}\", which is 0 in this point: a derivative is taken to its relative "
+          "change, which cannot move it (give it a small value, or leave it out)",
           kParameters.name, name));
     spec.parameters.push_back(*found);
   }

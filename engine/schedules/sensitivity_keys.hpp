@@ -8,7 +8,9 @@
 // sample's own streams (common random numbers): its derivative (T+ - T-) / (2 h X) holds while
 // the critical path is the same at both steps, and is then the number of X's on it (messages
 // for L, o and g; bytes for G and O). Whether the path changed within the step is told by the
-// two one-sided differences, which then disagree.
+// two one-sided differences, which then disagree. From the path (sensitivity.method = "path"),
+// the derivative is the time of X along the sample's critical path divided by X: the same
+// number while the path holds, from the attributed run alone.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -17,31 +19,24 @@
 #include "core/key_spec.hpp"
 #include "core/param_reader.hpp"
 #include "engine/loggops/loggops.hpp"
+#include "engine/loggops/loggp_parameter.hpp"
 
 namespace collnoise {
 
-/// A LogGOPS parameter a sensitivity is taken to.
-enum class LogGPParameter : std::uint8_t { kL, kSmallO, kSmallG, kBigG, kBigO };
-inline constexpr std::size_t kLogGPParameters = 5;
-/// The parameters in the order of their fields: L, o, g, G, O.
-inline constexpr std::array<LogGPParameter, kLogGPParameters> kAllLogGPParameters = {
-    LogGPParameter::kL, LogGPParameter::kSmallO, LogGPParameter::kSmallG, LogGPParameter::kBigG,
-    LogGPParameter::kBigO};
-/// Its name as the keys give it ("L", "o", "g", "G", "O").
-const char* loggp_parameter_name(LogGPParameter p);
-/// Whether it is a per-byte parameter (G, O), whose sensitivity counts bytes.
-constexpr bool per_byte(LogGPParameter p) {
-  return p == LogGPParameter::kBigG || p == LogGPParameter::kBigO;
-}
-/// What one unit of a sensitivity to it counts: "messages" (L, o, g) or "bytes" (G, O).
-const char* loggp_parameter_count(LogGPParameter p);
+/// How sensitivities are taken: by finite differences (each sample simulated again at both
+/// steps), from the sample's critical path (each parameter's time on it, summed by the recorder
+/// of the attributed run: no run more), or both (the differences check the path's).
+enum class SensitivityMethod : std::uint8_t { kDifferences, kPath, kBoth };
 
-/// What a point read from the [sensitivity] keys: the parameters (none: no sensitivities) and
-/// the relative step h, 0 < h <= 0.5.
+/// What a point read from the [sensitivity] keys: the parameters (none: no sensitivities), the
+/// method, and the relative step h of the differences, 0 < h <= 0.5.
 struct SensitivitySpec {
   std::vector<LogGPParameter> parameters;
+  SensitivityMethod method = SensitivityMethod::kDifferences;
   double step = 0.01;
   bool any() const { return !parameters.empty(); }
+  bool differences() const { return any() && method != SensitivityMethod::kPath; }
+  bool from_path() const { return any() && method != SensitivityMethod::kDifferences; }
 };
 
 /// The [sensitivity] keys (not part of a point's stream identity: its samples are the same with

@@ -299,6 +299,15 @@ sensitivity_L_standard_error = "sensitivity_L_standard_error"
 sensitivity_L_path_changed_share = "sensitivity_L_path_changed_share"
 sensitivity_L_path_changed_share_ci_low = "sensitivity_L_path_changed_share_ci_low"
 sensitivity_L_path_changed_share_ci_high = "sensitivity_L_path_changed_share_ci_high"
+path_sensitivity_L_samples = "path_sensitivity_L_samples"
+path_sensitivity_L_mean = "path_sensitivity_L_mean"
+path_sensitivity_L_ci_low = "path_sensitivity_L_ci_low"
+path_sensitivity_L_ci_high = "path_sensitivity_L_ci_high"
+path_sensitivity_L_ci_method = "path_sensitivity_L_ci_method"
+path_sensitivity_L_standard_error = "path_sensitivity_L_standard_error"
+sensitivity_L_path_disagrees_share = "sensitivity_L_path_disagrees_share"
+sensitivity_L_path_disagrees_share_ci_low = "sensitivity_L_path_disagrees_share_ci_low"
+sensitivity_L_path_disagrees_share_ci_high = "sensitivity_L_path_disagrees_share_ci_high"
 sensitivity_o_samples = "sensitivity_o_samples"
 sensitivity_o_mean = "sensitivity_o_mean"
 sensitivity_o_ci_low = "sensitivity_o_ci_low"
@@ -308,6 +317,15 @@ sensitivity_o_standard_error = "sensitivity_o_standard_error"
 sensitivity_o_path_changed_share = "sensitivity_o_path_changed_share"
 sensitivity_o_path_changed_share_ci_low = "sensitivity_o_path_changed_share_ci_low"
 sensitivity_o_path_changed_share_ci_high = "sensitivity_o_path_changed_share_ci_high"
+path_sensitivity_o_samples = "path_sensitivity_o_samples"
+path_sensitivity_o_mean = "path_sensitivity_o_mean"
+path_sensitivity_o_ci_low = "path_sensitivity_o_ci_low"
+path_sensitivity_o_ci_high = "path_sensitivity_o_ci_high"
+path_sensitivity_o_ci_method = "path_sensitivity_o_ci_method"
+path_sensitivity_o_standard_error = "path_sensitivity_o_standard_error"
+sensitivity_o_path_disagrees_share = "sensitivity_o_path_disagrees_share"
+sensitivity_o_path_disagrees_share_ci_low = "sensitivity_o_path_disagrees_share_ci_low"
+sensitivity_o_path_disagrees_share_ci_high = "sensitivity_o_path_disagrees_share_ci_high"
 sensitivity_g_samples = "sensitivity_g_samples"
 sensitivity_g_mean = "sensitivity_g_mean"
 sensitivity_g_ci_low = "sensitivity_g_ci_low"
@@ -317,6 +335,15 @@ sensitivity_g_standard_error = "sensitivity_g_standard_error"
 sensitivity_g_path_changed_share = "sensitivity_g_path_changed_share"
 sensitivity_g_path_changed_share_ci_low = "sensitivity_g_path_changed_share_ci_low"
 sensitivity_g_path_changed_share_ci_high = "sensitivity_g_path_changed_share_ci_high"
+path_sensitivity_g_samples = "path_sensitivity_g_samples"
+path_sensitivity_g_mean = "path_sensitivity_g_mean"
+path_sensitivity_g_ci_low = "path_sensitivity_g_ci_low"
+path_sensitivity_g_ci_high = "path_sensitivity_g_ci_high"
+path_sensitivity_g_ci_method = "path_sensitivity_g_ci_method"
+path_sensitivity_g_standard_error = "path_sensitivity_g_standard_error"
+sensitivity_g_path_disagrees_share = "sensitivity_g_path_disagrees_share"
+sensitivity_g_path_disagrees_share_ci_low = "sensitivity_g_path_disagrees_share_ci_low"
+sensitivity_g_path_disagrees_share_ci_high = "sensitivity_g_path_disagrees_share_ci_high"
 sensitivity_G_samples = "sensitivity_G_samples"
 sensitivity_G_mean = "sensitivity_G_mean"
 sensitivity_G_ci_low = "sensitivity_G_ci_low"
@@ -326,6 +353,15 @@ sensitivity_G_standard_error = "sensitivity_G_standard_error"
 sensitivity_G_path_changed_share = "sensitivity_G_path_changed_share"
 sensitivity_G_path_changed_share_ci_low = "sensitivity_G_path_changed_share_ci_low"
 sensitivity_G_path_changed_share_ci_high = "sensitivity_G_path_changed_share_ci_high"
+path_sensitivity_G_samples = "path_sensitivity_G_samples"
+path_sensitivity_G_mean = "path_sensitivity_G_mean"
+path_sensitivity_G_ci_low = "path_sensitivity_G_ci_low"
+path_sensitivity_G_ci_high = "path_sensitivity_G_ci_high"
+path_sensitivity_G_ci_method = "path_sensitivity_G_ci_method"
+path_sensitivity_G_standard_error = "path_sensitivity_G_standard_error"
+sensitivity_G_path_disagrees_share = "sensitivity_G_path_disagrees_share"
+sensitivity_G_path_disagrees_share_ci_low = "sensitivity_G_path_disagrees_share_ci_low"
+sensitivity_G_path_disagrees_share_ci_high = "sensitivity_G_path_disagrees_share_ci_high"
 sensitivity_O_samples = "sensitivity_O_samples"
 sensitivity_O_mean = "sensitivity_O_mean"
 sensitivity_O_ci_low = "sensitivity_O_ci_low"
@@ -335,6 +371,15 @@ sensitivity_O_standard_error = "sensitivity_O_standard_error"
 sensitivity_O_path_changed_share = "sensitivity_O_path_changed_share"
 sensitivity_O_path_changed_share_ci_low = "sensitivity_O_path_changed_share_ci_low"
 sensitivity_O_path_changed_share_ci_high = "sensitivity_O_path_changed_share_ci_high"
+path_sensitivity_O_samples = "path_sensitivity_O_samples"
+path_sensitivity_O_mean = "path_sensitivity_O_mean"
+path_sensitivity_O_ci_low = "path_sensitivity_O_ci_low"
+path_sensitivity_O_ci_high = "path_sensitivity_O_ci_high"
+path_sensitivity_O_ci_method = "path_sensitivity_O_ci_method"
+path_sensitivity_O_standard_error = "path_sensitivity_O_standard_error"
+sensitivity_O_path_disagrees_share = "sensitivity_O_path_disagrees_share"
+sensitivity_O_path_disagrees_share_ci_low = "sensitivity_O_path_disagrees_share_ci_low"
+sensitivity_O_path_disagrees_share_ci_high = "sensitivity_O_path_disagrees_share_ci_high"
 path_calc_samples = "path_calc_samples"
 path_calc_mean = "path_calc_mean"
 path_calc_ci_low = "path_calc_ci_low"
@@ -714,6 +759,15 @@ UNITS = {
     sensitivity_L_path_changed_share: "",
     sensitivity_L_path_changed_share_ci_low: "",
     sensitivity_L_path_changed_share_ci_high: "",
+    path_sensitivity_L_samples: "",
+    path_sensitivity_L_mean: "",
+    path_sensitivity_L_ci_low: "",
+    path_sensitivity_L_ci_high: "",
+    path_sensitivity_L_ci_method: "",
+    path_sensitivity_L_standard_error: "",
+    sensitivity_L_path_disagrees_share: "",
+    sensitivity_L_path_disagrees_share_ci_low: "",
+    sensitivity_L_path_disagrees_share_ci_high: "",
     sensitivity_o_samples: "",
     sensitivity_o_mean: "",
     sensitivity_o_ci_low: "",
@@ -723,6 +777,15 @@ UNITS = {
     sensitivity_o_path_changed_share: "",
     sensitivity_o_path_changed_share_ci_low: "",
     sensitivity_o_path_changed_share_ci_high: "",
+    path_sensitivity_o_samples: "",
+    path_sensitivity_o_mean: "",
+    path_sensitivity_o_ci_low: "",
+    path_sensitivity_o_ci_high: "",
+    path_sensitivity_o_ci_method: "",
+    path_sensitivity_o_standard_error: "",
+    sensitivity_o_path_disagrees_share: "",
+    sensitivity_o_path_disagrees_share_ci_low: "",
+    sensitivity_o_path_disagrees_share_ci_high: "",
     sensitivity_g_samples: "",
     sensitivity_g_mean: "",
     sensitivity_g_ci_low: "",
@@ -732,6 +795,15 @@ UNITS = {
     sensitivity_g_path_changed_share: "",
     sensitivity_g_path_changed_share_ci_low: "",
     sensitivity_g_path_changed_share_ci_high: "",
+    path_sensitivity_g_samples: "",
+    path_sensitivity_g_mean: "",
+    path_sensitivity_g_ci_low: "",
+    path_sensitivity_g_ci_high: "",
+    path_sensitivity_g_ci_method: "",
+    path_sensitivity_g_standard_error: "",
+    sensitivity_g_path_disagrees_share: "",
+    sensitivity_g_path_disagrees_share_ci_low: "",
+    sensitivity_g_path_disagrees_share_ci_high: "",
     sensitivity_G_samples: "",
     sensitivity_G_mean: "bytes",
     sensitivity_G_ci_low: "bytes",
@@ -741,6 +813,15 @@ UNITS = {
     sensitivity_G_path_changed_share: "",
     sensitivity_G_path_changed_share_ci_low: "",
     sensitivity_G_path_changed_share_ci_high: "",
+    path_sensitivity_G_samples: "",
+    path_sensitivity_G_mean: "bytes",
+    path_sensitivity_G_ci_low: "bytes",
+    path_sensitivity_G_ci_high: "bytes",
+    path_sensitivity_G_ci_method: "",
+    path_sensitivity_G_standard_error: "bytes",
+    sensitivity_G_path_disagrees_share: "",
+    sensitivity_G_path_disagrees_share_ci_low: "",
+    sensitivity_G_path_disagrees_share_ci_high: "",
     sensitivity_O_samples: "",
     sensitivity_O_mean: "bytes",
     sensitivity_O_ci_low: "bytes",
@@ -750,6 +831,15 @@ UNITS = {
     sensitivity_O_path_changed_share: "",
     sensitivity_O_path_changed_share_ci_low: "",
     sensitivity_O_path_changed_share_ci_high: "",
+    path_sensitivity_O_samples: "",
+    path_sensitivity_O_mean: "bytes",
+    path_sensitivity_O_ci_low: "bytes",
+    path_sensitivity_O_ci_high: "bytes",
+    path_sensitivity_O_ci_method: "",
+    path_sensitivity_O_standard_error: "bytes",
+    sensitivity_O_path_disagrees_share: "",
+    sensitivity_O_path_disagrees_share_ci_low: "",
+    sensitivity_O_path_disagrees_share_ci_high: "",
     path_calc_samples: "",
     path_calc_mean: "seconds",
     path_calc_ci_low: "seconds",

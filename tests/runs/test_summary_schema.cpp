@@ -196,6 +196,7 @@ expression = "2 * noiseless_completion"
 "latency.tail" = "gpd"
 [[case]]
 "sensitivity.parameters" = ["L", "o", "g", "G", "O"]
+"sensitivity.method" = "both"
 "loggops.L" = 1e-6
 "loggops.o" = 1e-7
 "loggops.g" = 5e-8

@@ -24,29 +24,37 @@ struct CalcSeen {
   double start, length, end;
 };
 
+/// Which parameter a message's bytes were charged by, where the engine charged them: (s-1)O,
+/// (s-1)G, or bytes' time drawn by network noise in the place of (s-1)G (latency.G_charge).
+enum class BytesCharge : std::uint8_t { kO, kG, kDrawn };
+
 /// A send started at `start` (when its CPU and NIC were both free): its CPU is busy to `cpu_end`
-/// (`overhead` of it is o + (s-1)O, the rest noise), its NIC to `nic_end`; its message's first
-/// byte arrives at `wire_end` (start + o + L), delayed by network noise to `arrival`.
+/// (`overhead` of it is o + (s-1)O, the rest noise), its NIC to `nic_end` (g and the bytes'
+/// time, by `nic_bytes`); its message's first byte arrives at `wire_end` (start + o + L),
+/// delayed by network noise to `arrival`. `o` and `g` are the message's (ns).
 struct SendSeen {
   std::uint32_t host;
   std::uint8_t cpu, nic;
   std::uint64_t op, index;
   std::uint32_t peer, tag;
   std::uint64_t bytes;
-  double start, overhead, cpu_end, nic_end, o, wire_end, arrival;
+  double start, overhead, cpu_end, nic_end, o, g, wire_end, arrival;
+  BytesCharge nic_bytes;
   bool eager;  ///< finished at once (else when its receive takes the message)
 };
 
 /// A message received at `start` (it had arrived, the receiver's CPU and NIC were free): the
-/// receiver's CPU is busy to `cpu_end` (`overhead` of it is o + max((s-1)O, (s-1)G), the rest
-/// noise), its NIC to `nic_end`. `matched`: a posted receive took it (else it waits in the
-/// unexpected queue for one).
+/// receiver's CPU is busy to `cpu_end` (`overhead` of it is o + max((s-1)O, (s-1)G), the bytes'
+/// part charged by `cpu_bytes`, the rest noise), its NIC to `nic_end` (g and the bytes' time, by
+/// `nic_bytes`). `o` and `g` are the message's (ns). `matched`: a posted receive took it (else
+/// it waits in the unexpected queue for one).
 struct MessageSeen {
   std::uint32_t host, origin;
   std::uint8_t cpu, nic;  ///< the receiver's resources the engine charged
   std::uint64_t send;     ///< the send's global operation index
   std::uint64_t bytes;
-  double start, overhead, cpu_end, nic_end;
+  double start, overhead, cpu_end, nic_end, o, g;
+  BytesCharge cpu_bytes, nic_bytes;
   bool eager, matched;
 };
 

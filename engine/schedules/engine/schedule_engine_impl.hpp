@@ -546,8 +546,9 @@ class EngineRun {
       const double wire_end = loggopsim::first_byte_arrival(n, e.time);
       double arrival = wire_end;
       double delay = 0.0;
+      BytesCharge nic_bytes = BytesCharge::kG;
       if constexpr (requires { noise_.message_delay(e.op, size, h, to); }) {
-        delay = send_delay(e.op, size, h, to, e.time, n, nic);
+        delay = send_delay(e.op, size, h, to, e.time, n, nic, nic_bytes);
         arrival += delay;
       }
       if (!loggopsim::eager(n, size)) [[unlikely]]
@@ -566,8 +567,10 @@ class EngineRun {
                                 .cpu_end = cpu,
                                 .nic_end = nic,
                                 .o = n.o,
+                                .g = n.g,
                                 .wire_end = wire_end,
                                 .arrival = arrival,
+                                .nic_bytes = nic_bytes,
                                 .eager = loggopsim::eager(n, size)});
       queue_.push(Event{arrival, stamp_++, e.op, to, h << 2 | kMessage});
       if (loggopsim::eager(n, size)) finish_op(v, h, e.op);
@@ -577,14 +580,15 @@ class EngineRun {
   }
   // The latency noise of the message of `send` (`size` bytes, `from` to `to`) sent at t; when its
   // drawn bytes' time is charged on the transfer (latency.G_charge) it also takes the place of
-  // (s-1)G on the sender's NIC `nic`.
+  // (s-1)G on the sender's NIC `nic` (`charge` says so).
   COLLNOISE_HOT_INLINE double send_delay(std::uint64_t send, std::uint64_t size, std::uint32_t from,
                                          std::uint32_t to, double t, const ScheduleNet& n,
-                                         double& nic) {
+                                         double& nic, BytesCharge& charge) {
     if constexpr (requires { noise_.message_charge(send, size, from, to); }) {
       if (noise_.charges_transfer()) [[unlikely]] {
         const auto drawn = noise_.message_charge(send, size, from, to);
         nic = t + n.g + drawn.bytes_ns;
+        charge = BytesCharge::kDrawn;
         return drawn.delay_ns;
       }
     }
@@ -650,6 +654,10 @@ class EngineRun {
       const double extra = loggopsim::extra_bytes(size);
       double overhead = loggopsim::receive_overhead(n, extra);
       double nic_end = loggopsim::nic_free_after(n, e.time, extra);
+      // Which parameter the bytes' part of the receive's CPU time is (std::max keeps the first
+      // of equals), and of its NIC's.
+      BytesCharge cpu_bytes = extra * n.O >= extra * n.G ? BytesCharge::kO : BytesCharge::kG;
+      BytesCharge nic_bytes = BytesCharge::kG;
       if constexpr (requires { noise_.message_charge(send, size, origin, h); }) {
         if (noise_.charges_transfer()) [[unlikely]] {
           // The drawn bytes' time in place of (s-1)G on the receiver's CPU and NIC, the same
@@ -657,6 +665,8 @@ class EngineRun {
           const double bytes = noise_.message_charge(send, size, origin, h).bytes_ns;
           overhead = n.o + std::max(extra * n.O, bytes);
           nic_end = e.time + n.g + bytes;
+          cpu_bytes = extra * n.O >= bytes ? BytesCharge::kO : BytesCharge::kDrawn;
+          nic_bytes = BytesCharge::kDrawn;
         }
       }
       cpu = busy_until(h, Busy::kReceive, send, e.time, overhead, loggopsim::noise_window(n));
@@ -676,6 +686,10 @@ class EngineRun {
                                       .overhead = overhead,
                                       .cpu_end = cpu,
                                       .nic_end = nic,
+                                      .o = n.o,
+                                      .g = n.g,
+                                      .cpu_bytes = cpu_bytes,
+                                      .nic_bytes = nic_bytes,
                                       .eager = loggopsim::eager(n, size),
                                       .matched = taken});
       if (taken) {

@@ -26,11 +26,13 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "engine/loggops/loggp_parameter.hpp"
 #include "engine/schedules/engine/engine_observer.hpp"
 #include "engine/schedules/paths/path_sums.hpp"
 
@@ -51,6 +53,11 @@ std::string_view path_category_name(PathCategory c);
 
 /// The most step buckets the path's noise is spread over.
 inline constexpr std::size_t kPathBuckets = 64;
+
+/// Where the composition recorder (path_composition.hpp) keeps each parameter's time along the
+/// path: nowhere; in the place of the computation and rendezvous categories, for runs that have
+/// neither (96 bytes a composition, as without); or beside all categories (128 bytes).
+enum class ParameterTimesLayout : std::uint8_t { kNone, kCompact, kFull };
 
 /// Which lane of a rank a segment occupies.
 enum class PathLane : std::uint8_t { kCpu, kSendNic, kReceiveNic, kWire };
@@ -78,6 +85,10 @@ struct CriticalPath {
   /// The path's noise (ns) by the step bucket of the operation it fell in (summed in single
   /// precision: they add up to the noise category to about 1e-7 of it).
   std::array<double, kPathBuckets> noise_by_bucket{};
+  /// Each LogGOPS parameter's time along the path, ns (when the composition recorder was asked
+  /// to sum them): its L's are the wire category, its o's and g's and its bytes' (s-1)O and
+  /// (s-1)G the parts of the overhead and gap categories they charged.
+  std::optional<ParameterTimes> parameter_ns;
   /// The path's segments in time order (when the recorder was asked to keep them).
   std::vector<PathSegment> segments;
   /// Binding constraints the recorder could not match to an engine time (0 unless the engine's

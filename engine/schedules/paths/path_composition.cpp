@@ -4,18 +4,22 @@
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
 
 namespace collnoise {
 namespace {
 
 // A composition's bytes: its end time, its references, its noise array, each category's sum
-// (path_sums::PathSum: the his, then the los), 88 of its 96. A noise array's: its references,
-// then a float a bucket.
+// (path_sums::PathSum: the his, then the los), 88 of its 96; the parameter times after them
+// (kFull, at byte 96), or after the four categories kCompact keeps (at 64). A noise array's:
+// its references, then a float a bucket.
 constexpr std::size_t kRefsByte = 8;
 constexpr std::size_t kArrayByte = 12;
 constexpr std::size_t kHiByte = 16;
-constexpr std::size_t kLoByte = kHiByte + kPathCategories * sizeof(double);
-constexpr std::size_t kSumsEnd = kLoByte + kPathCategories * sizeof(float);
 constexpr std::size_t kLineWords = 64 / sizeof(double);
 std::size_t bucket_byte(std::size_t b) {
   return sizeof(std::uint32_t) + b * sizeof(float);
@@ -33,14 +37,6 @@ template <class T>
 void store(double* w, std::size_t byte, T x) {
   std::memcpy(reinterpret_cast<unsigned char*>(w) + byte, &x, sizeof(T));
 }
-path_sums::PathSum sum_in(const double* w, std::size_t c) {
-  return {load<double>(w, kHiByte + c * sizeof(double)),
-          load<float>(w, kLoByte + c * sizeof(float))};
-}
-void put_sum(double* w, std::size_t c, const path_sums::PathSum& s) {
-  store<double>(w, kHiByte + c * sizeof(double), s.hi);
-  store<float>(w, kLoByte + c * sizeof(float), s.lo);
-}
 
 void prefetch_lines(const double* w, std::size_t words) {
   for (std::size_t i = 0; i < words; i += kLineWords) __builtin_prefetch(w + i, 1);
@@ -48,11 +44,41 @@ void prefetch_lines(const double* w, std::size_t words) {
 
 }  // namespace
 
-PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t buckets)
-    : bucket_(std::move(bucket)), buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)) {
-  static_assert(kSumsEnd <= kStride * sizeof(double));
+PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t buckets,
+                                                 ParameterTimesLayout times)
+    : bucket_(std::move(bucket)),
+      buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)),
+      layout_(times),
+      timed_(times != ParameterTimesLayout::kNone),
+      stride_(times == ParameterTimesLayout::kFull ? kFullStride : kStride) {
+  static_assert(sizeof(Carrier) == 24 && sizeof(NicCarrier) == 16);
   static_assert(sizeof(NarrowFlight) == 32 && kPathBuckets <= (1U << (32 - kNodeBits)));
   static_assert(sizeof(RankCarriers) == 128 && offsetof(RankCarriers, inbox) == 64);
+  // The categories kept, their his then their los; then the parameter times (o, g, G, O).
+  const bool compact = times == ParameterTimesLayout::kCompact;
+  std::size_t kept = 0;
+  for (std::size_t c = 0; c < kPathCategories; ++c)
+    if (!compact || (c != static_cast<std::size_t>(PathCategory::kCalc) &&
+                     c != static_cast<std::size_t>(PathCategory::kRendezvous)))
+      hi_byte_[c] = static_cast<std::uint8_t>(kHiByte + kept++ * sizeof(double));
+  const std::size_t lo = kHiByte + kept * sizeof(double);
+  kept = 0;
+  for (std::size_t c = 0; c < kPathCategories; ++c)
+    if (hi_byte_[c] != 0) lo_byte_[c] = static_cast<std::uint8_t>(lo + kept++ * sizeof(float));
+  const std::size_t sums_end = lo + kept * sizeof(float);
+  times_word_ = compact ? (sums_end + sizeof(double) - 1) / sizeof(double) : kStride;
+  if (timed_ && times_word_ + kLogGPParameters - 1 > stride_)
+    throw std::logic_error("path composition: the parameter times do not fit");
+}
+
+path_sums::PathSum PathCompositionRecorder::sum_in(const double* w, std::size_t c) const {
+  if (hi_byte_[c] == 0) return {};
+  return {load<double>(w, hi_byte_[c]), load<float>(w, lo_byte_[c])};
+}
+
+void PathCompositionRecorder::put_sum(double* w, std::size_t c, const path_sums::PathSum& s) const {
+  store<double>(w, hi_byte_[c], s.hi);
+  store<float>(w, lo_byte_[c], s.lo);
 }
 
 void PathCompositionRecorder::Pool::reset(std::size_t words) {
@@ -84,13 +110,15 @@ std::uint32_t PathCompositionRecorder::Pool::take() {
 }
 
 void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std::uint32_t nics) {
-  compositions_.reset(kStride);
+  compositions_.reset(stride_);
+  fixed_.clear();
+  needs_full_ = false;
   arrays_.reset((bucket_byte(buckets_) + sizeof(double) - 1) / sizeof(double));
   flights_.clear();
   wide_flights_.clear();
   std::fill_n(arrays_.at(arrays_.take()), arrays_.stride, 0.0);  // kNoNoise
   const std::uint32_t zero = allocate();  // kZero: the empty path, ending at 0, never freed
-  std::fill_n(words(zero), kStride, 0.0);
+  std::fill_n(words(zero), stride_, 0.0);
   cpus_per_rank_ = cpus;
   nics_per_rank_ = nics;
   ranks_.assign(ranks, RankCarriers{});
@@ -101,7 +129,7 @@ void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std
   unmatched_ = 0;
 }
 
-double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
+double PathCompositionRecorder::bytes_per_rank(std::size_t buckets, ParameterTimesLayout times) {
   // Measured on recursive doubling at 2^18 and 2^20 ranks: at most 1.1 (periodic noise) to 1.25
   // (exponential noise on every operation) compositions a rank, 1.5 in the noiseless run (of
   // one bucket: no noise array); a noise array a rank under noise on every operation, 0.08 under
@@ -110,7 +138,8 @@ double PathCompositionRecorder::bytes_per_rank(std::size_t buckets) {
   // arrays a rank (about 350 bytes with 20 buckets; the 2^20 periodic run added 252 MB, 240
   // bytes a rank).
   const double array = static_cast<double>((bucket_byte(buckets) + 7) / 8 * 8);
-  return 1.2 * (kStride * sizeof(double) + array) + sizeof(RankCarriers);
+  const double stride = times == ParameterTimesLayout::kFull ? kFullStride : kStride;
+  return 1.2 * (stride * sizeof(double) + array) + sizeof(RankCarriers);
 }
 
 std::uint32_t PathCompositionRecorder::allocate() {
@@ -136,14 +165,18 @@ void PathCompositionRecorder::drop(std::uint32_t n) {
 }
 
 template <class Noise>
-void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> spans, Noise&& noise) {
+void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> spans,
+                                     Noise&& noise) const {
   double from = w[0];
   for (const Span& s : spans) {
     if (s.to == from) continue;  // a span of no length adds nothing
     const auto c = static_cast<std::size_t>(s.category);
-    path_sums::PathSum sum = sum_in(w, c);
-    path_sums::add_span(sum, from, s.to);
-    put_sum(w, c, sum);
+    // (A category the layout does not keep: the run has needs_full_ set.)
+    if (hi_byte_[c] != 0) {
+      path_sums::PathSum sum = sum_in(w, c);
+      path_sums::add_span(sum, from, s.to);
+      put_sum(w, c, sum);
+    }
     if (s.category == PathCategory::kNoise) noise(from, s.to);
     from = s.to;
   }
@@ -152,7 +185,7 @@ void PathCompositionRecorder::extend(double* w, std::initializer_list<Span> span
 
 std::uint32_t PathCompositionRecorder::compose(std::uint32_t node,
                                                std::initializer_list<Span> spans,
-                                               std::uint8_t bucket, bool consume) {
+                                               std::uint8_t bucket, bool consume, Charge charge) {
   if (node == kNone) {  // a released NIC never binds: the recorder and the engine disagree
     ++unmatched_;
     node = kZero;
@@ -173,13 +206,42 @@ std::uint32_t PathCompositionRecorder::compose(std::uint32_t node,
       store<std::uint32_t>(a, 0, load<std::uint32_t>(a, 0) + 1);
     }
     store<std::uint32_t>(to, kArrayByte, array);
-    std::copy(from + kHiByte / sizeof(double), from + kSumsEnd / sizeof(double),
-              to + kHiByte / sizeof(double));
+    std::copy(from + kHiByte / sizeof(double), from + stride_, to + kHiByte / sizeof(double));
     if (consume) drop(node);
   }
   double* w = words(n);
+  if (timed_ && charge.code != 0) add_charge(w, spans.begin()->to - w[0], charge);
   extend(w, spans, [&](double a, double b) { add_noise(w, bucket, a, b); });
   return n;
+}
+
+void PathCompositionRecorder::add_charge(double* w, double length, Charge charge) const {
+  // The times of o, g, G and O, in LogGPParameter's order after L.
+  const auto time = [&](LogGPParameter p) -> double& { return w[times_word_ + index_of(p) - 1]; };
+  if (charge.code == kWholeSpan) {
+    time(charge.fixed) += length;
+    return;
+  }
+  const double fixed = std::min(fixed_[(charge.code >> 2) - 1], length);
+  time(charge.fixed) += fixed;
+  if (const unsigned rest = charge.code & 3U; rest != 0)
+    time(rest == 1 ? LogGPParameter::kBigO : LogGPParameter::kBigG) += length - fixed;
+}
+
+std::uint16_t PathCompositionRecorder::charge_of(double fixed, BytesCharge bytes) {
+  if (!timed_) return 0;
+  // Few values: a run's o and g, one a protocol regime and class of pairs.
+  auto at = std::find(fixed_.begin(), fixed_.end(), fixed);
+  if (at == fixed_.end()) {
+    if (fixed_.size() == kMostCharges)
+      throw InputError(fmt::format(
+          "sensitivity.method = \"path\": the run charges more than {} distinct values of o and "
+          "g, more than a path's sums can name; use sensitivity.method = \"differences\"",
+          kMostCharges));
+    at = fixed_.insert(fixed_.end(), fixed);
+  }
+  const unsigned rest = bytes == BytesCharge::kO ? 1U : bytes == BytesCharge::kG ? 2U : 0U;
+  return static_cast<std::uint16_t>((at - fixed_.begin() + 1) << 2 | rest);
 }
 
 void PathCompositionRecorder::drop_array(std::uint32_t a) {
@@ -259,17 +321,17 @@ bool PathCompositionRecorder::find_flight(std::uint64_t op, std::uint32_t receiv
 }
 
 void PathCompositionRecorder::set(Carrier& slot, std::uint32_t node, PathCategory first, double mid,
-                                  double end, std::uint8_t bucket) {
+                                  double end, std::uint8_t bucket, std::uint16_t charge) {
   drop(slot.node);
   hold(node);
-  slot = Carrier{mid, end, node, first, bucket};
+  slot = Carrier{mid, end, node, first, bucket, charge};
 }
 
 void PathCompositionRecorder::set(NicCarrier& slot, std::uint32_t node, PathCategory first,
-                                  double end) {
+                                  double end, std::uint16_t charge) {
   drop(slot.node);
   hold(node);
-  slot = NicCarrier{end, node, first};
+  slot = NicCarrier{end, node, first, charge};
 }
 
 void PathCompositionRecorder::release_idle_nics(std::uint32_t host) {
@@ -295,6 +357,7 @@ std::uint32_t PathCompositionRecorder::start_from(A& binding, B& other) {
 }
 
 void PathCompositionRecorder::calc(const CalcSeen& c) {
+  if (layout_ == ParameterTimesLayout::kCompact) needs_full_ = true;
   Carrier& slot = cpu(c.host, c.cpu);
   path_sums::binding(c.start, {slot.end}, unmatched_);
   const std::uint32_t from = compose(slot, true);
@@ -320,8 +383,9 @@ void PathCompositionRecorder::send(const SendSeen& s) {
   if (s.cpu_end != work) noise_.add(s.cpu_end - work);
   hold(from);
   insert_flight(s.op, s.peer, Flight{s.start + s.o, s.wire_end, s.arrival, from, bucket});
-  set(nic_slot, from, PathCategory::kGap, s.nic_end);
-  set(cpu_slot, from, PathCategory::kOverhead, work, s.cpu_end, bucket);
+  set(nic_slot, from, PathCategory::kGap, s.nic_end, charge_of(s.g, s.nic_bytes));
+  set(cpu_slot, from, PathCategory::kOverhead, work, s.cpu_end, bucket,
+      charge_of(s.o, BytesCharge::kO));
   drop(from);
   release_idle_nics(s.host);
 }
@@ -347,13 +411,15 @@ void PathCompositionRecorder::message(const MessageSeen& m) {
   }
   const double work = m.start + m.overhead;
   if (m.cpu_end != work) noise_.add(m.cpu_end - work);
-  set(nic_slot, from, PathCategory::kGap, m.nic_end);
-  set(cpu_slot, from, PathCategory::kOverhead, work, m.cpu_end, flight.bucket);
+  set(nic_slot, from, PathCategory::kGap, m.nic_end, charge_of(m.g, m.nic_bytes));
+  set(cpu_slot, from, PathCategory::kOverhead, work, m.cpu_end, flight.bucket,
+      charge_of(m.o, m.cpu_bytes));
   drop(from);
   release_idle_nics(m.host);
 }
 
 void PathCompositionRecorder::rendezvous(const RendezvousSeen& r) {
+  if (layout_ == ParameterTimesLayout::kCompact) needs_full_ = true;
   Flight flight{};
   if (!find_flight(r.send, r.receiver, flight, true)) {
     ++unmatched_;
@@ -388,9 +454,9 @@ void PathCompositionRecorder::fetch_near(const AheadSeen& a) {
   const RankCarriers& r = ranks_[a.host];
   const NarrowFlight* f = a.message ? in_inbox(a.host, a.op) : nullptr;
   const bool from_message = f != nullptr && f->arrival >= r.cpu.end;
-  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), from_message ? 1 : kStride);
+  if (r.cpu.node != kNone) prefetch_lines(words(r.cpu.node), from_message ? 1 : stride_);
   if (f != nullptr)
-    prefetch_lines(words(f->node_bucket & ((1U << kNodeBits) - 1)), from_message ? kStride : 1);
+    prefetch_lines(words(f->node_bucket & ((1U << kNodeBits) - 1)), from_message ? stride_ : 1);
 }
 
 CriticalPath PathCompositionRecorder::result(std::span<const double> finish) const {
@@ -405,8 +471,10 @@ CriticalPath PathCompositionRecorder::result(std::span<const double> finish) con
       break;
     }
   const double* from = words(end.node == kNone ? kZero : end.node);
-  std::array<double, kStride> w;
-  std::copy(from, from + kStride, w.begin());
+  std::array<double, kFullStride> w{};
+  std::copy(from, from + stride_, w.begin());
+  if (timed_ && end.charge != 0)
+    add_charge(w.data(), end.mid - w[0], {end.charge, LogGPParameter::kSmallO});
   std::array<float, kPathBuckets> buckets{};
   const double* array = arrays_.at(load<std::uint32_t>(w.data(), kArrayByte));
   for (std::size_t b = 0; b < buckets_; ++b) buckets[b] = load<float>(array, bucket_byte(b));
@@ -415,6 +483,11 @@ CriticalPath PathCompositionRecorder::result(std::span<const double> finish) con
   for (std::size_t c = 0; c < kPathCategories; ++c)
     path.time[c] = path_sums::value_of(sum_in(w.data(), c));
   for (std::size_t b = 0; b < buckets_; ++b) path.noise_by_bucket[b] = buckets[b];
+  if (timed_) {
+    ParameterTimes& t = path.parameter_ns.emplace();
+    t[index_of(LogGPParameter::kL)] = path.time[static_cast<std::size_t>(PathCategory::kWire)];
+    for (std::size_t p = 1; p < kLogGPParameters; ++p) t[p] = w[times_word_ + p - 1];
+  }
   return path;
 }
 

@@ -13,6 +13,13 @@
 // rank whatever the number of operations; a NIC that can no longer bind (its rank has one CPU,
 // freed no earlier than it) lets go of its composition.
 //
+// Asked to (sensitivities from the path), it also sums each LogGOPS parameter's time along the
+// path: the o's, g's and the bytes' (s-1)G and (s-1)O on it (the L's are the wire category's),
+// and a CPU's or NIC's carrier names, in its padding, how its first span splits into the
+// message's o or g and its bytes' part (a code into a small table of the o's and g's the run
+// charged). A run without computations and rendezvous waits keeps them in the place of those two
+// categories, in 96 bytes still; others in 32 bytes more (128, two cache lines still).
+//
 // Memory traffic sets the cost (the engine's look-ahead fetches what an event reads, but the
 // lines add up): a composition is 96 bytes, two cache lines, its noise by bucket in an array
 // apart that only compositions with noise on their path have (shared by reference count, copied
@@ -40,8 +47,15 @@ class PathCompositionRecorder {
   static constexpr bool kActive = true;
 
   /// `bucket`: the step bucket of an operation (empty: all in bucket 0), below `buckets`
-  /// (1 to kPathBuckets).
-  PathCompositionRecorder(StepBucket bucket, std::size_t buckets);
+  /// (1 to kPathBuckets). With `times` other than kNone, it also sums each parameter's time
+  /// along the path (CriticalPath::parameter_ns); it throws InputError if a run charges more
+  /// than kMostCharges distinct o and g values then.
+  PathCompositionRecorder(StepBucket bucket, std::size_t buckets,
+                          ParameterTimesLayout times = ParameterTimesLayout::kNone);
+  static constexpr std::size_t kMostCharges = (1U << 14) - 2;
+  /// With kCompact: whether the run had a computation or a rendezvous, which that layout has no
+  /// room for. Its result is then not the path's: record the run again with kFull.
+  bool needs_full() const { return needs_full_; }
 
   void begin(std::uint32_t ranks, std::uint32_t cpus, std::uint32_t nics);
   void calc(const CalcSeen& c);
@@ -63,25 +77,37 @@ class PathCompositionRecorder {
   /// Noise-by-bucket arrays held at most.
   std::size_t peak_noise_arrays() const { return arrays_.allocated; }
   /// Bytes it holds per rank at most, about, with `buckets` step buckets (for estimates).
-  static double bytes_per_rank(std::size_t buckets);
+  static double bytes_per_rank(std::size_t buckets,
+                               ParameterTimesLayout times = ParameterTimesLayout::kNone);
 
  private:
   static constexpr std::uint32_t kZero = 0;    // the empty path at time 0, never freed
   static constexpr std::uint32_t kNone = ~0U;  // a NIC that can no longer bind
   // The path to a CPU's free time: composition `node` (which ends where the operation started),
   // then `first` up to `mid`, then noise up to `end`.
+  // `charge`: how `first` splits into parameters (0: into none).
   struct Carrier {
     double mid = 0.0, end = 0.0;
     std::uint32_t node = kZero;
     PathCategory first = PathCategory::kCalc;
     std::uint8_t bucket = 0;
+    std::uint16_t charge = 0;
   };
   // A NIC's: composition `node`, then `first` (gap, or a rendezvous wait) up to `end`.
   struct NicCarrier {
     double end = 0.0;
     std::uint32_t node = kZero;
     PathCategory first = PathCategory::kGap;
+    std::uint16_t charge = 0;
   };
+  // How the first span of a composed path splits into parameters: a code (0: none; kWholeSpan:
+  // all of it is `fixed`'s; else (i + 1) << 2 | r: the table's i-th value is `fixed`'s, the rest
+  // is O's (r = 1), G's (r = 2) or drawn bytes' time, no parameter's (r = 0)).
+  struct Charge {
+    std::uint16_t code = 0;
+    LogGPParameter fixed = LogGPParameter::kSmallO;
+  };
+  static constexpr std::uint16_t kWholeSpan = 1;
 
   // A message: its send's composition, then overhead up to `leave`, wire up to `wire_end`, noise
   // up to `arrival` (of step bucket `bucket`).
@@ -137,33 +163,47 @@ class PathCompositionRecorder {
   };
 
   // ---- Compositions: [end, references, noise array, (hi, lo) per category], 96 bytes (two cache
-  // lines whatever the offset) ----
+  // lines whatever the offset); with parameter times, the o's, g's, G's and O's after the four
+  // categories other than computation and rendezvous (kCompact, 96 bytes) or after all six
+  // (kFull, 128) ----
   static constexpr std::size_t kStride = 12;
+  static constexpr std::size_t kFullStride = 16;
   double* words(std::uint32_t n) const { return compositions_.at(n); }
+  /// Category `c`'s sum in composition `w` (a category the layout does not keep: zero).
+  path_sums::PathSum sum_in(const double* w, std::size_t c) const;
+  void put_sum(double* w, std::size_t c, const path_sums::PathSum& s) const;
   std::uint32_t allocate();
   void hold(std::uint32_t n);
   void drop(std::uint32_t n);
   /// Adds `spans` (in time order, each from the previous end) to the sums at `w`, and calls
   /// `noise(from, to)` for each noise span of some length.
   template <class Noise>
-  static void extend(double* w, std::initializer_list<Span> spans, Noise&& noise);
+  void extend(double* w, std::initializer_list<Span> spans, Noise&& noise) const;
   /// A composition for the path of `node` then `spans`, held once for the caller. `consume`: the
   /// caller's hold on `node` passes to the result (changed in place when it was the only one).
+  /// `charge`: how the first span splits into parameters (with parameter times).
   std::uint32_t compose(std::uint32_t node, std::initializer_list<Span> spans, std::uint8_t bucket,
-                        bool consume);
+                        bool consume, Charge charge);
   std::uint32_t compose(const Carrier& c, bool consume) {
-    return compose(c.node, {{c.first, c.mid}, {PathCategory::kNoise, c.end}}, c.bucket, consume);
+    return compose(c.node, {{c.first, c.mid}, {PathCategory::kNoise, c.end}}, c.bucket, consume,
+                   {c.charge, LogGPParameter::kSmallO});
   }
   std::uint32_t compose(const NicCarrier& c, bool consume) {
-    return compose(c.node, {{c.first, c.end}}, 0, consume);
+    return compose(c.node, {{c.first, c.end}}, 0, consume, {c.charge, LogGPParameter::kSmallG});
   }
   std::uint32_t compose(const Flight& f, bool consume) {
+    // A message's overhead span is its send's o.
     return compose(f.node,
                    {{PathCategory::kOverhead, f.leave},
                     {PathCategory::kWire, f.wire_end},
                     {PathCategory::kNoise, f.arrival}},
-                   f.bucket, consume);
+                   f.bucket, consume, {kWholeSpan, LogGPParameter::kSmallO});
   }
+  /// Adds a first span of `length` ns, split by `charge`, to the parameter times at `w`.
+  void add_charge(double* w, double length, Charge charge) const;
+  /// The code of a span that is `fixed` ns of o or g, then bytes charged by `bytes` (0 without
+  /// parameter times).
+  std::uint16_t charge_of(double fixed, BytesCharge bytes);
 
   // ---- The noise by bucket: an array of single-precision sums apart from the composition
   // ([references, a float a bucket]), shared by reference count and copied when one holder adds
@@ -182,8 +222,9 @@ class PathCompositionRecorder {
 
   /// Sets a CPU's or NIC's carrier to start from `node` (held once more).
   void set(Carrier& slot, std::uint32_t node, PathCategory first, double mid, double end,
-           std::uint8_t bucket);
-  void set(NicCarrier& slot, std::uint32_t node, PathCategory first, double end);
+           std::uint8_t bucket, std::uint16_t charge = 0);
+  void set(NicCarrier& slot, std::uint32_t node, PathCategory first, double end,
+           std::uint16_t charge = 0);
   /// Lets go of the compositions of `host`'s NICs that can no longer bind (one CPU a rank).
   void release_idle_nics(std::uint32_t host);
   /// Starts an operation of `binding` on a CPU and NIC pair: drops the other's hold first (so
@@ -208,6 +249,14 @@ class PathCompositionRecorder {
 
   StepBucket bucket_;
   std::size_t buckets_;
+  ParameterTimesLayout layout_;
+  bool timed_;
+  bool needs_full_ = false;
+  std::size_t stride_;
+  // Each category's (hi, lo) bytes in a composition (0: not kept), and the parameter times' word.
+  std::array<std::uint8_t, kPathCategories> hi_byte_{}, lo_byte_{};
+  std::size_t times_word_ = 0;
+  std::vector<double> fixed_;  // the o's and g's charges name
   Pool compositions_, arrays_;
   std::vector<RankCarriers> ranks_;
   std::vector<Carrier> more_cpus_;

@@ -49,18 +49,56 @@ void check_same(const CriticalPath& segments, const CriticalPath& sums) {
   CHECK(sums.segments.empty());
 }
 
-// Both recorders on one run of `s` with buckets `bucket` (at most 8): the composition's path,
-// checked against the segments'.
+// A path's parameter times split its categories: its L's are the wire, its o's, g's and bytes'
+// (s-1)G and (s-1)O the overhead and gap (no bytes' time drawn here).
+void check_parameter_times(const CriticalPath& path) {
+  REQUIRE(path.parameter_ns.has_value());
+  const ParameterTimes& t = *path.parameter_ns;
+  const auto category = [&](PathCategory c) { return path.time[static_cast<std::size_t>(c)]; };
+  CHECK(t[index_of(LogGPParameter::kL)] == category(PathCategory::kWire));
+  const double split = t[index_of(LogGPParameter::kSmallO)] + t[index_of(LogGPParameter::kSmallG)] +
+                       t[index_of(LogGPParameter::kBigG)] + t[index_of(LogGPParameter::kBigO)];
+  const double whole = category(PathCategory::kOverhead) + category(PathCategory::kGap);
+  CHECK(split == Approx(whole).epsilon(1e-12).margin(1e-9));
+  for (const double x : t) CHECK(x >= 0.0);
+}
+
+// Runs the compact layout could not keep (a computation or a rendezvous in them).
+std::size_t compact_refused = 0;
+
+// Four recorders on one run of `s` with buckets `bucket` (at most 8): the composition's path,
+// checked against the segments', and the same with parameter times in both layouts (its
+// categories the same bits, its parameters splitting them).
 template <class Sched, class Noise>
 CriticalPath compare(const Sched& s, Noise& noise, const StepBucket& bucket = bucket_of_index) {
   CriticalPathRecorder segments(bucket);
   PathCompositionRecorder sums(bucket, 8);
+  PathCompositionRecorder timed(bucket, 8, ParameterTimesLayout::kFull);
+  PathCompositionRecorder compact(bucket, 8, ParameterTimesLayout::kCompact);
   BothObservers<CriticalPathRecorder, PathCompositionRecorder> both{segments, sums};
+  BothObservers<PathCompositionRecorder, PathCompositionRecorder> times{timed, compact};
+  BothObservers<decltype(both), decltype(times)> all{both, times};
   ScheduleEngineMemory memory;
-  const ScheduleRun run = simulate_schedule(s, composition_net(), noise, memory, both);
+  const ScheduleRun run = simulate_schedule(s, composition_net(), noise, memory, all);
   REQUIRE(run.complete);
   CriticalPath path = sums.result(run.finish);
-  check_same(segments.result(run.finish), path);
+  const CriticalPath segment_path = segments.result(run.finish);
+  check_same(segment_path, path);
+  const CriticalPath timed_path = timed.result(run.finish);
+  check_same(segment_path, timed_path);
+  check_parameter_times(timed_path);
+  CHECK_FALSE(path.parameter_ns.has_value());
+  // The compact layout, where it has room (no computation, no rendezvous): the same numbers.
+  const bool room = path.time[static_cast<std::size_t>(PathCategory::kCalc)] == 0.0 &&
+                    path.time[static_cast<std::size_t>(PathCategory::kRendezvous)] == 0.0;
+  if (!compact.needs_full()) {
+    const CriticalPath compact_path = compact.result(run.finish);
+    check_same(segment_path, compact_path);
+    CHECK(compact_path.parameter_ns == timed_path.parameter_ns);
+  } else {
+    ++compact_refused;
+  }
+  if (!room) CHECK(compact.needs_full());
   return path;
 }
 
@@ -78,6 +116,8 @@ TEST_CASE("path composition: the same sums as the segments on every algorithm un
     WithMessageDelays<PatternScheduleNoise> network(cpu_again, delays, 5);
     compare(s, network);
   });
+  // The rendezvous sizes had no room in the compact layout; the eager ones did.
+  CHECK(compact_refused > 0);
 }
 
 TEST_CASE("path composition: memory follows the ranks, not the operations") {
