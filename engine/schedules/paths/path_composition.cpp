@@ -54,6 +54,8 @@ PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t 
   static_assert(sizeof(Carrier) == 24 && sizeof(NicCarrier) == 16);
   static_assert(sizeof(NarrowFlight) == 32 && kPathBuckets <= (1U << (32 - kNodeBits)));
   static_assert(sizeof(RankCarriers) == 128 && offsetof(RankCarriers, inbox) == 64);
+  static_assert(sizeof(WaitingFlight) % sizeof(double) == 0 &&
+                alignof(WaitingFlight) <= alignof(double));
   // The categories kept, their his then their los; then the parameter times (o, g, G, O).
   const bool compact = times == ParameterTimesLayout::kCompact;
   std::size_t kept = 0;
@@ -88,14 +90,19 @@ void PathCompositionRecorder::Pool::reset(std::size_t words) {
   chunk_mask = (1U << chunk_bits) - 1;
   chunks.clear();
   bases.clear();
-  free.clear();
+  first_free = ~0U;
   allocated = 0;
 }
 
+void PathCompositionRecorder::Pool::release(std::uint32_t n) {
+  store<std::uint32_t>(at(n), 0, first_free);
+  first_free = n;
+}
+
 std::uint32_t PathCompositionRecorder::Pool::take() {
-  if (!free.empty()) {
-    const std::uint32_t n = free.back();
-    free.pop_back();
+  if (first_free != ~0U) {
+    const std::uint32_t n = first_free;
+    first_free = load<std::uint32_t>(at(n), 0);
     return n;
   }
   const std::uint32_t n = allocated++;
@@ -114,7 +121,7 @@ void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std
   fixed_.clear();
   needs_full_ = false;
   arrays_.reset((bucket_byte(buckets_) + sizeof(double) - 1) / sizeof(double));
-  flights_.clear();
+  waiting_.reset(sizeof(WaitingFlight) / sizeof(double));
   wide_flights_.clear();
   std::fill_n(arrays_.at(arrays_.take()), arrays_.stride, 0.0);  // kNoNoise
   const std::uint32_t zero = allocate();  // kZero: the empty path, ending at 0, never freed
@@ -161,7 +168,7 @@ void PathCompositionRecorder::drop(std::uint32_t n) {
   store<std::uint32_t>(w, kRefsByte, refs);
   if (refs != 0) return;
   drop_array(load<std::uint32_t>(w, kArrayByte));
-  compositions_.free.push_back(n);
+  compositions_.release(n);
 }
 
 template <class Noise>
@@ -249,7 +256,7 @@ void PathCompositionRecorder::drop_array(std::uint32_t a) {
   double* w = arrays_.at(a);
   const auto refs = load<std::uint32_t>(w, 0) - 1;
   store<std::uint32_t>(w, 0, refs);
-  if (refs == 0) arrays_.free.push_back(a);
+  if (refs == 0) arrays_.release(a);
 }
 
 void PathCompositionRecorder::add_noise(double* w, std::uint8_t bucket, double from, double to) {
@@ -280,7 +287,15 @@ void PathCompositionRecorder::insert_flight(std::uint64_t op, std::uint32_t rece
         slot = narrow;
         return;
       }
-    flights_.insert(narrow);
+    // At the end of the receiver's queue.
+    const std::uint32_t n = waiting_.take();
+    new (waiting_at(n)) WaitingFlight{narrow, kNoFlight};
+    RankCarriers& r = ranks_[receiver];
+    if (r.last_waiting == kNoFlight)
+      r.first_waiting = n;
+    else
+      waiting_at(r.last_waiting)->next = n;
+    r.last_waiting = n;
   } else {
     wide_flights_.insert({op, f});
   }
@@ -305,12 +320,10 @@ bool PathCompositionRecorder::find_flight(std::uint64_t op, std::uint32_t receiv
       if (take) n->key = FlatIndexMap<NarrowFlight>::kEmpty;
       return true;
     }
-    if (flights_.size() != 0)
-      if (NarrowFlight* n = flights_.find(static_cast<std::uint32_t>(op)); n != nullptr) {
-        narrow(*n);
-        if (take) flights_.erase(n);
-        return true;
-      }
+    if (NarrowFlight n; find_waiting(static_cast<std::uint32_t>(op), receiver, n, take)) {
+      narrow(n);
+      return true;
+    }
   }
   if (wide_flights_.size() == 0) return false;
   WideFlight* w = wide_flights_.find(op);
@@ -318,6 +331,23 @@ bool PathCompositionRecorder::find_flight(std::uint64_t op, std::uint32_t receiv
   f = w->flight;
   if (take) wide_flights_.erase(w);
   return true;
+}
+
+bool PathCompositionRecorder::find_waiting(std::uint32_t op, std::uint32_t receiver,
+                                           NarrowFlight& f, bool take) {
+  RankCarriers& r = ranks_[receiver];
+  std::uint32_t before = kNoFlight;
+  for (std::uint32_t n = r.first_waiting; n != kNoFlight; before = n, n = waiting_at(n)->next) {
+    WaitingFlight* w = waiting_at(n);
+    if (w->flight.key != op) continue;
+    f = w->flight;
+    if (!take) return true;
+    (before == kNoFlight ? r.first_waiting : waiting_at(before)->next) = w->next;
+    if (r.last_waiting == n) r.last_waiting = before;
+    waiting_.release(n);
+    return true;
+  }
+  return false;
 }
 
 void PathCompositionRecorder::set(Carrier& slot, std::uint32_t node, PathCategory first, double mid,

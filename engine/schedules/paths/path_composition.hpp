@@ -24,13 +24,14 @@
 // lines add up): a composition is 96 bytes, two cache lines, its noise by bucket in an array
 // apart that only compositions with noise on their path have (shared by reference count, copied
 // when one holder adds noise); a rank's first CPU and NICs are one cache line, and the messages in
-// flight to it (32 bytes each, two of them) the next; more wait in a flat table.
+// flight to it (32 bytes each, two of them) the next; more wait in a queue of theirs.
 //
 // The binding constraint and the tie rules are critical_path.hpp's, and the sums are added in the
 // same order with the same arithmetic (path_sums.hpp): both recorders give the same bits
 // (tests/engine/schedules/paths/test_path_composition.cpp).
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <span>
 #include <utility>
 #include <vector>
@@ -116,23 +117,32 @@ class PathCompositionRecorder {
     std::uint32_t node = kZero;
     std::uint8_t bucket = 0;
   };
-  // A message in flight as the table of most runs keeps it, in 32 bytes: its key (the send's
-  // global index) in the place of the padding, its bucket in the composition's top bits. Runs
-  // beyond 2^32 operations or 2^26 compositions keep theirs in a table of 64-bit keys.
+  // A message in flight as the inboxes and queues of most runs keep it, in 32 bytes: its key (the
+  // send's global index) in the place of the padding, its bucket in the composition's top bits.
+  // Runs beyond 2^32 operations or 2^26 compositions keep theirs in a table of 64-bit keys.
   static constexpr unsigned kNodeBits = 26;
   struct NarrowFlight {
     double leave = 0.0, wire_end = 0.0, arrival = 0.0;
     std::uint32_t node_bucket = 0, key = FlatIndexMap<NarrowFlight>::kEmpty;
   };
   // A rank's first CPU and NICs in one cache line (further ones, which few schedules name, apart),
-  // and in the next the messages in flight to it, two at most (the rest in the tables): a
-  // message is then found where its receiver's carriers are, the line beside the one its event
-  // reads anyway, not in a table line of its own.
+  // and in the next the messages in flight to it, two at most: a message is then found where its
+  // receiver's carriers are, the line beside the one its event reads anyway. More wait in a
+  // queue of the rank's own (first and last, in the carriers' line) in a pool: a rank in a long
+  // detour collects a message from each later round's partner, and takes them in about the order
+  // they came (recursive doubling at 2^20 ranks under periodic detours: 200 000 at a time).
   static constexpr std::size_t kInbox = 2;
+  static constexpr std::uint32_t kNoFlight = ~0U;
   struct alignas(64) RankCarriers {
     Carrier cpu;
     NicCarrier send, receive;
+    std::uint32_t first_waiting = kNoFlight, last_waiting = kNoFlight;
     alignas(64) NarrowFlight inbox[kInbox];
+  };
+  // A message of a rank's queue: its flight and the next one's place in the pool.
+  struct WaitingFlight {
+    NarrowFlight flight;
+    std::uint32_t next = kNoFlight;
   };
   struct WideFlight {
     std::uint64_t key;
@@ -143,10 +153,11 @@ class PathCompositionRecorder {
     double to;
   };
 
-  // Blocks of `stride` doubles in chunks that never move, reused through a free list. A chunk
-  // is over 32 MiB, so that the C library maps it apart from its heap (and unmaps it when freed)
-  // whatever it was asked before: its pages count as memory only when used, and none are left
-  // to the heap between runs.
+  // Blocks of `stride` doubles in chunks that never move, reused through a free list kept in the
+  // free blocks themselves (a freed block's first 4 bytes name the next free one: no memory of
+  // its own, and the last freed is taken first). A chunk is over 32 MiB, so that the C library
+  // maps it apart from its heap (and unmaps it when freed) whatever it was asked before: its
+  // pages count as memory only when used, and none are left to the heap between runs.
   struct Pool {
     std::size_t stride = 1;
     unsigned chunk_bits = 0;
@@ -154,11 +165,13 @@ class PathCompositionRecorder {
     std::vector<std::unique_ptr<double[]>> chunks;
     std::vector<double*> bases;  // each chunk's first line
     std::uint32_t allocated = 0;
-    std::vector<std::uint32_t> free;
+    std::uint32_t first_free = ~0U;
     double* at(std::uint32_t n) const {
       return bases[n >> chunk_bits] + std::size_t{n & chunk_mask} * stride;
     }
     std::uint32_t take();
+    /// Block `n` is free again (its contents are not read before it is taken).
+    void release(std::uint32_t n);
     void reset(std::size_t words);
   };
 
@@ -213,7 +226,13 @@ class PathCompositionRecorder {
   /// Adds the noise of [from, to] to bucket `bucket` of composition `w` (held once).
   void add_noise(double* w, std::uint8_t bucket, double from, double to);
 
-  // ---- Messages in flight: in the receiver's inbox, else in a table ----
+  // ---- Messages in flight: in the receiver's inbox, else in its queue (a pool of WaitingFlight;
+  // runs beyond 2^32 operations or 2^26 compositions: in a table of 64-bit keys) ----
+  WaitingFlight* waiting_at(std::uint32_t n) const {
+    return std::launder(reinterpret_cast<WaitingFlight*>(waiting_.at(n)));
+  }
+  /// Takes send `op`'s message out of `receiver`'s queue into `f` (found: true), if `take`.
+  bool find_waiting(std::uint32_t op, std::uint32_t receiver, NarrowFlight& f, bool take);
   void insert_flight(std::uint64_t op, std::uint32_t receiver, const Flight& f);
   /// The flight of send `op` to `receiver` (found: true), taken out when `take`.
   bool find_flight(std::uint64_t op, std::uint32_t receiver, Flight& f, bool take);
@@ -262,7 +281,7 @@ class PathCompositionRecorder {
   std::vector<Carrier> more_cpus_;
   std::vector<NicCarrier> more_sends_, more_receives_;
   std::uint32_t cpus_per_rank_ = 1, nics_per_rank_ = 1;
-  FlatIndexMap<NarrowFlight> flights_;  // by the send's global index, when an inbox is full
+  Pool waiting_;  // WaitingFlight, when an inbox is full
   FlatIndexMap<WideFlight> wide_flights_;
   path_sums::CompensatedSum noise_;
   std::uint64_t unmatched_ = 0;
