@@ -12,6 +12,7 @@
 #include "core/rng.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise_kind.hpp"
+#include "engine/network/dragonfly.hpp"
 #include "engine/network/torus.hpp"
 #include "engine/network/xgft.hpp"
 #include "estimators/mean_interval.hpp"
@@ -24,7 +25,7 @@ constexpr const char* kKey = "network.topology";
 
 // The summary's fields, each declared once (core/field_spec.hpp).
 const FieldSpec kTopology{"topology", "", "the topology, described"};
-const FieldSpec kFamily{"topology_family", "", "\"xgft\" or \"torus\""};
+const FieldSpec kFamily{"topology_family", "", "\"fat-tree\", \"n-D torus\" or \"dragonfly\""};
 const FieldSpec kEndpoints{"endpoints", "", "endpoints of the topology"};
 const FieldSpec kSwitches{"switches", "", "switches of the topology"};
 const FieldSpec kLinks{"links", "", "links of the topology"};
@@ -95,6 +96,8 @@ std::shared_ptr<const Topology> parse_topology(const std::string& text) {
   static const std::regex xgft(R"(^\s*xgft\s*\(\s*(\d+)\s*;([^;]*);([^;]*)\)\s*$)");
   static const std::regex torus(R"(^\s*torus\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*$)");
   static const std::regex cube(R"(^\s*(\d+)\s*-\s*ary\s+(\d+)\s*-\s*cube\s*$)");
+  static const std::regex dragonfly(
+      R"(^\s*dragonfly\s*\(([^;)]*)(;\s*(minimal|valiant)\s*)?\)\s*$)");
   if (std::regex_match(lower, m, xgft)) {
     const auto h = std::stoul(m[1]);
     auto mm = numbers_of(m[2], text);
@@ -106,12 +109,24 @@ std::shared_ptr<const Topology> parse_topology(const std::string& text) {
                       kKey, text, h));
     return std::make_shared<const Xgft>(std::move(mm), std::move(ww), kKey);
   }
-  if (std::regex_match(lower, m, torus) || std::regex_match(lower, m, cube))
-    return std::make_shared<const Torus>(static_cast<std::uint32_t>(std::stoul(m[1])),
-                                         static_cast<std::uint32_t>(std::stoul(m[2])), kKey);
+  if (std::regex_match(lower, m, dragonfly)) {
+    const auto pahg = numbers_of(m[1], text);
+    if (pahg.size() != 4)
+      throw InputError(fmt::format(
+          "{} = \"{}\": dragonfly(p, a, h, g) needs 4 counts: endpoints a router, routers a "
+          "group, global links a router, groups",
+          kKey, text));
+    return std::make_shared<const Dragonfly>(
+        pahg[0], pahg[1], pahg[2], pahg[3],
+        m[3] == "valiant" ? DragonflyRouting::kValiant : DragonflyRouting::kMinimal, kKey);
+  }
+  if (std::regex_match(lower, m, torus) || std::regex_match(lower, m, cube)) {
+    const auto kn = numbers_of(m[1].str() + "," + m[2].str(), text);
+    return std::make_shared<const Torus>(kn[0], kn[1], kKey);
+  }
   throw InputError(
       fmt::format("{} = \"{}\" is not a topology: use \"xgft(h; m_1,...,m_h; w_1,...,w_h)\", "
-                  "\"torus(k, n)\" or \"k-ary n-cube\"",
+                  "\"torus(k, n)\", \"k-ary n-cube\" or \"dragonfly(p, a, h, g[; valiant])\"",
                   kKey, text));
 }
 
@@ -253,8 +268,8 @@ ModelKind network_model_kind() {
   static const KeySpec topology{.name = "network.topology",
                                 .type = KeyType::kText,
                                 .meaning =
-                                    "\"xgft(h; m_1,...,m_h; w_1,...,w_h)\", \"torus(k, n)\" "
-                                    "or \"k-ary n-cube\""};
+                                    "\"xgft(h; m_1,...,m_h; w_1,...,w_h)\", \"torus(k, n)\", "
+                                    "\"k-ary n-cube\" or \"dragonfly(p, a, h, g[; valiant])\""};
   static const KeySpec rho{.name = "network.rho",
                            .meaning = "the fraction of endpoints with background traffic",
                            .bounds = {0.0, 1.0, false, true}};
