@@ -68,6 +68,8 @@ OTHER_MEANINGS = {
     # The schedule model's and command's name; a figure's name.
     ("schedule", "engine/schedules/schedule_model_kind.cpp"), ("schedule", "app/main.cpp"),
     ("schedule", "python/collnoise/figures/__init__.py"),
+    # The schedule model's collective kind, which the round model of the network leaves to it.
+    ("schedule", "engine/network/network_study.cpp"),
     ("curve", "engine/study.hpp"), ("curve", "python/collnoise/figures/__init__.py"),
     # The Bernoulli law's parameter; an algorithm's functions refused when missing;
     # cgroup's "no limit".

@@ -79,6 +79,7 @@ inline double arrival_time(const MessageCosts& costs, double send_end) {
 // ---- LogGOPSim's charging rule, in the schedule engine's nanoseconds ----
 
 struct PairClasses;
+struct ContentionSpec;
 
 /// LogGOPS in the schedule engine's units, and the largest eager message.
 struct ScheduleNet {
@@ -102,6 +103,9 @@ struct ScheduleNet {
   /// pair takes this; else a far pair takes the far class's parameters. Set on the top net
   /// only (its by_size entries and the far class's own net have none).
   std::shared_ptr<const PairClasses> classes;
+  /// Messages that share a network's links (docs/models/contention.md): null, none do (the
+  /// wire is L whatever else is sent). Set on the top net only, as `classes`.
+  std::shared_ptr<const ContentionSpec> contention;
 };
 
 /// Which rank pairs are near: ranks r and q are near iff their switch ids are equal, the id of

@@ -12,24 +12,14 @@
 #include "core/rng.hpp"
 #include "distributions/law_kind.hpp"
 #include "distributions/time_noise_kind.hpp"
-#include "engine/network/dragonfly.hpp"
-#include "engine/network/torus.hpp"
-#include "engine/network/xgft.hpp"
+#include "engine/network/topology_keys.hpp"
 #include "estimators/mean_interval.hpp"
 #include "estimators/summary_fields.hpp"
 
 namespace collnoise {
 namespace {
 
-constexpr const char* kKey = "network.topology";
-
 // The summary's fields, each declared once (core/field_spec.hpp).
-const FieldSpec kTopology{"topology", "", "the topology, described"};
-const FieldSpec kFamily{"topology_family", "", "\"fat-tree\", \"n-D torus\" or \"dragonfly\""};
-const FieldSpec kEndpoints{"endpoints", "", "endpoints of the topology"};
-const FieldSpec kSwitches{"switches", "", "switches of the topology"};
-const FieldSpec kLinks{"links", "", "links of the topology"};
-const FieldSpec kDiameter{"diameter", "", "the longest shortest route, in hops"};
 const FieldSpec kBackground{"background_endpoints", "", "endpoints sending background traffic"};
 const FieldSpec kProcesses{"processes", "", "processes of the collective"};
 const FieldSpec kActive{"active_processes", "", "processes taking part in the collective"};
@@ -64,71 +54,7 @@ constexpr std::size_t kWidth = std::size(kMetrics);
 // The slowdown's quantiles, from its histogram (in the slowdown's unit).
 const QuantileFields kSlowdownQuantiles{kSlowdown.name + "_", kSlowdown.unit, "the slowdown"};
 
-std::vector<std::uint32_t> numbers_of(const std::string& list, const std::string& text) {
-  std::vector<std::uint32_t> out;
-  std::size_t at = 0;
-  while (at < list.size()) {
-    const std::size_t comma = list.find(',', at);
-    const std::string item =
-        list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-    try {
-      std::size_t used = 0;
-      const unsigned long v = std::stoul(item, &used);
-      if (item.find_first_not_of(" \t", used) != std::string::npos || v > 1u << 30)
-        throw std::invalid_argument(item);
-      out.push_back(static_cast<std::uint32_t>(v));
-    } catch (const std::exception&) {
-      throw InputError(fmt::format("{} = \"{}\": '{}' is not a count", kKey, text, item));
-    }
-    if (comma == std::string::npos) break;
-    at = comma + 1;
-  }
-  return out;
-}
-
 }  // namespace
-
-std::shared_ptr<const Topology> parse_topology(const std::string& text) {
-  std::string lower = text;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  std::smatch m;
-  static const std::regex xgft(R"(^\s*xgft\s*\(\s*(\d+)\s*;([^;]*);([^;]*)\)\s*$)");
-  static const std::regex torus(R"(^\s*torus\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*$)");
-  static const std::regex cube(R"(^\s*(\d+)\s*-\s*ary\s+(\d+)\s*-\s*cube\s*$)");
-  static const std::regex dragonfly(
-      R"(^\s*dragonfly\s*\(([^;)]*)(;\s*(minimal|valiant)\s*)?\)\s*$)");
-  if (std::regex_match(lower, m, xgft)) {
-    const auto h = std::stoul(m[1]);
-    auto mm = numbers_of(m[2], text);
-    auto ww = numbers_of(m[3], text);
-    if (mm.size() != h || ww.size() != h)
-      throw InputError(
-          fmt::format("{} = \"{}\": XGFT(h; m_1..m_h; w_1..w_h) needs h = {} values "
-                      "of m and of w",
-                      kKey, text, h));
-    return std::make_shared<const Xgft>(std::move(mm), std::move(ww), kKey);
-  }
-  if (std::regex_match(lower, m, dragonfly)) {
-    const auto pahg = numbers_of(m[1], text);
-    if (pahg.size() != 4)
-      throw InputError(fmt::format(
-          "{} = \"{}\": dragonfly(p, a, h, g) needs 4 counts: endpoints a router, routers a "
-          "group, global links a router, groups",
-          kKey, text));
-    return std::make_shared<const Dragonfly>(
-        pahg[0], pahg[1], pahg[2], pahg[3],
-        m[3] == "valiant" ? DragonflyRouting::kValiant : DragonflyRouting::kMinimal, kKey);
-  }
-  if (std::regex_match(lower, m, torus) || std::regex_match(lower, m, cube)) {
-    const auto kn = numbers_of(m[1].str() + "," + m[2].str(), text);
-    return std::make_shared<const Torus>(kn[0], kn[1], kKey);
-  }
-  throw InputError(
-      fmt::format("{} = \"{}\" is not a topology: use \"xgft(h; m_1,...,m_h; w_1,...,w_h)\", "
-                  "\"torus(k, n)\", \"k-ary n-cube\" or \"dragonfly(p, a, h, g[; valiant])\"",
-                  kKey, text));
-}
 
 NetworkStudy::NetworkStudy(CongestionModel model) : model_(std::move(model)) {}
 
@@ -170,12 +96,7 @@ PointSummary NetworkStudy::summarize(const Tally& tally, const SummaryContext& c
   const double level = context.confidence;
   Record s;
   const Topology& t = model_.topology();
-  s.put(kTopology, Field(t.describe()));
-  s.put(kFamily, Field(t.family()));
-  s.put(kEndpoints, Field(t.endpoints()));
-  s.put(kSwitches, Field(t.switches()));
-  s.put(kLinks, Field(t.links()));
-  s.put(kDiameter, Field(static_cast<std::int64_t>(t.diameter())));
+  topology_fields::put(s, t);
   s.put(kBackground, Field(model_.perturbing()));
   s.put(kProcesses, Field(model_.processes()));
   s.put(kActive, Field(model_.active_processes()));
@@ -226,7 +147,7 @@ double NetworkStudy::working_bytes(int threads) const {
 
 std::vector<TableColumn> NetworkStudy::columns() const {
   return {{kSamples.name, kSamples.name, ""},
-          {kEndpoints.name, kEndpoints.name, ""},
+          {topology_fields::kEndpoints.name, topology_fields::kEndpoints.name, ""},
           {kSlowdown.name, kSlowdown.mean.mean().name, ""},
           {"ci_low", kSlowdown.mean.ci_low().name, ""},
           {"ci_high", kSlowdown.mean.ci_high().name, ""},
@@ -236,7 +157,7 @@ std::vector<TableColumn> NetworkStudy::columns() const {
 PlotHints NetworkStudy::plot_hints() const {
   PlotHints hints;
   hints.figure = "network";
-  hints.x = kEndpoints.name;
+  hints.x = topology_fields::kEndpoints.name;
   hints.show(kSlowdown.mean);
   hints.y_label = "slowdown";
   return hints;
@@ -244,16 +165,22 @@ PlotHints NetworkStudy::plot_hints() const {
 
 namespace {
 
+const KeySpec kRho{.name = "network.rho",
+                   .meaning = "the fraction of endpoints with background traffic",
+                   .bounds = {0.0, 1.0, false, true}};
+
 bool on_network(const ParamReader& reader) {
+  // A schedule point on a topology is the schedule model's (its messages contend there).
   const auto kind = reader.peek_text(collective_kind_key().name);
-  return reader.has("network.topology") || reader.has("network.rho") ||
-         kind == "binomial_broadcast" || kind == "binomial_reduce";
+  if (kind == "schedule") return false;
+  return reader.has(topology_key().name) || reader.has(kRho.name) || kind == "binomial_broadcast" ||
+         kind == "binomial_reduce";
 }
 
 // What NetworkStudy::summarize writes, in its order.
 std::vector<FieldSpec> network_fields() {
-  FieldList fields = {kTopology,   kFamily,    kEndpoints, kSwitches, kLinks, kDiameter,
-                      kBackground, kProcesses, kActive,    kIdle,     kRounds};
+  FieldList fields = topology_fields::all();
+  append_fields(fields, {kBackground, kProcesses, kActive, kIdle, kRounds});
   append_fields(fields, kSlowdown.mean.specs());
   fields.push_back(kSamples);
   for (const NetworkMetric* metric : {&kCostPerturbed, &kCostQuiet, &kCostClean, &kSlowdownTotal})
@@ -265,21 +192,13 @@ std::vector<FieldSpec> network_fields() {
 }  // namespace
 
 ModelKind network_model_kind() {
-  static const KeySpec topology{.name = "network.topology",
-                                .type = KeyType::kText,
-                                .meaning =
-                                    "\"xgft(h; m_1,...,m_h; w_1,...,w_h)\", \"torus(k, n)\", "
-                                    "\"k-ary n-cube\" or \"dragonfly(p, a, h, g[; valiant])\""};
-  static const KeySpec rho{.name = "network.rho",
-                           .meaning = "the fraction of endpoints with background traffic",
-                           .bounds = {0.0, 1.0, false, true}};
   return {
       .name = "network",
       .meaning =
           "binomial broadcast and reduce, and the butterfly, on a fat tree or torus with "
           "background traffic and optional OS noise",
       .collectives = {"binomial_broadcast", "binomial_reduce", "butterfly"},
-      .keys = {topology, rho},
+      .keys = {topology_key(), kRho},
       .summary_fields = network_fields(),
       .takes = [](const ParamReader& reader,
                   const RunContext& run) { return run.run_kind == "sample" && on_network(reader); },
@@ -291,8 +210,8 @@ ModelKind network_model_kind() {
                   "collective.kind = \"{}\" does not run on a [network]: use binomial_broadcast, "
                   "binomial_reduce or butterfly",
                   kind));
-            const auto shape = parse_topology(reader.text(topology));
-            const double fraction = reader.number(rho);
+            const auto shape = parse_topology(reader.text(topology_key()));
+            const double fraction = reader.number(kRho);
             const NetworkPattern pattern =
                 kind == "binomial_broadcast" ? NetworkPattern::kBinomialBroadcast
                 : kind == "binomial_reduce"  ? NetworkPattern::kBinomialReduce

@@ -27,10 +27,6 @@ class NetworkStudy final : public SampledStudy {
   CongestionModel model_;
 };
 
-/// A topology from its run-file text: "xgft(2; 12,12; 1,6)" (XGFT(h; m_1..m_h; w_1..w_h)) or
-/// "torus(100, 2)" / "100-ary 2-cube" (k-ary n-cube). InputError naming network.topology.
-std::shared_ptr<const Topology> parse_topology(const std::string& text);
-
 /// The model kind of this room: collectives on a network with background traffic.
 ModelKind network_model_kind();
 

@@ -147,6 +147,15 @@ inline const FieldSpec kNearMessages{"near_messages", "",
 inline const FieldSpec kFarMessages{"far_messages", "",
                                     "the schedule's messages between far ranks (one replication)",
                                     kPairClassesGiven};
+inline const std::string kTopologyGiven = "with network.topology";
+inline const FieldSpec kContention{
+    "contention", "", "how messages share the topology's links: \"simple\" (LogGOPSim's model)",
+    kTopologyGiven};
+inline const FieldSpec kNoiselessRepolls{
+    "noiseless_network_repolls", "",
+    "polls of the noiseless run that found a message still in the network (each queued it "
+    "again)",
+    kTopologyGiven};
 inline const FieldSpec kSampleFinish{
     "sample_finish", kSeconds, "every rank's finishing time in it: " + kListed, kFinishSampled};
 

@@ -10,6 +10,7 @@
 #include "distributions/time_noise_kind.hpp"
 #include "engine/loggops/loggops_keys.hpp"
 #include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/contention_keys.hpp"
 #include "engine/schedules/engine/message_delays.hpp"
 #include "engine/schedules/entry_keys.hpp"
 #include "engine/schedules/goal/goal_reader.hpp"
@@ -346,6 +347,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   }
   ScheduleNetRead network = read_schedule_net(reader, row_bytes);
   read_pair_classes(reader, network.net);
+  read_contention(reader, network.net);
   const ScheduleNet& net = network.net;
   std::optional<TimeNoiseLaw> time_law;
   ScheduleNoiseSpec noise = read_schedule_noise(reader, source.ranks, time_law);
@@ -354,6 +356,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   EntrySpec entry = read_entry(reader);
   const std::uint32_t source_ranks = source.ranks;
   check_entry(entry, run.critical_path);
+  check_contention(net, noise, run.critical_path);
   SensitivitySpec sensitivity = read_sensitivity(reader, net);
   if (sensitivity.any()) check_sensitivity(sensitivity, entry, noise, run.critical_path);
   point.kind = "schedule";
@@ -390,6 +393,7 @@ ModelKind schedule_model_kind() {
                                kCosched, kRanksPerNode, kFinishSample, kMeasurements};
   for (const auto& k : schedule_net_keys()) keys.push_back(k);
   for (const auto& k : pair_class_keys()) keys.push_back(k);
+  for (const auto& k : contention_keys()) keys.push_back(k);
   for (const auto& k : message_delay_keys()) keys.push_back(k);
   for (const auto& k : entry_keys()) keys.push_back(k);
   for (const auto& k : sensitivity_keys()) keys.push_back(k);

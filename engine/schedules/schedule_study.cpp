@@ -13,6 +13,8 @@
 #include "core/rng.hpp"
 #include "core/task_parallel.hpp"
 #include "core/work_in_flight.hpp"
+#include "engine/network/contention_spec.hpp"
+#include "engine/network/topology_keys.hpp"
 #include "engine/schedules/engine/message_delays.hpp"
 #include "engine/schedules/pair_class_keys.hpp"
 #include "engine/schedules/paths/path_composition.hpp"
@@ -689,6 +691,8 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields,
                 {kLatencyPoolBytes, kLatencyPoolSamples, kLatencyPools, kLatencyFlooredShare});
   append_fields(fields, {kPairClasses, kNearMessages, kFarMessages});
+  append_fields(fields, written_under(topology_fields::all(), kTopologyGiven));
+  append_fields(fields, {kContention, kNoiselessRepolls});
   append_fields(fields, kSlowestTail.specs());
   append_fields(fields, {kSensitivityStep});
   for (const SensitivityFields& f : kSensitivities) append_fields(fields, f.specs());
@@ -735,6 +739,11 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   put_loggp_fit(s);
   if (noise_.delays) put_latency_fields(s, *noise_.delays, *schedule());
   if (net_.classes) put_pair_class_fields(s, *net_.classes, *schedule());
+  if (net_.contention) {
+    topology_fields::put(s, *net_.contention->topology);
+    s.put(kContention, Field(net_.contention->model_name()));
+    s.put(kNoiselessRepolls, Field(noiseless().network_repolls));
+  }
   s.put(kRankEntry, Field(entry_.entry_text));
   s.put(kSampleTiming, Field(entry_.timing_text()));
   s.put(kBenchmarkLoop, Field(entry_.loop_text()));

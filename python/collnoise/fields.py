@@ -286,6 +286,8 @@ latency_floored_share = "latency_floored_share"
 pair_classes = "pair_classes"
 near_messages = "near_messages"
 far_messages = "far_messages"
+contention = "contention"
+noiseless_network_repolls = "noiseless_network_repolls"
 slowest_tail_share = "slowest_tail_share"
 slowest_tail_share_ci_low = "slowest_tail_share_ci_low"
 slowest_tail_share_ci_high = "slowest_tail_share_ci_high"
@@ -746,6 +748,8 @@ UNITS = {
     pair_classes: "",
     near_messages: "",
     far_messages: "",
+    contention: "",
+    noiseless_network_repolls: "",
     slowest_tail_share: "",
     slowest_tail_share_ci_low: "",
     slowest_tail_share_ci_high: "",

@@ -106,6 +106,9 @@ struct ScheduleRun {
   /// Per rank, whether a message it received drew its latency from a fitted tail beyond the data;
   /// empty unless the run's message delays have such tails (MessageDelays::has_fitted_tails).
   std::vector<std::uint8_t> received_from_tail;
+  /// With contention (ScheduleNet::contention): polls that found a message still in the network
+  /// (each queued it again; docs/models/contention.md). 0 without.
+  std::uint64_t network_repolls = 0;
 };
 
 /// The most a run's memory takes (bytes; ScheduleEngineMemory::bytes() after the run), estimated

@@ -14,6 +14,7 @@
 #include "core/huge_page_allocator.hpp"
 #include "core/stop_poll.hpp"
 #include "core/stop_request.hpp"
+#include "engine/network/contention_spec.hpp"
 #include "engine/schedules/engine/engine_memory.hpp"
 #include "engine/schedules/engine/engine_observer.hpp"
 #include "engine/schedules/engine/event_queue.hpp"
@@ -93,11 +94,14 @@ class EngineRun {
 
   /// A run on `buffers` (emptied by the caller); `extra`: extra_doubles(s) zeros, kept by the
   /// caller for the run.
+  /// `network`: the messages' shared network (ScheduleNet::contention), or null.
   EngineRun(const Sched& s, const ScheduleNet& net, Noise& noise, bool use_rooms,
-            EngineBuffers& buffers, Observer& observer, std::span<double> extra)
+            EngineBuffers& buffers, Observer& observer, std::span<double> extra,
+            MessageNetwork* network = nullptr)
       : s_(s),
         net_(net),
         noise_(noise),
+        network_(network),
         observer_(observer),
         buffers_(buffers),
         matches_pool_(buffers.matches),
@@ -179,6 +183,7 @@ class EngineRun {
     ScheduleRun run;
     run.events = events_;
     run.searched = matches_pool_.searched();
+    if (network_ != nullptr) run.network_repolls = network_->repolls();
     record_finish_times(run);
     check_complete(run);
     return run;
@@ -572,6 +577,9 @@ class EngineRun {
                                 .arrival = arrival,
                                 .nic_bytes = nic_bytes,
                                 .eager = loggopsim::eager(n, size)});
+      // On a shared network the message enters as its send starts (LogGOPSim's insert).
+      if (network_ != nullptr) [[unlikely]]
+        network_->start(e.op, h, to, size, e.time);
       queue_.push(Event{arrival, stamp_++, e.op, to, h << 2 | kMessage});
       if (loggopsim::eager(n, size)) finish_op(v, h, e.op);
     } else {
@@ -647,6 +655,15 @@ class EngineRun {
     const auto vs = s_.view(origin);
     double& cpu = cpu_of(h, vs.cpu(send));
     double& nic = recv_nic(h, vs.nic(send));
+    if (network_ != nullptr) [[unlikely]] {
+      // LogGOPSim asks the network first, at every arrival and retry: a message still in it
+      // comes back when it may have left, or when the receiver frees, whichever is later.
+      const double left = network_->poll(send, e.time);
+      if (left > e.time) {
+        queue_.push(Event{std::max({cpu, nic, left}), e.stamp, e.op, e.host, e.origin_type});
+        return;
+      }
+    }
     if (std::max(cpu, nic) <= e.time) {
       ++events_;
       const std::uint64_t size = vs.size(send);
@@ -764,6 +781,7 @@ class EngineRun {
   const Sched& s_;
   const ScheduleNet& net_;
   Noise& noise_;
+  MessageNetwork* network_;
   Observer& observer_;
   EngineBuffers& buffers_;
   MatchPool& matches_pool_;
@@ -802,7 +820,9 @@ ScheduleRun simulate_with(const Sched& s, const ScheduleNet& net, Noise& noise, 
   if constexpr (Observer::kActive) observer.begin(s.ranks(), s.cpus(), s.nics());
   buffers.reset();
   std::vector<double> extra(Run::extra_doubles(s), 0.0);
-  Run run(s, net, noise, use_rooms, buffers, observer, extra);
+  const std::unique_ptr<MessageNetwork> network =
+      net.contention ? net.contention->start_run(s.ranks()) : nullptr;
+  Run run(s, net, noise, use_rooms, buffers, observer, extra, network.get());
   if (!start.empty()) run.start_at(start);
   StopPoll setup;
   run.begin_start_round(run.count_dependencies(setup));
@@ -846,7 +866,8 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
     for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
       most = std::max(most, v.dependencies(op));
   }
-  const bool rooms = s.cpus() == 1 && s.nics() == 1;
+  // Messages polled by a shared network are queued again as LogGOPSim does: no rooms.
+  const bool rooms = s.cpus() == 1 && s.nics() == 1 && !net.contention;
   EngineBuffers& buffers = memory.buffers();
   if (most < 0xff)
     return simulate_with<std::uint8_t>(s, net, noise, rooms, buffers, observer, start);

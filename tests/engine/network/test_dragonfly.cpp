@@ -7,7 +7,7 @@
 #include "core/errors.hpp"
 #include "engine/network/congestion.hpp"
 #include "engine/network/dragonfly.hpp"
-#include "engine/network/network_study.hpp"
+#include "engine/network/topology_keys.hpp"
 
 using namespace collnoise;
 using Catch::Matchers::Contains;

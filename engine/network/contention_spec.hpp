@@ -1,0 +1,38 @@
+#pragma once
+// Contention for the schedule engine's messages (docs/models/contention.md): the topology they
+// share, where each rank sits on it, and the model that shares its links. A point's spec is
+// read once (engine/schedules/contention_keys.hpp); each run makes its own network from it.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/network/message_network.hpp"
+#include "engine/network/topology.hpp"
+
+namespace collnoise {
+
+/// How messages share a link.
+enum class ContentionModel : std::uint8_t {
+  /// LogGOPSim's `simple` network (--network-type simple): a message moves one byte per ns
+  /// divided by the largest number of messages on a link of its route (simple_network.hpp).
+  kSimple,
+};
+
+/// The models' names in run files (network.contention), in ContentionModel's order.
+std::vector<std::string> contention_model_names();
+/// The model of a name of contention_model_names(). Precondition: it is one of them.
+ContentionModel contention_model_named(const std::string& name);
+
+struct ContentionSpec {
+  std::shared_ptr<const Topology> topology;  ///< not null
+  ContentionModel model = ContentionModel::kSimple;
+
+  /// The model's name in run files and summaries ("simple").
+  std::string model_name() const;
+  /// A network for one run of `ranks` ranks, rank r on endpoint r. InputError when the topology
+  /// has fewer endpoints than ranks.
+  std::unique_ptr<MessageNetwork> start_run(std::uint32_t ranks) const;
+};
+
+}  // namespace collnoise

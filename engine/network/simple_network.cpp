@@ -1,0 +1,109 @@
+#include "engine/network/simple_network.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace collnoise {
+
+SimpleNetwork::SimpleNetwork(const Topology& topology)
+    : topology_(topology), path_(static_cast<std::size_t>(std::max(topology.diameter(), 1))) {}
+
+void SimpleNetwork::advance(Flight& f, double t) const {
+  // LogGOPSim's floor at every touch: a slower message loses up to a ten-thousandth per touch.
+  f.left -= static_cast<std::int64_t>(std::floor((t - f.last) * kScale / f.congestion));
+  f.last = t;
+}
+
+std::uint32_t SimpleNetwork::new_flight() {
+  if (!free_.empty()) {
+    const std::uint32_t k = free_.back();
+    free_.pop_back();
+    return k;
+  }
+  flights_.emplace_back();
+  return static_cast<std::uint32_t>(flights_.size() - 1);
+}
+
+void SimpleNetwork::forget(std::uint64_t id, std::uint32_t k) {
+  index_.erase(id);
+  flights_[k].route.clear();
+  free_.push_back(k);
+}
+
+void SimpleNetwork::poll_due(double t) {
+  const auto due = due_.find(t);
+  if (due == due_.end()) return;
+  for (const std::uint64_t id : due->second) {
+    const auto at = index_.find(id);
+    if (at == index_.end() || flights_[at->second].gone) continue;
+    advance(flights_[at->second], t);
+    if (flights_[at->second].left <= 0) leave(at->second, t);
+  }
+}
+
+void SimpleNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to,
+                          std::uint64_t bytes, double t) {
+  poll_due(t);
+  const std::uint32_t k = new_flight();
+  index_[id] = k;
+  const std::size_t hops = topology_.route(from, to, path_);
+  Flight& f = flights_[k];
+  f = Flight{};
+  f.left = static_cast<std::int64_t>(static_cast<double>(bytes) * kScale);
+  f.last = t;
+  f.route.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(hops));
+  for (const LinkId link : f.route) {
+    std::vector<std::uint32_t>& on = on_link_[link];
+    const auto count = static_cast<std::uint32_t>(on.size());
+    f.congestion = std::max(f.congestion, count + 1);
+    for (const std::uint32_t m : on) {
+      advance(flights_[m], t);
+      // At most one step per message: after it, its congestion is above this link's count.
+      if (flights_[m].congestion == count) ++flights_[m].congestion;
+    }
+    on.push_back(k);
+  }
+  due_[t + static_cast<double>(bytes)].push_back(id);
+  due_.erase(due_.begin(), due_.lower_bound(t));
+}
+
+void SimpleNetwork::leave(std::uint32_t k, double t) {
+  std::set<std::uint32_t> touched;
+  for (const LinkId link : flights_[k].route) {
+    std::vector<std::uint32_t>& on = on_link_[link];
+    for (const std::uint32_t m : on) {
+      if (m == k) continue;
+      advance(flights_[m], t);
+      touched.insert(m);
+    }
+    on.erase(std::find(on.begin(), on.end(), k));
+  }
+  for (const std::uint32_t m : touched) {
+    Flight& other = flights_[m];
+    other.congestion = 0;
+    for (const LinkId link : other.route)
+      other.congestion =
+          std::max(other.congestion, static_cast<std::uint32_t>(on_link_[link].size()));
+  }
+  flights_[k].gone = true;
+}
+
+double SimpleNetwork::poll(std::uint64_t id, double t) {
+  const auto at = index_.find(id);
+  if (at == index_.end()) return t;  // left at an earlier poll
+  const std::uint32_t k = at->second;
+  Flight& f = flights_[k];
+  if (!f.gone) {
+    advance(f, t);
+    if (f.left > 0) {
+      ++repolls_;
+      return t + std::ceil(static_cast<double>(f.left) / kScale);
+    }
+    leave(k, t);
+  }
+  forget(id, k);
+  return t;
+}
+
+}  // namespace collnoise

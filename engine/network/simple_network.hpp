@@ -1,0 +1,78 @@
+#pragma once
+// LogGOPSim's `simple` network model (docs/models/contention.md, "LogGOPSim's simple model"),
+// with its rule as its source applies it, so that a schedule on a topology gives LogGOPSim's
+// times:
+//
+// - A message enters when its send starts, with s bytes to move, and moves 1 byte per ns
+//   divided by its congestion c: the most messages on any one link of its route, itself
+//   included (1 on an empty route). G plays no part (the receiver still pays its (s-1)G).
+// - Progress is kept in ten-thousandths of a byte and brought up to date whenever the message
+//   is touched: at each touch it moves floor((t - last) 10^4 / c) of them.
+// - A message entering brings every message on its links up to date and counts on those links
+//   (a message at the largest count of such a link gets a congestion one higher).
+// - A message leaves only when polled with nothing left: at its arrival (o + L after its
+//   send), at every later poll, and when another message enters at the instant it would have
+//   left uncongested (its start + s ns). Until then it still counts on its links, even with its
+//   bytes moved. On leaving it brings the messages on its links up to date, and their
+//   congestion is counted again over their routes.
+// - A poll of a message still in the network gives the time it would leave at congestion 1:
+//   now + ceil(ten-thousandths left / 10^4); the engine polls it again then.
+//
+// Where LogGOPSim's model stops (a message that left the network while its receiver was busy,
+// polled again: a failed assertion or a crash), this one says the message has left.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/network/message_network.hpp"
+#include "engine/network/topology.hpp"
+
+namespace collnoise {
+
+class SimpleNetwork final : public MessageNetwork {
+ public:
+  /// Ranks sit on the endpoints of their number. Precondition: `topology` outlives this.
+  explicit SimpleNetwork(const Topology& topology);
+
+  void start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
+             double t) override;
+  double poll(std::uint64_t id, double t) override;
+  std::uint64_t repolls() const override { return repolls_; }
+
+  /// Messages in the network (left or not, not yet polled since they left).
+  std::size_t in_flight() const { return index_.size(); }
+
+ private:
+  /// Ten-thousandths of a byte: LogGOPSim's fixed point.
+  static constexpr double kScale = 1e4;
+
+  struct Flight {
+    std::int64_t left = 0;  ///< ten-thousandths of a byte still to move
+    double last = 0.0;      ///< when `left` was last brought up to date, ns
+    std::uint32_t congestion = 1;
+    bool gone = false;  ///< it has left the links (its next poll forgets it)
+    std::vector<LinkId> route;
+  };
+
+  void advance(Flight& f, double t) const;
+  /// Takes flight `k` off its links at `t` (it has nothing left).
+  void leave(std::uint32_t k, double t);
+  /// Polls at `t` the messages that would leave at `t` uncongested (before one enters).
+  void poll_due(double t);
+  std::uint32_t new_flight();
+  void forget(std::uint64_t id, std::uint32_t k);
+
+  const Topology& topology_;
+  std::vector<Flight> flights_;
+  std::vector<std::uint32_t> free_;
+  std::unordered_map<std::uint64_t, std::uint32_t> index_;          ///< message id to its flight
+  std::unordered_map<LinkId, std::vector<std::uint32_t>> on_link_;  ///< flights on each link
+  /// Message ids by the time they would leave uncongested (start + s).
+  std::map<double, std::vector<std::uint64_t>> due_;
+  std::vector<LinkId> path_;
+  std::uint64_t repolls_ = 0;
+};
+
+}  // namespace collnoise

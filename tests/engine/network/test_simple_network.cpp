@@ -1,0 +1,211 @@
+// LogGOPSim's simple network model on the schedule engine (docs/models/contention.md,
+// "LogGOPSim's simple model"): hand cases worked from its rule (a message moves 1 byte per ns
+// over the most messages on a link of its route, leaves when polled with nothing left), each
+// checked against LogGOPSim built with its dot topologies (L = 100, o = 10, g = 5, G = O = 0
+// unless said). Receivers finish o after they take a message.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/param_reader.hpp"
+#include "engine/network/contention_spec.hpp"
+#include "engine/network/simple_network.hpp"
+#include "engine/network/topology_keys.hpp"
+#include "engine/schedules/algorithms/algorithms.hpp"
+#include "engine/schedules/contention_keys.hpp"
+#include "engine/schedules/engine/schedule_engine_impl.hpp"
+#include "engine/schedules/engine/schedule_noise.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
+#include "tests/fixtures/command_line.hpp"
+#include "tests/fixtures/schedule_nets.hpp"
+
+using namespace collnoise;
+using Catch::Matchers::Contains;
+using collnoise::test::net_of;
+
+namespace {
+
+// L, o, g, G on `topology` under the simple model.
+ScheduleNet simple_on(const std::string& topology, double L = 100, double o = 10, double G = 0,
+                      std::uint64_t S = 65535) {
+  ScheduleNet net = net_of(L, o, 5, G, 0, S);
+  auto spec = std::make_shared<ContentionSpec>();
+  spec->topology = parse_topology(topology);
+  spec->model = ContentionModel::kSimple;
+  net.contention = std::move(spec);
+  return net;
+}
+
+// Each rank's finishing time (ns) of the GOAL `text` on `net`.
+std::vector<double> finishes(const std::string& text, const ScheduleNet& net) {
+  const Schedule s = read_goal_text(text, "simple.goal");
+  QuietSchedule quiet;
+  return simulate_schedule(s, net, quiet).finish;
+}
+
+// One rank of three on one switch (xgft(1; 3; 1): the star) receiving what the others send.
+const std::string kStar = "xgft(1; 3; 1)";
+std::string to_rank_2(const std::string& first, const std::string& second) {
+  return "num_ranks 3\nrank 0 {\n" + first + "}\nrank 1 {\n" + second +
+         "}\nrank 2 {\nl1: recv 10000b from 0 tag 0\nl2: recv 5000b from 1 tag 0\n}\n";
+}
+
+}  // namespace
+
+TEST_CASE("simple network: one message moves a byte per ns, two on one link half as fast each") {
+  // Alone: out of the network at 10000 (its arrival at o + L = 110 is polled again then).
+  const std::string one =
+      "num_ranks 3\nrank 0 {\nl1: send 10000b to 2 tag 0\n}\nrank 1 {\n}\n"
+      "rank 2 {\nl1: recv 10000b from 0 tag 0\n}\n";
+  CHECK(finishes(one, simple_on(kStar))[2] == 10010.0);
+  // Without the network the same message is taken at its arrival, 110.
+  CHECK(finishes(one, net_of(100, 10, 5, 0, 0, 65535))[2] == 120.0);
+  // 10000 and 5000 bytes into rank 2 at once share its down-link: the smaller leaves at 10000
+  // (5000 bytes at half speed), and frees it for the larger, out at 15000.
+  const std::string two = to_rank_2("l1: send 10000b to 2 tag 0\n", "l1: send 5000b to 2 tag 0\n");
+  CHECK(finishes(two, simple_on(kStar))[2] == 15010.0);
+}
+
+TEST_CASE("simple network: messages share only the links of their routes") {
+  // Two leaf switches of two endpoints under one top switch: 0 -> 2 and 1 -> 3 both climb from
+  // leaf 0 and descend to leaf 1, at half speed: out at 20000. 0 -> 1 and 2 -> 3 stay in their
+  // leaves, apart: out at 10000.
+  const std::string tree = "xgft(2; 2,2; 1,1)";
+  const auto pairs = [](int a, int b, int c, int d) {
+    std::string text = "num_ranks 4\n";
+    for (int r = 0; r < 4; ++r) {
+      text += "rank " + std::to_string(r) + " {\n";
+      if (r == a) text += "l1: send 10000b to " + std::to_string(b) + " tag 0\n";
+      if (r == c) text += "l1: send 10000b to " + std::to_string(d) + " tag 0\n";
+      if (r == b) text += "l1: recv 10000b from " + std::to_string(a) + " tag 0\n";
+      if (r == d) text += "l1: recv 10000b from " + std::to_string(c) + " tag 0\n";
+      text += "}\n";
+    }
+    return text;
+  };
+  const auto crossing = finishes(pairs(0, 2, 1, 3), simple_on(tree));
+  CHECK(crossing[2] == 20010.0);
+  CHECK(crossing[3] == 20010.0);
+  const auto apart = finishes(pairs(0, 1, 2, 3), simple_on(tree));
+  CHECK(apart[1] == 10010.0);
+  CHECK(apart[3] == 10010.0);
+}
+
+TEST_CASE("simple network: a message counts on its links until polled, and G is charged on top") {
+  // 100 bytes from rank 0 at 0 (L 1000, o 100: first polled at 1100) and 10000 bytes from rank
+  // 1 at 50 into rank 2. The small one has moved its bytes by 150 but holds the link until
+  // 1100, so the large one moves 525 bytes by then and is out at 1100 + 9475 = 10575.
+  const std::string held =
+      "num_ranks 3\nrank 0 {\nl1: send 100b to 2 tag 0\n}\n"
+      "rank 1 {\nl1: calc 50\nl2: send 10000b to 2 tag 0\nl2 requires l1\n}\n"
+      "rank 2 {\nl1: recv 100b from 0 tag 0\nl2: recv 10000b from 1 tag 0\n}\n";
+  CHECK(finishes(held, simple_on(kStar, 1000, 100))[2] == 10675.0);
+  // A message entering when another would leave uncongested (its start + s) polls it first:
+  // 1000 bytes from rank 0 at 0 (first polled at 5010) are out at 1000, when rank 1's 10000
+  // bytes enter, alone: out at 11000, not after 5010 at half speed.
+  const std::string due =
+      "num_ranks 3\nrank 0 {\nl1: send 1000b to 2 tag 0\n}\n"
+      "rank 1 {\nl1: calc 1000\nl2: send 10000b to 2 tag 0\nl2 requires l1\n}\n"
+      "rank 2 {\nl1: recv 1000b from 0 tag 0\nl2: recv 10000b from 1 tag 0\n}\n";
+  CHECK(finishes(due, simple_on(kStar, 5000))[2] == 11010.0);
+  // G = 6: the receiver still pays (s - 1)G on its CPU after the network's 10000 ns.
+  const std::string one =
+      "num_ranks 3\nrank 0 {\nl1: send 10000b to 2 tag 0\n}\nrank 1 {\n}\n"
+      "rank 2 {\nl1: recv 10000b from 0 tag 0\n}\n";
+  CHECK(finishes(one, simple_on(kStar, 100, 10, 6))[2] == 10000.0 + 10 + 9999 * 6);
+  // Rendezvous (S = 100): the sender is released when the message is taken, at 10000.
+  CHECK(finishes(one, simple_on(kStar, 100, 10, 0, 100))[0] == 10000.0);
+}
+
+TEST_CASE("simple network: small messages under the latency leave every time as without it") {
+  // A recursive-doubling allreduce of 8 bytes on 16 ranks: every message is out of the network
+  // (16 ns at most, at half speed) long before its arrival at o + L.
+  AlgorithmParams p;
+  p.ranks = 16;
+  p.message_bytes = 8;
+  const Schedule s = find_algorithm("recursive_doubling_allreduce")->generate(p);
+  QuietSchedule quiet;
+  const ScheduleNet plain = net_of(1000, 10, 5, 1, 0, 65535);
+  ScheduleNet shared = plain;
+  shared.contention = simple_on("xgft(2; 4,4; 1,2)").contention;
+  const ScheduleRun a = simulate_schedule(s, plain, quiet);
+  const ScheduleRun b = simulate_schedule(s, shared, quiet);
+  CHECK(a.finish == b.finish);
+  CHECK(b.network_repolls == 0);
+}
+
+TEST_CASE("simple network: its keys on a schedule point, and what they refuse") {
+  ScheduleNet net = net_of(100, 10, 5, 0, 0, 65535);
+  ParamReader none(ParamMap{});
+  read_contention(none, net);
+  CHECK_FALSE(net.contention);
+  ParamReader both(ParamMap{{"network.topology", std::string("dragonfly(2, 2, 1, 3)")},
+                            {"network.contention", std::string("simple")}});
+  read_contention(both, net);
+  REQUIRE(net.contention);
+  CHECK(net.contention->topology->endpoints() == 12);
+  CHECK(net.contention->model_name() == "simple");
+  ScheduleNet other = net_of(100, 10, 5, 0, 0, 65535);
+  ParamReader topology_only(ParamMap{{"network.topology", std::string("torus(4, 2)")}});
+  CHECK_THROWS_WITH(read_contention(topology_only, other), Contains("network.contention"));
+  ParamReader model_only(ParamMap{{"network.contention", std::string("simple")}});
+  CHECK_THROWS_WITH(read_contention(model_only, other), Contains("network.topology"));
+  // Too few endpoints for the schedule's ranks.
+  const std::string four = "num_ranks 4\nrank 0 {\n}\nrank 1 {\n}\nrank 2 {\n}\nrank 3 {\n}\n";
+  CHECK_THROWS_WITH(finishes(four, simple_on(kStar)), Contains("3 endpoints for 4 ranks"));
+}
+
+TEST_CASE("simple network: a run file's schedule point on a topology, its summary") {
+  using collnoise::testing::run_command_line;
+  using collnoise::testing::write_text;
+  write_text("contention-simple.toml", R"toml(name = "c"
+seed = 4
+samples = 4
+[collective]
+kind = "schedule"
+algorithm = "recursive_doubling_allreduce"
+N = 16
+message_bytes = 65536
+[loggops]
+L = 1.0e-6
+o = 1.0e-7
+g = 5.0e-8
+G = 0.0
+[network]
+topology = "xgft(2; 4,4; 1,2)"
+contention = "simple"
+[noise]
+law = "periodic"
+P = 1.0e-4
+D = 5.0e-6
+)toml");
+  std::filesystem::remove("contention-simple.h5");
+  const auto run =
+      run_command_line("run contention-simple.toml --out contention-simple.h5 --quiet");
+  INFO(run.output);
+  REQUIRE(run.code == 0);
+  const auto summary = run_command_line("summary contention-simple.h5 --json").output;
+  CHECK_THAT(summary, Contains("\"contention\": \"simple\"") &&
+                          Contains("\"topology_family\": \"fat-tree\"") &&
+                          Contains("\"noiseless_network_repolls\""));
+  // A critical path does not yet hold the network's time: refused, naming the key.
+  write_text("contention-paths.toml", R"toml(name = "c"
+seed = 4
+samples = 4
+[output]
+critical_path = true
+[collective]
+kind = "schedule"
+algorithm = "recursive_doubling_allreduce"
+N = 16
+[network]
+topology = "xgft(2; 4,4; 1,2)"
+contention = "simple"
+)toml");
+  const auto paths = run_command_line("run contention-paths.toml --validate-only");
+  CHECK(paths.code == 2);
+  CHECK_THAT(paths.output, Contains("network.contention"));
+}
