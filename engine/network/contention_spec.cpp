@@ -24,10 +24,20 @@ std::string ContentionSpec::model_name() const {
 }
 
 std::unique_ptr<MessageNetwork> ContentionSpec::start_run(std::uint32_t ranks) const {
-  if (topology->endpoints() < ranks)
-    throw InputError(fmt::format("network.topology = \"{}\" has {} endpoints for {} ranks",
-                                 topology->describe(), topology->endpoints(), ranks));
-  return std::make_unique<SimpleNetwork>(*topology);
+  if (endpoint_of.empty()) {
+    if (topology->endpoints() < ranks)
+      throw InputError(fmt::format("network.topology = \"{}\" has {} endpoints for {} ranks",
+                                   topology->describe(), topology->endpoints(), ranks));
+  } else {
+    if (endpoint_of.size() < ranks)
+      throw InputError(fmt::format("{} places {} ranks, and the schedule has {}", placement,
+                                   endpoint_of.size(), ranks));
+    const auto most = *std::max_element(endpoint_of.begin(), endpoint_of.end());
+    if (most >= topology->endpoints())
+      throw InputError(fmt::format("{} names endpoint {}, and network.topology = \"{}\" has {}",
+                                   placement, most, topology->describe(), topology->endpoints()));
+  }
+  return std::make_unique<SimpleNetwork>(*topology, endpoint_of);
 }
 
 }  // namespace collnoise

@@ -27,11 +27,15 @@ ContentionModel contention_model_named(const std::string& name);
 struct ContentionSpec {
   std::shared_ptr<const Topology> topology;  ///< not null
   ContentionModel model = ContentionModel::kSimple;
+  /// Each rank's endpoint (a mapping file's); empty: rank r on endpoint r.
+  std::vector<std::uint32_t> endpoint_of;
+  /// How the ranks were placed, for the summary ("linear", or the mapping file and its checksum).
+  std::string placement = "linear";
 
   /// The model's name in run files and summaries ("simple").
   std::string model_name() const;
-  /// A network for one run of `ranks` ranks, rank r on endpoint r. InputError when the topology
-  /// has fewer endpoints than ranks.
+  /// A network for one run of `ranks` ranks, placed by endpoint_of. InputError when the
+  /// placement lists fewer ranks, or names an endpoint the topology does not have.
   std::unique_ptr<MessageNetwork> start_run(std::uint32_t ranks) const;
 };
 

@@ -6,8 +6,10 @@
 
 namespace collnoise {
 
-SimpleNetwork::SimpleNetwork(const Topology& topology)
-    : topology_(topology), path_(static_cast<std::size_t>(std::max(topology.diameter(), 1))) {}
+SimpleNetwork::SimpleNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of)
+    : topology_(topology),
+      endpoint_of_(endpoint_of),
+      path_(static_cast<std::size_t>(std::max(topology.diameter(), 1))) {}
 
 void SimpleNetwork::advance(Flight& f, double t) const {
   // LogGOPSim's floor at every touch: a slower message loses up to a ten-thousandth per touch.
@@ -47,7 +49,7 @@ void SimpleNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to
   poll_due(t);
   const std::uint32_t k = new_flight();
   index_[id] = k;
-  const std::size_t hops = topology_.route(from, to, path_);
+  const std::size_t hops = topology_.route(endpoint(from), endpoint(to), path_);
   Flight& f = flights_[k];
   f = Flight{};
   f.left = static_cast<std::int64_t>(static_cast<double>(bytes) * kScale);

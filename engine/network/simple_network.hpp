@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -33,8 +34,10 @@ namespace collnoise {
 
 class SimpleNetwork final : public MessageNetwork {
  public:
-  /// Ranks sit on the endpoints of their number. Precondition: `topology` outlives this.
-  explicit SimpleNetwork(const Topology& topology);
+  /// Rank r sits on endpoint endpoint_of[r], or on endpoint r when `endpoint_of` is empty.
+  /// Preconditions: `topology` and `endpoint_of` outlive this; every rank polled is placed on
+  /// one of the topology's endpoints.
+  explicit SimpleNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of = {});
 
   void start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
              double t) override;
@@ -64,7 +67,12 @@ class SimpleNetwork final : public MessageNetwork {
   std::uint32_t new_flight();
   void forget(std::uint64_t id, std::uint32_t k);
 
+  std::uint64_t endpoint(std::uint32_t rank) const {
+    return endpoint_of_.empty() ? rank : endpoint_of_[rank];
+  }
+
   const Topology& topology_;
+  std::span<const std::uint32_t> endpoint_of_;
   std::vector<Flight> flights_;
   std::vector<std::uint32_t> free_;
   std::unordered_map<std::uint64_t, std::uint32_t> index_;          ///< message id to its flight

@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/errors.hpp"
 #include "engine/network/contention_spec.hpp"
 #include "engine/network/topology_keys.hpp"
+#include "engine/schedules/pair_class_keys.hpp"
+#include "engine/schedules/rank_mapping.hpp"
 
 namespace collnoise {
 namespace {
@@ -18,16 +22,52 @@ const KeySpec kContention{
     .choices = contention_model_names(),
     .optional = true};
 
+const KeySpec kPlacement{
+    .name = "network.placement",
+    .type = KeyType::kChoice,
+    .meaning =
+        "with network.topology: where ranks sit; \"linear\": rank r on endpoint r; "
+        "\"mapping\": each rank on its node's endpoint, the fourth column of "
+        "network.mapping",
+    .fallback = std::string("linear"),
+    .choices = {"linear", "mapping"}};
+
+// Each rank's endpoint from the mapping file's fourth column, and how it was placed.
+void place_by_mapping(ParamReader& reader, ContentionSpec& spec) {
+  if (!reader.has(mapping_key().name))
+    throw InputError(
+        fmt::format("{} = \"mapping\" needs {}, a file of `rank node switch "
+                    "endpoint` lines",
+                    kPlacement.name, mapping_key().name));
+  const RankMapping mapping = read_rank_mapping(reader.text(mapping_key()));
+  if (mapping.endpoint_of.empty())
+    throw InputError(
+        fmt::format("{} = \"mapping\": '{}' has no endpoint column (its lines are "
+                    "`rank node switch`; write `rank node switch endpoint`)",
+                    kPlacement.name, mapping.path));
+  spec.endpoint_of = mapping.endpoint_of;
+  const auto given =
+      std::find_if(reader.input_files().begin(), reader.input_files().end(),
+                   [](const DataFileRead& f) { return f.key == mapping_key().name; });
+  spec.placement = fmt::format("network.mapping = '{}' ({})", mapping.path,
+                               given == reader.input_files().end() ? "" : given->hash);
+}
+
 }  // namespace
 
 std::vector<KeySpec> contention_keys() {
-  return {topology_key(), kContention};
+  return {topology_key(), kContention, kPlacement};
 }
 
 void read_contention(ParamReader& reader, ScheduleNet& net) {
   const bool topology = reader.has(topology_key().name);
   const bool contention = reader.has(kContention.name);
-  if (!topology && !contention) return;
+  if (!topology && !contention) {
+    if (reader.has(kPlacement.name))
+      throw InputError(fmt::format("{} applies with {}, and none is given", kPlacement.name,
+                                   topology_key().name));
+    return;
+  }
   if (!topology)
     throw InputError(fmt::format("{} applies with {}, and none is given", kContention.name,
                                  topology_key().name));
@@ -37,6 +77,7 @@ void read_contention(ParamReader& reader, ScheduleNet& net) {
   auto spec = std::make_shared<ContentionSpec>();
   spec->topology = parse_topology(reader.text(topology_key()));
   spec->model = contention_model_named(reader.text(kContention));
+  if (reader.text(kPlacement) == "mapping") place_by_mapping(reader, *spec);
   net.contention = std::move(spec);
 }
 

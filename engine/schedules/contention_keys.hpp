@@ -1,7 +1,7 @@
 #pragma once
 // Contention on a schedule point (docs/models/contention.md): the topology its messages share
-// (network.topology, engine/network/topology_keys.hpp) and how they share its links
-// (network.contention).
+// (network.topology, engine/network/topology_keys.hpp), how they share its links
+// (network.contention) and where the ranks sit on it (network.placement).
 #include <vector>
 
 #include "core/key_spec.hpp"
@@ -11,12 +11,13 @@
 
 namespace collnoise {
 
-/// network.topology and network.contention, as the schedule model takes them.
+/// network.topology, network.contention and network.placement, as the schedule model takes them.
 std::vector<KeySpec> contention_keys();
 
 /// Reads the contention into `net` (net.contention); leaves `net` as it is without
 /// network.topology. InputError naming the key at fault: network.contention without a topology,
-/// a topology without network.contention, a topology that is not one.
+/// a topology without network.contention, a topology that is not one, network.placement =
+/// "mapping" without a mapping file that has the endpoint column.
 void read_contention(ParamReader& reader, ScheduleNet& net);
 
 /// What the rest of a point must not ask of contention in this version, checked once the point

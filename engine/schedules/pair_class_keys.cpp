@@ -112,6 +112,10 @@ RankSwitches read_mapping(ParamReader& reader) {
 
 }  // namespace
 
+const KeySpec& mapping_key() {
+  return kMapping;
+}
+
 std::vector<KeySpec> pair_class_keys() {
   std::vector<KeySpec> keys = {kNodesPerSwitch, kRanksPerNode, kMapping};
   for (auto& k : far_keys()) keys.push_back(std::move(k));

@@ -17,6 +17,10 @@ namespace collnoise {
 /// network.nodes_per_switch, network.ranks_per_node, network.mapping and loggops.far.*.
 std::vector<KeySpec> pair_class_keys();
 
+/// network.mapping: the rank mapping file (rank_mapping.hpp), which also places the ranks on a
+/// topology's endpoints (engine/schedules/contention_keys.hpp).
+const KeySpec& mapping_key();
+
 /// Reads the classes into `net` (net.classes, its far net the near one with loggops.far's
 /// values, in every entry of its table per size); leaves `net` as it is without classes.
 /// Records the far values simulated (simulated.loggops.far.L, ...). InputError naming the key

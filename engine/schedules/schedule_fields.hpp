@@ -151,6 +151,11 @@ inline const std::string kTopologyGiven = "with network.topology";
 inline const FieldSpec kContention{
     "contention", "", "how messages share the topology's links: \"simple\" (LogGOPSim's model)",
     kTopologyGiven};
+inline const FieldSpec kPlacement{
+    "placement", "",
+    "where the ranks sit on the topology: \"linear\" (rank r on endpoint r) or the mapping "
+    "file and its checksum",
+    kTopologyGiven};
 inline const FieldSpec kNoiselessRepolls{
     "noiseless_network_repolls", "",
     "polls of the noiseless run that found a message still in the network (each queued it "

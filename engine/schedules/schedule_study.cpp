@@ -692,7 +692,7 @@ std::vector<FieldSpec> schedule_summary_fields() {
                 {kLatencyPoolBytes, kLatencyPoolSamples, kLatencyPools, kLatencyFlooredShare});
   append_fields(fields, {kPairClasses, kNearMessages, kFarMessages});
   append_fields(fields, written_under(topology_fields::all(), kTopologyGiven));
-  append_fields(fields, {kContention, kNoiselessRepolls});
+  append_fields(fields, {kContention, kPlacement, kNoiselessRepolls});
   append_fields(fields, kSlowestTail.specs());
   append_fields(fields, {kSensitivityStep});
   for (const SensitivityFields& f : kSensitivities) append_fields(fields, f.specs());
@@ -742,6 +742,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   if (net_.contention) {
     topology_fields::put(s, *net_.contention->topology);
     s.put(kContention, Field(net_.contention->model_name()));
+    s.put(kPlacement, Field(net_.contention->placement));
     s.put(kNoiselessRepolls, Field(noiseless().network_repolls));
   }
   s.put(kRankEntry, Field(entry_.entry_text));

@@ -287,6 +287,7 @@ pair_classes = "pair_classes"
 near_messages = "near_messages"
 far_messages = "far_messages"
 contention = "contention"
+placement = "placement"
 noiseless_network_repolls = "noiseless_network_repolls"
 slowest_tail_share = "slowest_tail_share"
 slowest_tail_share_ci_low = "slowest_tail_share_ci_low"
@@ -749,6 +750,7 @@ UNITS = {
     near_messages: "",
     far_messages: "",
     contention: "",
+    placement: "",
     noiseless_network_repolls: "",
     slowest_tail_share: "",
     slowest_tail_share_ci_low: "",

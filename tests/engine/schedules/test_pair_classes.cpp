@@ -201,6 +201,18 @@ TEST_CASE("rank mapping files: read, and damaged or incomplete ones refused with
                     Contains("split.map:2") && Contains("node 0"));
   CHECK_THROWS_WITH(read_rank_mapping(write_file("empty.map", "# nothing\n")),
                     Contains("empty.map") && Contains("no ranks"));
+  CHECK(m.endpoint_of.empty());
+  // A fourth column places each node on a topology's endpoint; every line has it then, and a
+  // node has one endpoint.
+  const RankMapping placed =
+      read_rank_mapping(write_file("placed.map", "0 0 0 5\n1 0 0 5\n2 1 0 3\n"));
+  CHECK(placed.endpoint_of == std::vector<std::uint32_t>{5, 5, 3});
+  CHECK_THROWS_WITH(read_rank_mapping(write_file("short.map", "0 0 0 5\n1 1 0\n")),
+                    Contains("short.map:2") && Contains("rank node switch endpoint"));
+  CHECK_THROWS_WITH(read_rank_mapping(write_file("long.map", "0 0 0\n1 1 0 4\n")),
+                    Contains("long.map:2") && Contains("three whole numbers"));
+  CHECK_THROWS_WITH(read_rank_mapping(write_file("moved.map", "0 0 0 5\n1 0 0 6\n")),
+                    Contains("moved.map:2") && Contains("node 0 on endpoint 6"));
   // Read as network.mapping: near iff on one switch; a schedule of more ranks is refused.
   ScheduleNet net = hand_net();
   ParamReader reader(ParamMap{{"network.mapping", write_file("three.map", "0 0 0\n1 1 0\n2 2 1\n")},
