@@ -7,6 +7,7 @@ directed links in the same order, and the two give the same times (bench/loggops
 
     python3 bench/dot_fat_tree.py "xgft(2; 4,4; 1,2)" > t.dot
     python3 bench/dot_fat_tree.py "xgft(3; 4,4,4; 1,4,2)" --out t.dot
+    python3 bench/dot_fat_tree.py "xgft(3; 4,4,4; 1,4,2)" --check   # every pair's route
 
 What LogGOPSim reads (its src/LogGOPSim/Network.hpp): a digraph; every node whose name starts
 with "H" is a host, and rank r is the r-th host in order of first appearance, so the hosts
@@ -14,13 +15,16 @@ H0..H(E-1) are declared first, endpoint e as He. Every other node is a switch, h
 (level 1..h, index as in xgft.cpp). Every cable is two directed edges, one a link each way, as in
 collnoise. An edge's `comment` lists the hosts whose packets leave its tail node through it;
 a node with a single out-edge uses it whatever its comment says, so those edges keep the
-default `edge [comment="*"]` (an edge with no comment at all crashes LogGOPSim's parser).
+default `edge [comment="*"]` (without a comment attribute declared anywhere in the graph,
+LogGOPSim's parser crashes).
 
 The routes are D-mod-K, which depends only on the destination d, so a table per node holds
 them: a level-l node with d below it (d agrees with its m-digits l+1..h) sends d down to the
 child whose digit l is d's; any other d goes up through port floor(d / (w_1 ... w_l)) mod
-w_(l+1), whose upper node takes that port as its digit l+1. Any height h >= 1 is written; the
-comparisons were run at heights 1 to 3.
+w_(l+1), whose upper node takes that port as its digit l+1 (digits counted from 1 here, from 0
+in the code). --check walks every pair's route through the tables as LogGOPSim does and compares
+it link by link with xgft.cpp's route, transcribed below. Any height h >= 1 is written; the
+comparisons with LogGOPSim were run at heights 1 to 3.
 """
 import argparse
 import re
@@ -178,22 +182,23 @@ def write_dot(text, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("topology", help='collnoise\'s spelling, e.g. "xgft(2; 4,4; 1,2)"')
+    parser.add_argument("xgft", metavar="TOPOLOGY",
+                        help='collnoise\'s spelling, e.g. "xgft(2; 4,4; 1,2)"')
     parser.add_argument("--out", help="the dot file to write (default: standard output)")
     parser.add_argument("--check", action="store_true",
                         help="compare every pair's route with xgft.cpp's, transcribed, and exit")
     args = parser.parse_args()
     try:
         if args.check:
-            t = Xgft(*parse_xgft(args.topology))
+            t = Xgft(*parse_xgft(args.xgft))
             bad = check(t)
-            print(f"{args.topology}: {t.nodes[0] ** 2 - bad} of {t.nodes[0] ** 2} routes as collnoise's")
+            print(f"{args.xgft}: {t.nodes[0] ** 2 - bad} of {t.nodes[0] ** 2} routes as collnoise's")
             sys.exit(1 if bad else 0)
         if args.out:
             with open(args.out, "w") as f:
-                write_dot(args.topology, f)
+                write_dot(args.xgft, f)
         else:
-            write_dot(args.topology, sys.stdout)
+            write_dot(args.xgft, sys.stdout)
     except ValueError as e:
         sys.exit(f"dot_fat_tree.py: {e}")
 

@@ -5,12 +5,13 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "engine/network/flow_network.hpp"
 #include "engine/network/simple_network.hpp"
 
 namespace collnoise {
 
 std::vector<std::string> contention_model_names() {
-  return {"simple"};
+  return {"simple", "flows"};
 }
 
 ContentionModel contention_model_named(const std::string& name) {
@@ -37,6 +38,8 @@ std::unique_ptr<MessageNetwork> ContentionSpec::start_run(std::uint32_t ranks) c
       throw InputError(fmt::format("{} names endpoint {}, and network.topology = \"{}\" has {}",
                                    placement, most, topology->describe(), topology->endpoints()));
   }
+  if (model == ContentionModel::kFlows)
+    return std::make_unique<FlowNetwork>(*topology, endpoint_of, bytes_per_ns);
   return std::make_unique<SimpleNetwork>(*topology, endpoint_of);
 }
 

@@ -17,6 +17,9 @@ enum class ContentionModel : std::uint8_t {
   /// LogGOPSim's `simple` network (--network-type simple): a message moves one byte per ns
   /// divided by the largest number of messages on a link of its route (simple_network.hpp).
   kSimple,
+  /// Flows that share each link's bandwidth max-min fairly, recomputed as flows start and end
+  /// (flow_network.hpp).
+  kFlows,
 };
 
 /// The models' names in run files (network.contention), in ContentionModel's order.
@@ -31,6 +34,8 @@ struct ContentionSpec {
   std::vector<std::uint32_t> endpoint_of;
   /// How the ranks were placed, for the summary ("linear", or the mapping file and its checksum).
   std::string placement = "linear";
+  /// kFlows: every link's bandwidth, bytes per ns (> 0).
+  double bytes_per_ns = 0.0;
 
   /// The model's name in run files and summaries ("simple").
   std::string model_name() const;

@@ -91,21 +91,23 @@ void SimpleNetwork::leave(std::uint32_t k, double t) {
   flights_[k].gone = true;
 }
 
-double SimpleNetwork::poll(std::uint64_t id, double t) {
+NetworkPoll SimpleNetwork::poll(std::uint64_t id, double t, std::uint64_t) {
+  const NetworkPoll left{.kind = NetworkPoll::Kind::kLeft, .at = t};
   const auto at = index_.find(id);
-  if (at == index_.end()) return t;  // left at an earlier poll
+  if (at == index_.end()) return left;  // left at an earlier poll
   const std::uint32_t k = at->second;
   Flight& f = flights_[k];
   if (!f.gone) {
     advance(f, t);
     if (f.left > 0) {
       ++repolls_;
-      return t + std::ceil(static_cast<double>(f.left) / kScale);
+      return {.kind = NetworkPoll::Kind::kAgain,
+              .at = t + std::ceil(static_cast<double>(f.left) / kScale)};
     }
     leave(k, t);
   }
   forget(id, k);
-  return t;
+  return left;
 }
 
 }  // namespace collnoise

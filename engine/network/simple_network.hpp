@@ -41,7 +41,15 @@ class SimpleNetwork final : public MessageNetwork {
 
   void start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
              double t) override;
-  double poll(std::uint64_t id, double t) override;
+  /// kLeft, or kAgain at the time it would leave at congestion 1 (never kHeld or kStale: the
+  /// model asks for no wakes, and every poll holds).
+  NetworkPoll poll(std::uint64_t id, double t, std::uint64_t stamp) override;
+  /// Nothing: a message is forgotten at the poll that finds it gone.
+  void taken(std::uint64_t) override {}
+  bool carries_bytes() const override { return false; }
+  std::span<const NetworkWake> wakes() const override { return {}; }
+  void stamped(std::size_t, std::uint64_t) override {}
+  void clear_wakes() override {}
   std::uint64_t repolls() const override { return repolls_; }
 
   /// Messages in the network (left or not, not yet polled since they left).

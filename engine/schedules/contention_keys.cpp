@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "core/errors.hpp"
 #include "engine/network/contention_spec.hpp"
@@ -18,7 +19,8 @@ const KeySpec kContention{
     .type = KeyType::kChoice,
     .meaning =
         "with network.topology: how messages share its links; \"simple\": LogGOPSim's "
-        "model (1 byte per ns divided by the most messages on a link of the route)",
+        "model (1 byte per ns divided by the most messages on a link of the route); "
+        "\"flows\": each link's bandwidth shared max-min fairly by the flows on it",
     .choices = contention_model_names(),
     .optional = true};
 
@@ -31,6 +33,12 @@ const KeySpec kPlacement{
         "network.mapping",
     .fallback = std::string("linear"),
     .choices = {"linear", "mapping"}};
+
+const KeySpec kLinkBandwidth{
+    .name = "network.link_bandwidth",
+    .meaning = "with network.contention = \"flows\": every link's bandwidth, bytes per second",
+    .bounds = {0.0, std::numeric_limits<double>::infinity(), true, false},
+    .optional = true};
 
 // Each rank's endpoint from the mapping file's fourth column, and how it was placed.
 void place_by_mapping(ParamReader& reader, ContentionSpec& spec) {
@@ -53,10 +61,31 @@ void place_by_mapping(ParamReader& reader, ContentionSpec& spec) {
                                given == reader.input_files().end() ? "" : given->hash);
 }
 
+// The flows' link bandwidth: network.link_bandwidth, else the NIC's 1/G.
+void read_link_bandwidth(ParamReader& reader, const ScheduleNet& net, ContentionSpec& spec) {
+  const bool given = reader.has(kLinkBandwidth.name);
+  if (spec.model != ContentionModel::kFlows) {
+    if (given)
+      throw InputError(
+          fmt::format("{} applies with network.contention = \"flows\"", kLinkBandwidth.name));
+    return;
+  }
+  if (given) {
+    spec.bytes_per_ns = reader.number(kLinkBandwidth) * 1e-9;
+  } else if (net.G > 0.0) {
+    spec.bytes_per_ns = 1.0 / net.G;
+  } else {
+    throw InputError(fmt::format(
+        "network.contention = \"flows\" with loggops.G = 0: give {} (the links' bandwidth, "
+        "bytes per second), or G > 0 (the links then carry 1/G)",
+        kLinkBandwidth.name));
+  }
+}
+
 }  // namespace
 
 std::vector<KeySpec> contention_keys() {
-  return {topology_key(), kContention, kPlacement};
+  return {topology_key(), kContention, kPlacement, kLinkBandwidth};
 }
 
 void read_contention(ParamReader& reader, ScheduleNet& net) {
@@ -72,12 +101,15 @@ void read_contention(ParamReader& reader, ScheduleNet& net) {
     throw InputError(fmt::format("{} applies with {}, and none is given", kContention.name,
                                  topology_key().name));
   if (!contention)
-    throw InputError(fmt::format("{} on a schedule point needs {}: \"simple\" (LogGOPSim's model)",
-                                 topology_key().name, kContention.name));
+    throw InputError(
+        fmt::format("{} on a schedule point needs {}: \"flows\" (bandwidth shared "
+                    "max-min) or \"simple\" (LogGOPSim's model)",
+                    topology_key().name, kContention.name));
   auto spec = std::make_shared<ContentionSpec>();
   spec->topology = parse_topology(reader.text(topology_key()));
   spec->model = contention_model_named(reader.text(kContention));
   if (reader.text(kPlacement) == "mapping") place_by_mapping(reader, *spec);
+  read_link_bandwidth(reader, net, *spec);
   net.contention = std::move(spec);
 }
 

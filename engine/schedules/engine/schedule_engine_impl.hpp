@@ -531,6 +531,16 @@ class EngineRun {
       queue_.push(e);
     }
   }
+  // Queues the wakes the network asked for, each a message event with a fresh stamp.
+  COLLNOISE_HOT_INLINE void queue_wakes() {
+    const auto wakes = network_->wakes();
+    for (std::size_t k = 0; k < wakes.size(); ++k) {
+      const NetworkWake& w = wakes[k];
+      network_->stamped(k, stamp_);
+      queue_.push(Event{w.at, stamp_++, w.id, w.to, w.from << 2 | kMessage});
+    }
+    if (!wakes.empty()) network_->clear_wakes();
+  }
   // A send: runs when its CPU and NIC are free (else waits), charged by LogGOPSim's rule; its
   // message is queued at its first byte's arrival. An eager send finishes at once.
   COLLNOISE_HOT_INLINE void on_send(const Event& e, const View& v) {
@@ -548,6 +558,9 @@ class EngineRun {
       cpu = busy_until(h, Busy::kSend, e.op, e.time, loggopsim::send_overhead(n, extra),
                        loggopsim::noise_window(n));
       nic = loggopsim::nic_free_after(n, e.time, extra);
+      // A network that carries the bytes holds the NIC's (s-1)G on its injection link instead.
+      if (network_ != nullptr && network_->carries_bytes()) [[unlikely]]
+        nic = e.time + n.g;
       const double wire_end = loggopsim::first_byte_arrival(n, e.time);
       double arrival = wire_end;
       double delay = 0.0;
@@ -655,14 +668,19 @@ class EngineRun {
     const auto vs = s_.view(origin);
     double& cpu = cpu_of(h, vs.cpu(send));
     double& nic = recv_nic(h, vs.nic(send));
+    double transfer = 0.0;  // what a network that carries the bytes took after the arrival
     if (network_ != nullptr) [[unlikely]] {
       // LogGOPSim asks the network first, at every arrival and retry: a message still in it
-      // comes back when it may have left, or when the receiver frees, whichever is later.
-      const double left = network_->poll(send, e.time);
-      if (left > e.time) {
-        queue_.push(Event{std::max({cpu, nic, left}), e.stamp, e.op, e.host, e.origin_type});
+      // comes back when it may have left, or when the receiver frees, whichever is later (or
+      // at the wake the network asked for).
+      const NetworkPoll p = network_->poll(send, e.time, e.stamp);
+      queue_wakes();
+      if (p.kind != NetworkPoll::Kind::kLeft) {
+        if (p.kind == NetworkPoll::Kind::kAgain)
+          queue_.push(Event{std::max({cpu, nic, p.at}), e.stamp, e.op, e.host, e.origin_type});
         return;
       }
+      transfer = p.transfer;
     }
     if (std::max(cpu, nic) <= e.time) {
       ++events_;
@@ -685,6 +703,14 @@ class EngineRun {
           cpu_bytes = extra * n.O >= bytes ? BytesCharge::kO : BytesCharge::kDrawn;
           nic_bytes = BytesCharge::kDrawn;
         }
+      }
+      if (network_ != nullptr) [[unlikely]] {
+        if (network_->carries_bytes()) {
+          // The bytes came through the ejection link; their copy overlaps the transfer.
+          overhead = n.o + std::max(extra * n.O - transfer, 0.0);
+          nic_end = e.time + n.g;
+        }
+        network_->taken(send);
       }
       cpu = busy_until(h, Busy::kReceive, send, e.time, overhead, loggopsim::noise_window(n));
       nic = nic_end;

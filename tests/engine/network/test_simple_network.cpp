@@ -191,6 +191,23 @@ D = 5.0e-6
   CHECK_THAT(summary, Contains("\"contention\": \"simple\"") &&
                           Contains("\"topology_family\": \"fat-tree\"") &&
                           Contains("\"noiseless_network_repolls\""));
+  // The flow model from a run file: the same bits on 1 and 2 threads.
+  using collnoise::testing::replace_text;
+  write_text("contention-flows.toml",
+             replace_text(replace_text(collnoise::testing::slurp("contention-simple.toml"),
+                                       "\"simple\"", "\"flows\""),
+                          "G = 0.0", "G = 1.0e-10"));
+  std::filesystem::remove("contention-flows1.h5");
+  std::filesystem::remove("contention-flows2.h5");
+  REQUIRE(
+      run_command_line("run contention-flows.toml --out contention-flows1.h5 --threads 1 --quiet")
+          .code == 0);
+  REQUIRE(
+      run_command_line("run contention-flows.toml --out contention-flows2.h5 --threads 2 --quiet")
+          .code == 0);
+  const auto one = run_command_line("summary contention-flows1.h5 --json").output;
+  CHECK(one == run_command_line("summary contention-flows2.h5 --json").output);
+  CHECK_THAT(one, Contains("\"contention\": \"flows\""));
   // A critical path does not yet hold the network's time: refused, naming the key.
   write_text("contention-paths.toml", R"toml(name = "c"
 seed = 4
@@ -257,4 +274,103 @@ TEST_CASE("simple network: ranks placed by a mapping file's endpoints") {
   ParamReader alone(ParamMap{{"network.placement", std::string("linear")}});
   ScheduleNet third = net_of(100, 10, 5, 0, 0, 65535);
   CHECK_THROWS_WITH(read_contention(alone, third), Contains("network.placement"));
+}
+
+namespace {
+
+// L, o, g, G on `topology` under the flow model, links at 1/G.
+ScheduleNet flows_on(const std::string& topology, double L = 100, double o = 10, double g = 5,
+                     double G = 1, double O = 0) {
+  ScheduleNet net = net_of(L, o, g, G, O, 65535);
+  auto spec = std::make_shared<ContentionSpec>();
+  spec->topology = parse_topology(topology);
+  spec->model = ContentionModel::kFlows;
+  spec->bytes_per_ns = 1.0 / G;
+  net.contention = std::move(spec);
+  return net;
+}
+
+ScheduleRun run_of(const std::string& text, const ScheduleNet& net) {
+  const Schedule s = read_goal_text(text, "flows.goal");
+  QuietSchedule quiet;
+  return simulate_schedule(s, net, quiet);
+}
+
+}  // namespace
+
+TEST_CASE("flow model: a message alone is charged as LogGOPSim charges it") {
+  // 10001 bytes arrive at o + L = 110; the other 10000 flow at 1 byte per ns to 10110; the
+  // receiver pays o: 10120 = 110 + o + (s-1)G. With O = 2 its copy overlaps the transfer:
+  // 10110 + 10 + (20000 - 10000) = 20120 = 110 + o + max((s-1)O, (s-1)G).
+  const std::string one =
+      "num_ranks 3\nrank 0 {\nl1: send 10001b to 2 tag 0\n}\nrank 1 {\n}\n"
+      "rank 2 {\nl1: recv 10001b from 0 tag 0\n}\n";
+  CHECK(run_of(one, flows_on(kStar)).finish[2] == 10120.0);
+  CHECK(run_of(one, net_of(100, 10, 5, 1, 0, 65535)).finish[2] == 10120.0);
+  CHECK(run_of(one, flows_on(kStar, 100, 10, 5, 1, 2)).finish[2] == 20120.0);
+  CHECK(run_of(one, net_of(100, 10, 5, 1, 2, 65535)).finish[2] == 20120.0);
+  // A recursive-doubling allreduce on a star: each rank's one message a round in and out of its
+  // own links, never shared: the times without contention, to the bit.
+  AlgorithmParams p;
+  p.ranks = 16;
+  p.message_bytes = 4096;
+  const Schedule rd = find_algorithm("recursive_doubling_allreduce")->generate(p);
+  QuietSchedule quiet;
+  const ScheduleRun plain = simulate_schedule(rd, net_of(1000, 10, 5, 1, 0, 65535), quiet);
+  const ScheduleRun shared = simulate_schedule(rd, flows_on("xgft(1; 16; 1)", 1000), quiet);
+  CHECK(plain.finish == shared.finish);
+}
+
+TEST_CASE("flow model: two flows share a link, and one ending frees it at that instant") {
+  // 10001 and 5001 bytes into rank 2, both arriving at 110, share its down-link at half a byte
+  // per ns: the smaller ends at 110 + 10000 = 10110, the larger then moves its last 5000 bytes
+  // alone, to 15110. Two of its wakes came up stale: the first (10110, alone, before the other
+  // arrived in the same instant) and the second (20110, at half speed).
+  const std::string two =
+      "num_ranks 3\nrank 0 {\nl1: send 10001b to 2 tag 0\n}\n"
+      "rank 1 {\nl1: send 5001b to 2 tag 0\n}\n"
+      "rank 2 {\nl1: recv 10001b from 0 tag 0\nl2: recv 5001b from 1 tag 0\n}\n";
+  const ScheduleRun run = run_of(two, flows_on(kStar));
+  CHECK(run.complete);
+  CHECK(run.finish[2] == 15120.0);
+  CHECK(run.network_repolls == 2);
+  // The receiver busy until 20000 takes both then, once each (o apart).
+  const std::string busy =
+      "num_ranks 3\nrank 0 {\nl1: send 10001b to 2 tag 0\n}\n"
+      "rank 1 {\nl1: send 5001b to 2 tag 0\n}\n"
+      "rank 2 {\nl0: calc 20000\nl1: recv 10001b from 0 tag 0\n"
+      "l2: recv 5001b from 1 tag 0\nl1 requires l0\nl2 requires l0\n}\n";
+  const ScheduleRun late = run_of(busy, flows_on(kStar));
+  CHECK(late.complete);
+  CHECK(late.finish[2] == 20020.0);
+}
+
+TEST_CASE("flow model: max-min shares, not one over the most crowded link's count") {
+  // On a star of 5 (o = g = 0, so every message arrives at L = 100): X 0 -> 1 and Y 0 -> 2
+  // share rank 0's up-link; Y, Z 3 -> 2 and W 4 -> 2 share rank 2's down-link. That link fixes
+  // Y, Z, W at 1/3; X takes the rest of the up-link, 2/3: its 3000 bytes end at 100 + 4500.
+  // (LogGOPSim's rule would give X 1/2.) Y, Z, W end at 100 + 9000.
+  const std::string text =
+      "num_ranks 5\nrank 0 {\nl1: send 3001b to 1 tag 0\nl2: send 3001b to 2 tag 0\n}\n"
+      "rank 1 {\nl1: recv 3001b from 0 tag 0\n}\n"
+      "rank 2 {\nl1: recv 3001b from 0 tag 0\nl2: recv 3001b from 3 tag 0\n"
+      "l3: recv 3001b from 4 tag 0\n}\n"
+      "rank 3 {\nl1: send 3001b to 2 tag 0\n}\nrank 4 {\nl1: send 3001b to 2 tag 0\n}\n";
+  const ScheduleRun run = run_of(text, flows_on("xgft(1; 5; 1)", 100, 0, 0));
+  CHECK(run.finish[1] == Approx(4600.0).epsilon(1e-12));
+  CHECK(run.finish[2] == Approx(9100.0).epsilon(1e-12));
+}
+
+TEST_CASE("flow model: a dragonfly's global link is the bottleneck") {
+  // dragonfly(1, 2, 1, 3): one global cable between any two groups. 0 -> 2 and 1 -> 3 both
+  // cross group 0's cable to group 1, at half a byte per ns each: 1000 bytes end at
+  // 100 + 2000. 4 -> 5 stays in group 2, alone: 100 + 1000.
+  const std::string text =
+      "num_ranks 6\nrank 0 {\nl1: send 1001b to 2 tag 0\n}\nrank 1 {\nl1: send 1001b to 3 tag 0\n}"
+      "\nrank 2 {\nl1: recv 1001b from 0 tag 0\n}\nrank 3 {\nl1: recv 1001b from 1 tag 0\n}\n"
+      "rank 4 {\nl1: send 1001b to 5 tag 0\n}\nrank 5 {\nl1: recv 1001b from 4 tag 0\n}\n";
+  const ScheduleRun run = run_of(text, flows_on("dragonfly(1, 2, 1, 3)", 100, 0, 0));
+  CHECK(run.finish[2] == 2100.0);
+  CHECK(run.finish[3] == 2100.0);
+  CHECK(run.finish[5] == 1100.0);
 }

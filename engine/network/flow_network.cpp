@@ -1,0 +1,211 @@
+#include "engine/network/flow_network.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <utility>
+
+namespace collnoise {
+namespace {
+
+NetworkPoll stale_poll() {
+  return {.kind = NetworkPoll::Kind::kStale};
+}
+
+}  // namespace
+
+FlowNetwork::FlowNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of,
+                         double bytes_per_ns)
+    : topology_(topology),
+      endpoint_of_(endpoint_of),
+      rate_(bytes_per_ns),
+      on_link_(topology.link_id_bound()),
+      link_slot_(topology.link_id_bound(), 0),
+      link_mark_(topology.link_id_bound(), 0),
+      path_(static_cast<std::size_t>(std::max(topology.diameter(), 1))) {}
+
+void FlowNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
+                        double) {
+  std::uint32_t k = 0;
+  if (!free_.empty()) {
+    k = free_.back();
+    free_.pop_back();
+  } else {
+    k = static_cast<std::uint32_t>(flows_.size());
+    flows_.emplace_back();
+  }
+  Flow& f = flows_[k];
+  std::vector<LinkId> route = std::move(f.route);
+  route.clear();
+  f = Flow{.id = id, .from = from, .to = to, .bytes = bytes, .route = std::move(route)};
+  index_[id] = k;
+}
+
+NetworkPoll FlowNetwork::poll(std::uint64_t id, double t, std::uint64_t stamp) {
+  const auto at = index_.find(id);
+  if (at == index_.end()) {
+    ++stale_;
+    return stale_poll();
+  }
+  const std::uint32_t k = at->second;
+  Flow& f = flows_[k];
+  switch (f.state) {
+    case State::kSent:
+      return arrive(k, t, stamp);
+    case State::kMoving:
+      if (stamp == f.wake_stamp) return end(k, t);
+      break;
+    case State::kDone:
+      // The event that found it done, queued again while the receiver was busy.
+      if (stamp == f.arrival_stamp || stamp == f.wake_stamp)
+        return {.kind = NetworkPoll::Kind::kLeft, .transfer = f.finish - f.arrival};
+      break;
+  }
+  ++stale_;
+  return stale_poll();
+}
+
+NetworkPoll FlowNetwork::arrive(std::uint32_t k, double t, std::uint64_t stamp) {
+  Flow& f = flows_[k];
+  f.arrival = t;
+  f.arrival_stamp = stamp;
+  if (f.bytes <= 1) {  // the first byte came with the arrival
+    f.state = State::kDone;
+    f.finish = t;
+    return {.kind = NetworkPoll::Kind::kLeft};
+  }
+  const std::size_t hops = topology_.route(endpoint(f.from), endpoint(f.to), path_);
+  f.route.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(hops));
+  f.state = State::kMoving;
+  f.left = static_cast<double>(f.bytes - 1);
+  f.last = t;
+  f.finish = std::numeric_limits<double>::infinity();
+  if (f.route.empty()) {  // between ranks of one endpoint: alone
+    set_rate(k, rate_, t);
+    return {.kind = NetworkPoll::Kind::kHeld};
+  }
+  for (const LinkId link : f.route) on_link_[link].push_back(k);
+  const std::uint32_t seed[] = {k};
+  gather_component(seed);
+  recompute(t);
+  return {.kind = NetworkPoll::Kind::kHeld};
+}
+
+NetworkPoll FlowNetwork::end(std::uint32_t k, double t) {
+  Flow& f = flows_[k];
+  f.state = State::kDone;
+  f.left = 0.0;
+  f.finish = t;
+  std::vector<std::uint32_t> seeds;
+  for (const LinkId link : f.route) {
+    std::vector<std::uint32_t>& on = on_link_[link];
+    on.erase(std::find(on.begin(), on.end(), k));
+    seeds.insert(seeds.end(), on.begin(), on.end());
+  }
+  if (!seeds.empty()) {
+    gather_component(seeds);
+    recompute(t);
+  }
+  return {.kind = NetworkPoll::Kind::kLeft, .transfer = t - flows_[k].arrival};
+}
+
+void FlowNetwork::taken(std::uint64_t id) {
+  const auto at = index_.find(id);
+  if (at == index_.end()) return;
+  flows_[at->second].route.clear();
+  free_.push_back(at->second);
+  index_.erase(at);
+}
+
+void FlowNetwork::gather_component(std::span<const std::uint32_t> seeds) {
+  ++search_;
+  component_.clear();
+  const auto meet = [&](std::uint32_t k) {
+    flows_[k].mark = search_;
+    flows_[k].place = static_cast<std::uint32_t>(component_.size());
+    component_.push_back(k);
+  };
+  for (const std::uint32_t k : seeds)
+    if (flows_[k].mark != search_) meet(k);
+  // Breadth first over shared links: the order, like the links' lists, follows the events.
+  for (std::size_t i = 0; i < component_.size(); ++i)
+    for (const LinkId link : flows_[component_[i]].route)
+      for (const std::uint32_t g : on_link_[link])
+        if (flows_[g].mark != search_) meet(g);
+}
+
+void FlowNetwork::recompute(double t) {
+  ++recomputations_;
+  flows_recomputed_ += component_.size();
+  fill_rates();
+  for (std::size_t i = 0; i < component_.size(); ++i) set_rate(component_[i], new_rate_[i], t);
+}
+
+void FlowNetwork::fill_rates() {
+  links_.clear();
+  residual_.clear();
+  unfixed_.clear();
+  for (const std::uint32_t k : component_)
+    for (const LinkId link : flows_[k].route) {
+      if (link_mark_[link] != search_) {
+        link_mark_[link] = search_;
+        link_slot_[link] = static_cast<std::uint32_t>(links_.size());
+        links_.push_back(link);
+        residual_.push_back(rate_);
+        unfixed_.push_back(0);
+      }
+      ++unfixed_[link_slot_[link]];
+    }
+  new_rate_.assign(component_.size(), -1.0);
+  // Progressive filling: the link of the least share fixes its flows at it. A link's share only
+  // grows as others fix their flows (they take at most its share), so an entry whose share has
+  // moved is stale: a newer one is queued.
+  heap_.clear();
+  const auto later = std::greater<>();
+  for (std::uint32_t s = 0; s < links_.size(); ++s)
+    heap_.emplace_back(residual_[s] / unfixed_[s], s);
+  std::make_heap(heap_.begin(), heap_.end(), later);
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const auto [share, s] = heap_.back();
+    heap_.pop_back();
+    if (unfixed_[s] == 0 || share != residual_[s] / unfixed_[s]) continue;
+    for (const std::uint32_t g : on_link_[links_[s]]) {
+      double& rate = new_rate_[flows_[g].place];
+      if (rate >= 0.0) continue;
+      rate = share;
+      for (const LinkId link : flows_[g].route) {
+        const std::uint32_t other = link_slot_[link];
+        residual_[other] = std::max(residual_[other] - share, 0.0);
+        if (--unfixed_[other] > 0 && other != s) {
+          heap_.emplace_back(residual_[other] / unfixed_[other], other);
+          std::push_heap(heap_.begin(), heap_.end(), later);
+        }
+      }
+    }
+  }
+}
+
+void FlowNetwork::set_rate(std::uint32_t k, double rate, double t) {
+  Flow& f = flows_[k];
+  if (rate == f.rate) return;  // its end stays where it was
+  f.left = std::max(f.left - f.rate * (t - f.last), 0.0);
+  f.last = t;
+  f.rate = rate;
+  const double finish = t + f.left / rate;
+  if (finish == f.finish) return;
+  f.finish = finish;
+  wakes_.push_back(NetworkWake{.at = finish, .id = f.id, .from = f.from, .to = f.to});
+  wake_flow_.push_back(k);
+}
+
+void FlowNetwork::stamped(std::size_t k, std::uint64_t stamp) {
+  flows_[wake_flow_[k]].wake_stamp = stamp;
+}
+
+void FlowNetwork::clear_wakes() {
+  wakes_.clear();
+  wake_flow_.clear();
+}
+
+}  // namespace collnoise

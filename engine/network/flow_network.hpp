@@ -1,0 +1,108 @@
+#pragma once
+// The flow model of contention (docs/models/contention.md, "Flows sharing bandwidth"): each
+// message's bytes are a flow that shares the bandwidth of every link on its route with the
+// other flows there, max-min fairly (progressive filling: the link with the least bandwidth per
+// flow fixes its flows' rate, which is taken from the other links of their routes, and so on),
+// the rates recomputed when a flow starts or ends, over the flows that share links with it,
+// directly or through others (its component), and only those.
+//
+// - A message of s bytes is sent at t and arrives (its first byte) at A = t + o + L, as without
+//   contention. Its other s - 1 bytes then flow: the flow starts at A and ends when they have
+//   moved, at F. The receiver takes the message at F (or when free), pays o + max((s-1)O -
+//   (F - A), 0) on its CPU (the copy overlaps the transfer) and g on its NIC; the sender's NIC
+//   pays g. Alone on its route at rate 1/G: F = A + (s-1)G, and the receiver finishes at
+//   A + o + max((s-1)O, (s-1)G), as LogGOPSim charges it.
+// - Every link carries `bytes_per_ns` (the NIC's 1/G unless given). A message between ranks of
+//   one endpoint (an empty route) moves alone at that rate.
+// - Rates change only when a flow starts or ends; each flow whose end moves asks the engine for a
+//   wake at its new end (engine/network/message_network.hpp); the wake of a flow that still ends
+//   then ends it, and frees its share for the others.
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/network/message_network.hpp"
+#include "engine/network/topology.hpp"
+
+namespace collnoise {
+
+class FlowNetwork final : public MessageNetwork {
+ public:
+  /// Rank r on endpoint endpoint_of[r] (r when empty); every link carries `bytes_per_ns` > 0.
+  /// Preconditions: `topology` and `endpoint_of` outlive this.
+  FlowNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of,
+              double bytes_per_ns);
+
+  void start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
+             double t) override;
+  NetworkPoll poll(std::uint64_t id, double t, std::uint64_t stamp) override;
+  void taken(std::uint64_t id) override;
+  bool carries_bytes() const override { return true; }
+  std::span<const NetworkWake> wakes() const override { return wakes_; }
+  void stamped(std::size_t k, std::uint64_t stamp) override;
+  void clear_wakes() override;
+  /// Wakes asked for that came up after their flow's end had moved (each a stale event).
+  std::uint64_t repolls() const override { return stale_; }
+
+  /// Rate recomputations so far, and the flows they took in all.
+  std::uint64_t recomputations() const { return recomputations_; }
+  std::uint64_t flows_recomputed() const { return flows_recomputed_; }
+
+ private:
+  enum class State : std::uint8_t { kSent, kMoving, kDone };
+  struct Flow {
+    std::uint64_t id = 0;
+    std::uint32_t from = 0, to = 0;
+    std::uint64_t bytes = 0;
+    State state = State::kSent;
+    double arrival = 0.0;  ///< A, ns
+    double left = 0.0;     ///< bytes still to move at `last`
+    double last = 0.0;
+    double rate = 0.0;    ///< bytes per ns; 0 before the first recomputation
+    double finish = 0.0;  ///< F, ns (when kMoving: the end at the current rate)
+    std::uint64_t arrival_stamp = 0;
+    std::uint64_t wake_stamp = ~std::uint64_t{0};
+    std::uint64_t mark = 0;   ///< the component search that last met it
+    std::uint32_t place = 0;  ///< its place in the component that search gathered
+    std::vector<LinkId> route;
+  };
+
+  std::uint64_t endpoint(std::uint32_t rank) const {
+    return endpoint_of_.empty() ? rank : endpoint_of_[rank];
+  }
+  NetworkPoll arrive(std::uint32_t k, double t, std::uint64_t stamp);
+  NetworkPoll end(std::uint32_t k, double t);
+  /// The flows moving on links shared, directly or through others, with those of `seeds`.
+  void gather_component(std::span<const std::uint32_t> seeds);
+  /// Max-min rates of the gathered component at `t`; wakes for the flows whose end moved.
+  void recompute(double t);
+  void fill_rates();
+  void set_rate(std::uint32_t k, double rate, double t);
+
+  const Topology& topology_;
+  std::span<const std::uint32_t> endpoint_of_;
+  double rate_;
+  std::vector<Flow> flows_;
+  std::vector<std::uint32_t> free_;
+  std::unordered_map<std::uint64_t, std::uint32_t> index_;  ///< message id to its flow
+  /// Moving flows by link, and each link's place among the links of the component being
+  /// recomputed (valid when its mark is the search's): flat, as every flow event reads them.
+  std::vector<std::vector<std::uint32_t>> on_link_;
+  std::vector<std::uint32_t> link_slot_;
+  std::vector<std::uint64_t> link_mark_;
+  std::vector<LinkId> path_;
+  std::vector<NetworkWake> wakes_;
+  std::vector<std::uint32_t> wake_flow_;  ///< the flow of each wake
+  // The component being recomputed, and the progressive filling's work space.
+  std::vector<std::uint32_t> component_;
+  std::vector<LinkId> links_;
+  std::vector<double> residual_;
+  std::vector<std::uint32_t> unfixed_;
+  std::vector<double> new_rate_;
+  std::vector<std::pair<double, std::uint32_t>> heap_;
+  std::uint64_t search_ = 0;
+  std::uint64_t stale_ = 0, recomputations_ = 0, flows_recomputed_ = 0;
+};
+
+}  // namespace collnoise
