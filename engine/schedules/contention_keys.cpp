@@ -54,11 +54,7 @@ void place_by_mapping(ParamReader& reader, ContentionSpec& spec) {
                     "`rank node switch`; write `rank node switch endpoint`)",
                     kPlacement.name, mapping.path));
   spec.endpoint_of = mapping.endpoint_of;
-  const auto given =
-      std::find_if(reader.input_files().begin(), reader.input_files().end(),
-                   [](const DataFileRead& f) { return f.key == mapping_key().name; });
-  spec.placement = fmt::format("network.mapping = '{}' ({})", mapping.path,
-                               given == reader.input_files().end() ? "" : given->hash);
+  spec.placement = mapping_named(reader, mapping);
 }
 
 // The flows' link bandwidth: network.link_bandwidth, else the NIC's 1/G.

@@ -102,11 +102,8 @@ RankSwitches read_mapping(ParamReader& reader) {
   RankSwitches out;
   out.switch_of = mapping.switch_of;
   const std::set<std::uint32_t> switches(mapping.switch_of.begin(), mapping.switch_of.end());
-  const auto given = std::find_if(reader.input_files().begin(), reader.input_files().end(),
-                                  [](const DataFileRead& f) { return f.key == kMapping.name; });
-  out.rule = fmt::format("network.mapping = '{}' ({}): {} ranks on {} switches, near iff on one",
-                         mapping.path, given == reader.input_files().end() ? "" : given->hash,
-                         mapping.switch_of.size(), switches.size());
+  out.rule = fmt::format("{}: {} ranks on {} switches, near iff on one",
+                         mapping_named(reader, mapping), mapping.switch_of.size(), switches.size());
   return out;
 }
 
@@ -114,6 +111,13 @@ RankSwitches read_mapping(ParamReader& reader) {
 
 const KeySpec& mapping_key() {
   return kMapping;
+}
+
+std::string mapping_named(const ParamReader& reader, const RankMapping& mapping) {
+  const auto given = std::find_if(reader.input_files().begin(), reader.input_files().end(),
+                                  [](const DataFileRead& f) { return f.key == kMapping.name; });
+  return fmt::format("{} = '{}' ({})", kMapping.name, mapping.path,
+                     given == reader.input_files().end() ? "" : given->hash);
 }
 
 std::vector<KeySpec> pair_class_keys() {

@@ -227,50 +227,45 @@ contention = "simple"
   CHECK_THAT(paths.output, Contains("network.contention"));
 }
 
-TEST_CASE("simple network: ranks placed by a mapping file's endpoints") {
-  // Ranks 0 and 1 on endpoints 2 and 0 of the star, rank 2 on endpoint 1: rank 0's 10000 bytes
-  // to rank 2 and rank 1's 5000 bytes to it still share the link down to rank 2's endpoint.
+namespace {
+
+// The star under the simple model, its ranks placed by the mapping file `name` of `lines`
+// (L = 100, o = 10, g = 5, G = 0).
+ScheduleNet star_placed_by(const std::string& name, const std::string& lines) {
   std::filesystem::create_directories("contention");
-  testing::write_text("contention/star.map", "0 0 0 2\n1 1 0 0\n2 2 0 1\n");
+  const std::string path = "contention/" + name;
+  testing::write_text(path, lines);
   ParamReader reader(ParamMap{{"network.topology", std::string(kStar)},
                               {"network.contention", std::string("simple")},
                               {"network.placement", std::string("mapping")},
-                              {"network.mapping", std::string("contention/star.map")}});
+                              {"network.mapping", path}});
   ScheduleNet net = net_of(100, 10, 5, 0, 0, 65535);
   read_contention(reader, net);
+  return net;
+}
+
+}  // namespace
+
+TEST_CASE("simple network: ranks placed by a mapping file's endpoints") {
+  // Ranks 0 and 1 on endpoints 2 and 0 of the star, rank 2 on endpoint 1: rank 0's 10000 bytes
+  // to rank 2 and rank 1's 5000 bytes to it still share the link down to rank 2's endpoint.
+  const ScheduleNet net = star_placed_by("star.map", "0 0 0 2\n1 1 0 0\n2 2 0 1\n");
   REQUIRE(net.contention);
   CHECK(net.contention->endpoint_of == std::vector<std::uint32_t>{2, 0, 1});
-  CHECK_THAT(net.contention->placement, Contains("star.map"));
+  CHECK_THAT(net.contention->placement, Contains("star.map") && Contains("xxh3:"));
   const std::string two = to_rank_2("l1: send 10000b to 2 tag 0\n", "l1: send 5000b to 2 tag 0\n");
   CHECK(finishes(two, net)[2] == 15010.0);
   // Two ranks on one endpoint: their message leaves the endpoint not at all (an empty route),
   // at a byte per ns.
-  testing::write_text("contention/shared.map", "0 0 0 0\n1 0 0 0\n2 1 0 1\n");
-  ParamReader shared(ParamMap{{"network.topology", std::string(kStar)},
-                              {"network.contention", std::string("simple")},
-                              {"network.placement", std::string("mapping")},
-                              {"network.mapping", std::string("contention/shared.map")}});
-  ScheduleNet together = net_of(100, 10, 5, 0, 0, 65535);
-  read_contention(shared, together);
   const std::string near =
       "num_ranks 3\nrank 0 {\nl1: send 1000b to 1 tag 0\n}\nrank 1 {\nl1: recv 1000b from 0 tag "
       "0\n}\nrank 2 {\n}\n";
-  CHECK(finishes(near, together)[1] == 1010.0);
+  CHECK(finishes(near, star_placed_by("shared.map", "0 0 0 0\n1 0 0 0\n2 1 0 1\n"))[1] == 1010.0);
   // Refusals: a mapping without endpoints, an endpoint beyond the topology, placement alone.
-  testing::write_text("contention/plain.map", "0 0 0\n1 1 0\n2 2 0\n");
-  ParamReader plain(ParamMap{{"network.topology", std::string(kStar)},
-                             {"network.contention", std::string("simple")},
-                             {"network.placement", std::string("mapping")},
-                             {"network.mapping", std::string("contention/plain.map")}});
-  ScheduleNet other = net_of(100, 10, 5, 0, 0, 65535);
-  CHECK_THROWS_WITH(read_contention(plain, other), Contains("no endpoint column"));
-  testing::write_text("contention/far.map", "0 0 0 0\n1 1 0 1\n2 2 0 7\n");
-  ParamReader far(ParamMap{{"network.topology", std::string(kStar)},
-                           {"network.contention", std::string("simple")},
-                           {"network.placement", std::string("mapping")},
-                           {"network.mapping", std::string("contention/far.map")}});
-  read_contention(far, other);
-  CHECK_THROWS_WITH(finishes(two, other), Contains("names endpoint 7"));
+  CHECK_THROWS_WITH(star_placed_by("plain.map", "0 0 0\n1 1 0\n2 2 0\n"),
+                    Contains("no endpoint column"));
+  CHECK_THROWS_WITH(finishes(two, star_placed_by("far.map", "0 0 0 0\n1 1 0 1\n2 2 0 7\n")),
+                    Contains("names endpoint 7"));
   ParamReader alone(ParamMap{{"network.placement", std::string("linear")}});
   ScheduleNet third = net_of(100, 10, 5, 0, 0, 65535);
   CHECK_THROWS_WITH(read_contention(alone, third), Contains("network.placement"));
