@@ -38,16 +38,16 @@ void FlowNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to, 
   std::vector<LinkId> route = std::move(f.route);
   route.clear();
   f = Flow{.id = id, .from = from, .to = to, .bytes = bytes, .route = std::move(route)};
-  index_[id] = k;
+  index_.insert(FlowOf{.key = id, .flow = k});
 }
 
 NetworkPoll FlowNetwork::poll(std::uint64_t id, double t, std::uint64_t stamp) {
-  const auto at = index_.find(id);
-  if (at == index_.end()) {
+  const FlowOf* at = index_.find(id);
+  if (at == nullptr) {
     ++stale_;
     return stale_poll();
   }
-  const std::uint32_t k = at->second;
+  const std::uint32_t k = at->flow;
   Flow& f = flows_[k];
   switch (f.state) {
     case State::kSent:
@@ -110,10 +110,10 @@ NetworkPoll FlowNetwork::end(std::uint32_t k, double t) {
 }
 
 void FlowNetwork::taken(std::uint64_t id) {
-  const auto at = index_.find(id);
-  if (at == index_.end()) return;
-  flows_[at->second].route.clear();
-  free_.push_back(at->second);
+  FlowOf* at = index_.find(id);
+  if (at == nullptr) return;
+  flows_[at->flow].route.clear();
+  free_.push_back(at->flow);
   index_.erase(at);
 }
 

@@ -19,9 +19,9 @@
 //   then ends it, and frees its share for the others.
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
+#include "core/flat_index_map.hpp"
 #include "engine/network/message_network.hpp"
 #include "engine/network/topology.hpp"
 
@@ -85,7 +85,11 @@ class FlowNetwork final : public MessageNetwork {
   double rate_;
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> free_;
-  std::unordered_map<std::uint64_t, std::uint32_t> index_;  ///< message id to its flow
+  struct FlowOf {
+    std::uint64_t key;   ///< the message id
+    std::uint32_t flow;  ///< its flow
+  };
+  FlatIndexMap<FlowOf> index_;  ///< message id to its flow
   /// Moving flows by link, and each link's place among the links of the component being
   /// recomputed (valid when its mark is the search's): flat, as every flow event reads them.
   std::vector<std::vector<std::uint32_t>> on_link_;
