@@ -114,7 +114,7 @@ function(collnoise_find_dependency_lines out)
       elseif(ns STREQUAL "Boost")
         set(args "Boost ${Boost_MAJOR_VERSION}.${Boost_MINOR_VERSION}")
       else()
-        set(args "${ns}")  # TBB, fmt, tomlplusplus, xxHash, nlohmann_json, OTF2: as found
+        set(args "${ns}")  # TBB, fmt, tomlplusplus, xxHash, nlohmann_json, OTF2, Graphviz
       endif()
       string(APPEND lines "find_dependency(${args})\n")
     endforeach()
@@ -135,7 +135,7 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/package/collnoiseConfigVers
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/package/collnoiseConfig.cmake
               ${CMAKE_BINARY_DIR}/package/collnoiseConfigVersion.cmake cmake/FindxxHash.cmake
-              cmake/FindOTF2.cmake
+              cmake/FindOTF2.cmake cmake/FindGraphviz.cmake
         DESTINATION ${COLLNOISE_CMAKE_DIR})
 
 # --- the Python package (python/collnoise) ---------------------------------------------------------

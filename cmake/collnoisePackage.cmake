@@ -21,7 +21,7 @@ if(COLLNOISE_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
-      "libc6, libstdc++6, libgomp1, libtbb12, libhdf5-103-1, libfmt9, libtomlplusplus3, libxxhash0, libmuparser2v5, libnlopt-cxx0")
+      "libc6, libstdc++6, libgomp1, libtbb12, libhdf5-103-1, libfmt9, libtomlplusplus3, libxxhash0, libmuparser2v5, libnlopt-cxx0, libcgraph6")
   if(COLLNOISE_WITH_MPI)
     string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libopenmpi3")
   endif()
@@ -34,7 +34,7 @@ endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
     "python3, python3-h5py, python3-numpy, python3-matplotlib, python3-xxhash")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "libtbb-dev, libhdf5-dev, libfmt-dev, libtomlplusplus-dev, libboost-math-dev, libxxhash-dev, libmuparser-dev, libnlopt-cxx-dev, libotf2-trace-dev, otf2-tools")
+    "libtbb-dev, libhdf5-dev, libfmt-dev, libtomlplusplus-dev, libboost-math-dev, libxxhash-dev, libmuparser-dev, libnlopt-cxx-dev, libgraphviz-dev, libotf2-trace-dev, otf2-tools")
 if(COLLNOISE_NATIVE)
   message(STATUS "collnoise: the package (cpack) is built for this CPU (-march=native); "
                  "COLLNOISE_NATIVE=OFF for other machines")

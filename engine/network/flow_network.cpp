@@ -151,7 +151,7 @@ void FlowNetwork::fill_rates() {
         link_mark_[link] = search_;
         link_slot_[link] = static_cast<std::uint32_t>(links_.size());
         links_.push_back(link);
-        residual_.push_back(rate_);
+        residual_.push_back(topology_.link_bandwidth(link).value_or(rate_));
         unfixed_.push_back(0);
       }
       ++unfixed_[link_slot_[link]];

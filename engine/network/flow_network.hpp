@@ -12,8 +12,9 @@
 //   (F - A), 0) on its CPU (the copy overlaps the transfer) and g on its NIC; the sender's NIC
 //   pays g. Alone on its route at rate 1/G: F = A + (s-1)G, and the receiver finishes at
 //   A + o + max((s-1)O, (s-1)G), as LogGOPSim charges it.
-// - Every link carries `bytes_per_ns` (the NIC's 1/G unless given). A message between ranks of
-//   one endpoint (an empty route) moves alone at that rate.
+// - Every link carries `bytes_per_ns` (the NIC's 1/G unless given), or the topology's own
+//   bandwidth of it (a dot file's `bandwidth`). A message between ranks of one endpoint (an
+//   empty route) moves alone at `bytes_per_ns`.
 // - Rates change only when a flow starts or ends; each flow whose end moves asks the engine for a
 //   wake at its new end (engine/network/message_network.hpp); the wake of a flow that still ends
 //   then ends it, and frees its share for the others.

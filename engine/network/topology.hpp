@@ -3,6 +3,7 @@
 // Lumsdaine): endpoints, switches, directed links (one each way per cable) numbered 0..links-1,
 // and a deterministic route between any two endpoints as a sequence of link numbers.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -29,6 +30,9 @@ class Topology {
   /// Writes the links of the route from endpoint src to endpoint dst into `path` (at least
   /// diameter() long) and returns how many. No allocation: the hot loop calls this per message.
   virtual std::size_t route(std::uint64_t src, std::uint64_t dst, std::span<LinkId> path) const = 0;
+  /// The link's own bandwidth, bytes per ns, where the topology gives one (a dot file's
+  /// `bandwidth`); none: the model's default.
+  virtual std::optional<double> link_bandwidth(LinkId) const { return std::nullopt; }
 };
 
 }  // namespace collnoise

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "engine/network/contention_spec.hpp"
+#include "engine/network/dot_topology.hpp"
 #include "engine/network/topology_keys.hpp"
 #include "engine/schedules/pair_class_keys.hpp"
 #include "engine/schedules/rank_mapping.hpp"
@@ -22,6 +23,15 @@ const KeySpec kContention{
         "model (1 byte per ns divided by the most messages on a link of the route); "
         "\"flows\": each link's bandwidth shared max-min fairly by the flows on it",
     .choices = contention_model_names(),
+    .optional = true};
+
+const KeySpec kTopologyFile{
+    .name = "network.topology_file",
+    .type = KeyType::kFile,
+    .meaning =
+        "the topology from a file in LogGOPSim's annotated dot format (hosts H..., "
+        "routes in each edge's comment; docs/models/topology-files.md); exclusive with "
+        "network.topology",
     .optional = true};
 
 const KeySpec kPlacement{
@@ -81,11 +91,15 @@ void read_link_bandwidth(ParamReader& reader, const ScheduleNet& net, Contention
 }  // namespace
 
 std::vector<KeySpec> contention_keys() {
-  return {topology_key(), kContention, kPlacement, kLinkBandwidth};
+  return {topology_key(), kTopologyFile, kContention, kPlacement, kLinkBandwidth};
 }
 
 void read_contention(ParamReader& reader, ScheduleNet& net) {
-  const bool topology = reader.has(topology_key().name);
+  const bool from_file = reader.has(kTopologyFile.name);
+  if (from_file && reader.has(topology_key().name))
+    throw InputError(
+        fmt::format("give one of {} and {}, not both", topology_key().name, kTopologyFile.name));
+  const bool topology = from_file || reader.has(topology_key().name);
   const bool contention = reader.has(kContention.name);
   if (!topology && !contention) {
     if (reader.has(kPlacement.name))
@@ -102,7 +116,11 @@ void read_contention(ParamReader& reader, ScheduleNet& net) {
                     "max-min) or \"simple\" (LogGOPSim's model)",
                     topology_key().name, kContention.name));
   auto spec = std::make_shared<ContentionSpec>();
-  spec->topology = parse_topology(reader.text(topology_key()));
+  if (from_file)
+    spec->topology =
+        std::make_shared<const DotTopology>(DotTopology::read(reader.text(kTopologyFile)));
+  else
+    spec->topology = parse_topology(reader.text(topology_key()));
   spec->model = contention_model_named(reader.text(kContention));
   if (reader.text(kPlacement) == "mapping") place_by_mapping(reader, *spec);
   read_link_bandwidth(reader, net, *spec);

@@ -147,7 +147,7 @@ inline const FieldSpec kNearMessages{"near_messages", "",
 inline const FieldSpec kFarMessages{"far_messages", "",
                                     "the schedule's messages between far ranks (one replication)",
                                     kPairClassesGiven};
-inline const std::string kTopologyGiven = "with network.topology";
+inline const std::string kTopologyGiven = "with network.topology or network.topology_file";
 inline const FieldSpec kContention{
     "contention", "", "how messages share the topology's links: \"simple\" (LogGOPSim's model)",
     kTopologyGiven};

@@ -369,3 +369,39 @@ TEST_CASE("flow model: a dragonfly's global link is the bottleneck") {
   CHECK(run.finish[3] == 2100.0);
   CHECK(run.finish[5] == 1100.0);
 }
+
+TEST_CASE("contention on a dot file's topology: its routes, and its links' bandwidth for flows") {
+  // Two switches joined by one cable, two hosts on each (LogGOPSim's format: routes in the
+  // edges' comments): 0 -> 2 and 1 -> 3 both cross S0 -> S1, at half speed each.
+  std::filesystem::create_directories("contention");
+  testing::write_text("contention/two.dot", R"dot(digraph two {
+  edge [comment="*"];
+  H0; H1; H2; H3; S0; S1;
+  H0 -> S0; H1 -> S0; H2 -> S1; H3 -> S1;
+  S0 -> H0 [comment="H0"]; S0 -> H1 [comment="H1"]; S0 -> S1 [comment="H2, H3", bandwidth=0.25];
+  S1 -> H2 [comment="H2"]; S1 -> H3 [comment="H3"]; S1 -> S0 [comment="H0 H1"];
+}
+)dot");
+  const auto net_for = [](const std::string& model) {
+    ParamReader reader(ParamMap{{"network.topology_file", std::string("contention/two.dot")},
+                                {"network.contention", model}});
+    ScheduleNet net = net_of(100, 10, 5, 1, 0, 65535);
+    read_contention(reader, net);
+    return net;
+  };
+  const std::string crossing =
+      "num_ranks 4\nrank 0 {\nl1: send 10001b to 2 tag 0\n}\nrank 1 {\nl1: send 10001b to 3 tag "
+      "0\n}\nrank 2 {\nl1: recv 10001b from 0 tag 0\n}\nrank 3 {\nl1: recv 10001b from 1 tag "
+      "0\n}\n";
+  // The simple model ignores the bandwidth: 1 byte per ns over 2, then (s-1)G on top.
+  const ScheduleNet simple = net_for("simple");
+  CHECK(simple.contention->topology->family() == "dot file");
+  CHECK(finishes(crossing, simple)[2] == 20002.0 + 10 + 10000);
+  // Flows: the cable's 0.25 byte per ns shared by two, 10000 bytes each from 110: 110 + 80000.
+  CHECK(finishes(crossing, net_for("flows"))[2] == 80110.0 + 10);
+  ParamReader both(ParamMap{{"network.topology_file", std::string("contention/two.dot")},
+                            {"network.topology", std::string("torus(4, 1)")},
+                            {"network.contention", std::string("flows")}});
+  ScheduleNet refused = net_of(100, 10, 5, 1, 0, 65535);
+  CHECK_THROWS_WITH(read_contention(both, refused), Contains("not both"));
+}
