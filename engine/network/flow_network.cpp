@@ -96,7 +96,8 @@ NetworkPoll FlowNetwork::end(std::uint32_t k, double t) {
   f.state = State::kDone;
   f.left = 0.0;
   f.finish = t;
-  std::vector<std::uint32_t> seeds;
+  std::vector<std::uint32_t>& seeds = seeds_;
+  seeds.clear();
   for (const LinkId link : f.route) {
     std::vector<std::uint32_t>& on = on_link_[link];
     on.erase(std::find(on.begin(), on.end(), k));

@@ -101,6 +101,7 @@ class FlowNetwork final : public MessageNetwork {
   std::vector<std::uint32_t> wake_flow_;  ///< the flow of each wake
   // The component being recomputed, and the progressive filling's work space.
   std::vector<std::uint32_t> component_;
+  std::vector<std::uint32_t> seeds_;  ///< the flows an ending flow leaves on its links
   std::vector<LinkId> links_;
   std::vector<double> residual_;
   std::vector<std::uint32_t> unfixed_;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 namespace collnoise {
 
@@ -71,16 +70,20 @@ void SimpleNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to
 }
 
 void SimpleNetwork::leave(std::uint32_t k, double t) {
-  std::set<std::uint32_t> touched;
+  std::vector<std::uint32_t>& touched = touched_;
+  touched.clear();
   for (const LinkId link : flights_[k].route) {
     std::vector<std::uint32_t>& on = on_link_[link];
     for (const std::uint32_t m : on) {
       if (m == k) continue;
       advance(flights_[m], t);
-      touched.insert(m);
+      touched.push_back(m);
     }
     on.erase(std::find(on.begin(), on.end(), k));
   }
+  // Each counted again once, in increasing order, as a set would give them.
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   for (const std::uint32_t m : touched) {
     Flight& other = flights_[m];
     other.congestion = 0;

@@ -88,6 +88,7 @@ class SimpleNetwork final : public MessageNetwork {
   /// Message ids by the time they would leave uncongested (start + s).
   std::map<double, std::vector<std::uint64_t>> due_;
   std::vector<LinkId> path_;
+  std::vector<std::uint32_t> touched_;  ///< the flights a leaving one leaves on its links
   std::uint64_t repolls_ = 0;
 };
 
