@@ -22,6 +22,7 @@
 #include "core/memory_limit.hpp"
 #include "core/stop_poll.hpp"
 #include "core/stop_request.hpp"
+#include "engine/schedules/paths/queue_stats.hpp"
 #include "engine/schedules/paths/timeline_recorder.hpp"
 #include "engine/schedules/schedule/any_schedule.hpp"
 #include "engine/schedules/schedule_fields.hpp"
@@ -29,6 +30,7 @@
 #include "outputs/atomic_file.hpp"
 #include "outputs/path_conflicts.hpp"
 #include "outputs/point_identity.hpp"
+#include "outputs/queue_stats_io.hpp"
 #include "outputs/result_file.hpp"
 #include "outputs/timeline_chrome.hpp"
 #include "outputs/timeline_otf2.hpp"
@@ -263,6 +265,30 @@ void check_outputs(const TimelineOptions& options, const std::vector<RolePath>& 
                                      options.otf2, p.role, p.path));
 }
 
+// Bytes the queue recorder holds per rank (two lengths, two histograms of a few lengths).
+constexpr double kBytesPerQueueRank = 128.0;
+
+// Every rank's queues as the file holds them, with what was replayed.
+QueueStatsFile queue_file(const QueueStatsRecorder& queues, std::string title) {
+  QueueStatsFile file{std::move(title), kQueueSampleRule, {}, {}};
+  for (const RankQueueLengths& r : queues.result()) {
+    file.posted.add_rank(r.posted.histogram);
+    file.unexpected.add_rank(r.unexpected.histogram);
+  }
+  return file;
+}
+
+void write_queues(const QueueStatsRecorder& queues, const std::string& title,
+                  const TimelineOptions& options) {
+  const QueueStatsFile file = queue_file(queues, title);
+  write_queue_stats(file, options.queues, options.force);
+  const auto largest = [](const QueueLengthTable& t) {
+    return t.max.empty() ? std::uint64_t{0} : *std::max_element(t.max.begin(), t.max.end());
+  };
+  fmt::print("wrote {} (match queues of {} ranks; longest posted queue {}, unexpected {})\n",
+             options.queues, file.posted.ranks(), largest(file.posted), largest(file.unexpected));
+}
+
 // The message of a timeline interrupted by a signal: what was written, and what was not.
 int interrupted(const char* phase, const std::vector<std::string>& written) {
   std::string kept = "nothing was written";
@@ -298,6 +324,9 @@ CLI::App* add_timeline_command(CLI::App& app, TimelineOptions& o) {
   cmd->add_option("--otf2", o.otf2, "also write an OTF2 archive (a directory)")->check(non_empty());
   cmd->add_option("--figure", o.figure, "also draw a figure (.png, .pdf or .svg; Python)")
       ->check(non_empty());
+  cmd->add_option("--queues", o.queues,
+                  "also write every rank's match-queue statistics (.json or .h5)")
+      ->check(non_empty());
   add_max_memory_option(*cmd, o.max_memory_gib, "a timeline");
   cmd->add_flag("--force", o.force,
                 "replace existing outputs (an OTF2 folder only if it is an archive collnoise "
@@ -315,6 +344,10 @@ int timeline_command(const TimelineOptions& options) {
   std::vector<RolePath> outputs = {{"--out", out}};
   if (!options.otf2.empty()) outputs.push_back({"--otf2", options.otf2});
   if (!options.figure.empty()) outputs.push_back({"--figure", options.figure});
+  if (!options.queues.empty()) {
+    check_queue_stats_path(options.queues, "--queues");
+    outputs.push_back({"--queues", options.queues});
+  }
   check_outputs(options, inputs, outputs);
   const ResultFile result = read_result_file(options.result, read_options(!options.no_verify));
   const ReplayablePoint replayable =
@@ -331,6 +364,8 @@ int timeline_command(const TimelineOptions& options) {
   check_outputs(options, inputs, outputs);
   if (!options.figure.empty() && !options.force && std::filesystem::exists(options.figure))
     throw InputError(fmt::format("--figure '{}' exists (--force replaces it)", options.figure));
+  if (!options.queues.empty() && !options.force && std::filesystem::exists(options.queues))
+    throw InputError(fmt::format("--queues '{}' exists (--force replaces it)", options.queues));
   for (const RolePath& o : outputs)  // (an archive named "out/" is the directory "out")
     for (const auto& stale :
          remove_stale_temporaries(std::filesystem::path(o.path).has_filename()
@@ -343,21 +378,23 @@ int timeline_command(const TimelineOptions& options) {
   const std::uint32_t ranks = ranks_of(*schedule);
   const std::vector<std::uint32_t> shown = chosen_ranks(options.ranks, ranks);
   check_memory_limit(
-      timeline_bytes(*study, *schedule, shown),
+      timeline_bytes(*study, *schedule, shown) +
+          (options.queues.empty() ? 0.0 : kBytesPerQueueRank * ranks),
       fmt::format("the timeline of the {} ranks shown (fewer with --ranks)", shown.size()));
   std::vector<std::string> written;
   const char* phase = "replaying the sample";
   try {
     TimelineRecorder recorder(shown);
-    const auto [replayed, path] = study->replay(options.sample, recorder);
+    QueueStatsRecorder queues;
+    const auto [replayed, path] =
+        study->replay(options.sample, recorder, options.queues.empty() ? nullptr : &queues);
     if (!replayed.complete)
       throw RuntimeFailure(fmt::format("the replay did not complete: {}", replayed.incomplete));
     check_against_run(summary, options.sample, replayed);
     const auto [from, to] = window_ns(options.window);
-    const Timeline timeline =
-        recorder.result(path, from, to,
-                        fmt::format("{} point {}, sample {}: {} ranks", options.result,
-                                    options.point, options.sample, ranks));
+    const std::string title = fmt::format("{} point {}, sample {}: {} ranks", options.result,
+                                          options.point, options.sample, ranks);
+    const Timeline timeline = recorder.result(path, from, to, title);
     phase = "writing the JSON";
     write_chrome_trace(timeline, out, options.force);
     written.push_back(out);
@@ -372,6 +409,12 @@ int timeline_command(const TimelineOptions& options) {
       write_otf2(timeline, options.otf2, options.force);
       written.push_back(options.otf2);
       fmt::print("wrote {}\n", options.otf2);
+    }
+    if (!options.queues.empty()) {
+      phase = "writing the queue statistics";
+      throw_if_stop_requested();
+      write_queues(queues, title, options);
+      written.push_back(options.queues);
     }
     if (!options.figure.empty()) {
       phase = "drawing the figure";

@@ -1,8 +1,8 @@
 #pragma once
 // collnoise timeline RESULT --point P --sample S: replays one sample of a schedule point of a
 // result with the streams it had in the run (its times equal the run's), and writes the timeline
-// of chosen ranks: Chrome trace-event JSON (Perfetto), an OTF2 archive (Vampir, otf2-print) and a
-// figure drawn by the Python package (docs/timelines.md).
+// of chosen ranks: Chrome trace-event JSON (Perfetto), an OTF2 archive (Vampir, otf2-print), a
+// figure drawn by the Python package and every rank's match-queue statistics (docs/timelines.md).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +22,7 @@ struct TimelineOptions {
   std::string out;              ///< the JSON file; empty: <result stem>-p<P>-s<S>.json
   std::string otf2;             ///< an OTF2 archive directory to write as well
   std::string figure;           ///< a .png, .pdf or .svg figure to draw as well
+  std::string queues;           ///< match-queue statistics (.json or .h5) to write as well
   double max_memory_gib = 0.0;  ///< refuse a timeline estimated to need more; 0: the default
   bool force = false;           ///< replace existing outputs (an OTF2 archive collnoise wrote)
   bool no_verify = false;

@@ -18,6 +18,7 @@
 #include "engine/schedules/engine/message_delays.hpp"
 #include "engine/schedules/pair_class_keys.hpp"
 #include "engine/schedules/paths/path_composition.hpp"
+#include "engine/schedules/paths/queue_stats.hpp"
 #include "engine/schedules/schedule_fields.hpp"
 #include "engine/schedules/simulate.hpp"
 #include "estimators/mean_interval.hpp"
@@ -374,7 +375,8 @@ const CriticalPath& ScheduleStudy::noiseless_path() const {
 }
 
 std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
-                                                           TimelineRecorder& timeline) const {
+                                                           TimelineRecorder& timeline,
+                                                           QueueStatsRecorder* queues) const {
   // The paths and timelines follow ranks that start together.
   if (entry_.loop())
     throw InputError("a timeline of a point with a benchmark loop: not replayed in this version");
@@ -387,9 +389,13 @@ std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
   CriticalPathRecorder recorder(a.step_bucket(), true);
   BothObservers<CriticalPathRecorder, TimelineRecorder> both{recorder, timeline};
   ScheduleEngineMemory memory;
-  ScheduleRun run =
-      run_schedule(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
-                   memory, both);
+  const NoiseKeys key = stream_key(key_, StreamPurpose::kReplication, index);
+  // The queues in the same run, not a second one: their samples are this replay's.
+  ScheduleRun run = [&] {
+    if (queues == nullptr) return run_schedule(*schedule(), net_, noise_, key, memory, both);
+    QueueReplayObservers all{both, *queues};
+    return run_schedule(*schedule(), net_, noise_, key, memory, all);
+  }();
   CriticalPath path = recorder.result(run.finish);
   return {std::move(run), std::move(path)};
 }

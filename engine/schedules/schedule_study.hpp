@@ -150,10 +150,10 @@ class ScheduleStudy final : public SampledStudy {
   /// Record every sample's critical path and tally where its time and noise went
   /// (path_attribution.hpp).
   void record_critical_paths() { attributed_ = true; }
-  /// Replication `index` simulated again with `timeline` watching it too; the path holds its
-  /// segments.
-  std::pair<ScheduleRun, CriticalPath> replay(std::uint64_t index,
-                                              TimelineRecorder& timeline) const;
+  /// Replication `index` simulated again with `timeline` watching it too, and `queues`
+  /// (engine/schedules/paths/queue_stats.hpp) when given; the path holds its segments.
+  std::pair<ScheduleRun, CriticalPath> replay(std::uint64_t index, TimelineRecorder& timeline,
+                                              class QueueStatsRecorder* queues = nullptr) const;
   /// The noiseless run's critical path (simulated on first use).
   const CriticalPath& noiseless_path() const;
   /// The steps of the path's noise: the algorithm's rounds, or operation indices.

@@ -15,6 +15,7 @@
     result.point(3).reasons            # why values are null
     collnoise.load(path, verify=False) # a file changed on purpose by another program
     collnoise.verify(path)             # the checksum alone: True, False (none), DamagedFileError
+    q = collnoise.read_queue_stats("queues.h5")  # `timeline --queues`: per-rank match queues
 
     python3 -m collnoise.plot RESULT.h5 [--out DIR|FILE] [--format png|pdf]
 
@@ -31,7 +32,7 @@ __version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
 #: gather the layers below the figures. A new module is added here.
 LAYERS = (
     ("errors", "seal", "fields"),              # typed errors; the checksum; the field names
-    ("histogram", "result"),                   # reading a result file
+    ("histogram", "result", "queue_stats"),    # reading a result file; a replay's queues
     ("bounds", "critical_path", "__init__"),   # analyses of a result (critical_path: attribution)
     ("figures",),                              # drawing, and writing figures (figures.output)
     ("plot",),                                 # the command line, python3 -m collnoise.plot
@@ -57,11 +58,12 @@ if MISSING_DEPENDENCY is None:
     from .result import FORMAT_VERSION, Point, Result, load  # noqa: F401
     from .critical_path import Attribution, attribution  # noqa: F401
     from .bounds import bounds  # noqa: F401,E402  (the name is the function, not the module)
+    from .queue_stats import read_queue_stats  # noqa: F401,E402
 
     __all__ = ["load", "verify", "Result", "Point", "Histogram", "PlottableHistogram",
                "FormatError", "DamagedFileError", "NotARegularFileError", "UnsealedFileWarning",
                "FORMAT_VERSION",
-               "attribution", "Attribution", "bounds"]
+               "attribution", "Attribution", "bounds", "read_queue_stats"]
 else:  # pragma: no cover
 
     def __getattr__(name):
