@@ -28,28 +28,13 @@ Workspace& workspace() {
   return w;
 }
 
-void shuffle(std::vector<std::uint32_t>& v, Pcg32& stream) {
-  for (std::size_t i = v.size(); i > 1; --i)
-    std::swap(v[i - 1], v[static_cast<std::size_t>(stream.next_below(i))]);
-}
-
 }  // namespace
 
 CongestionModel::CongestionModel(std::shared_ptr<const Topology> topology, NetworkPattern pattern,
                                  double rho, std::optional<StageNoise> os_noise)
     : topology_(std::move(topology)), pattern_(pattern), os_noise_(std::move(os_noise)) {
   const std::uint64_t e = topology_->endpoints();
-  if (!(rho >= 0.0 && rho < 1.0))
-    throw InputError(
-        fmt::format("network.rho = {} is invalid: the background fraction must lie "
-                    "in [0, 1)",
-                    rho));
-  perturbing_ = static_cast<std::uint64_t>(std::llround(rho * static_cast<double>(e)));
-  if (perturbing_ == 1)
-    throw InputError(fmt::format(
-        "network.rho = {} leaves a single background endpoint on {} endpoints: a derangement "
-        "needs none or at least two",
-        rho, e));
+  perturbing_ = background_endpoints(rho, e);
   processes_ = e - perturbing_;
   if (active_processes() < 2)
     throw InputError(fmt::format(
@@ -88,26 +73,7 @@ std::vector<CongestionModel::Message> CongestionModel::round_messages(int round)
 }
 
 NetworkAllocation CongestionModel::draw_allocation(std::uint64_t key) const {
-  Pcg32 stream = make_stream(hash_combine(key, 1));
-  std::vector<std::uint32_t> endpoint(topology_->endpoints());
-  std::iota(endpoint.begin(), endpoint.end(), 0u);
-  shuffle(endpoint, stream);
-  NetworkAllocation a;
-  a.process_endpoint.assign(endpoint.begin() + static_cast<std::ptrdiff_t>(perturbing_),
-                            endpoint.end());
-  if (perturbing_ > 0) {
-    // A uniform derangement: uniform permutations until one has no fixed point (about e tries).
-    std::vector<std::uint32_t> target(perturbing_);
-    for (bool fixed = true; fixed;) {
-      std::iota(target.begin(), target.end(), 0u);
-      shuffle(target, stream);
-      fixed = false;
-      for (std::size_t j = 0; j < target.size() && !fixed; ++j) fixed = target[j] == j;
-    }
-    for (std::size_t j = 0; j < target.size(); ++j)
-      a.background.emplace_back(endpoint[j], endpoint[target[j]]);
-  }
-  return a;
+  return draw_network_allocation(topology_->endpoints(), perturbing_, key);
 }
 
 NetworkSample CongestionModel::sample(std::uint64_t key) const {

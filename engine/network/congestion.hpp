@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "distributions/law_spec.hpp"
+#include "engine/network/allocation.hpp"
 #include "engine/network/topology.hpp"
 
 namespace collnoise {
@@ -35,12 +36,6 @@ struct NetworkSample {
   double quiet = 0.0;      ///< without background traffic (with the OS delays, if any)
   double perturbed = 0.0;  ///< with background traffic (same OS delays)
   double clean = 0.0;      ///< neither background traffic nor OS delays
-};
-
-/// One sample's allocation, drawn from its stream: who perturbs, where each process runs.
-struct NetworkAllocation {
-  std::vector<std::uint32_t> process_endpoint;                      ///< process -> endpoint
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> background;  ///< (src, dst) endpoints
 };
 
 class CongestionModel {
@@ -64,7 +59,7 @@ class CongestionModel {
                                                : std::numeric_limits<double>::infinity();
   }
 
-  /// The allocation of the sample keyed `key`.
+  /// The allocation of the sample keyed `key` (draw_network_allocation).
   NetworkAllocation draw_allocation(std::uint64_t key) const;
   /// Costs of one sample (its allocation and OS delays drawn from `key`).
   NetworkSample sample(std::uint64_t key) const;

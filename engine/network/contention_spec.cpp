@@ -3,12 +3,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/errors.hpp"
+#include "engine/network/allocation.hpp"
 #include "engine/network/flow_network.hpp"
 #include "engine/network/simple_network.hpp"
 
 namespace collnoise {
+namespace {
+
+// The endpoints the first `ranks` ranks of a placement occupy, each counted once.
+std::uint64_t distinct_endpoints(std::vector<std::uint32_t> endpoint_of, std::uint32_t ranks) {
+  endpoint_of.resize(std::min<std::size_t>(endpoint_of.size(), ranks));
+  std::sort(endpoint_of.begin(), endpoint_of.end());
+  return static_cast<std::uint64_t>(std::unique(endpoint_of.begin(), endpoint_of.end()) -
+                                    endpoint_of.begin());
+}
+
+}  // namespace
 
 std::vector<std::string> contention_model_names() {
   return {"simple", "flows"};
@@ -24,7 +37,43 @@ std::string ContentionSpec::model_name() const {
   return contention_model_names()[static_cast<std::size_t>(model)];
 }
 
-std::unique_ptr<MessageNetwork> ContentionSpec::start_run(std::uint32_t ranks) const {
+std::shared_ptr<const ContentionSpec> ContentionSpec::for_sample(std::uint64_t key,
+                                                                 std::uint32_t ranks) const {
+  if (!random_placement) check_fits(ranks);
+  const std::uint64_t endpoints = topology->endpoints();
+  const std::uint64_t placed =
+      random_placement || endpoint_of.empty() ? ranks : distinct_endpoints(endpoint_of, ranks);
+  if (placed > endpoints)
+    throw InputError(fmt::format("network.topology = \"{}\" has {} endpoints for {} ranks",
+                                 topology->describe(), endpoints, ranks));
+  if (placed + background > endpoints)
+    throw InputError(fmt::format(
+        "network.rho = {} gives {} background endpoints, and {} ranks on {} endpoints leave {}: "
+        "network.topology = \"{}\" has too few endpoints",
+        rho, background, ranks, placed, endpoints - std::min(placed, endpoints),
+        topology->describe()));
+  auto sample = std::make_shared<ContentionSpec>(*this);
+  if (random_placement) {
+    NetworkAllocation a = draw_network_allocation(endpoints, background, key);
+    a.process_endpoint.resize(ranks);
+    sample->endpoint_of = std::move(a.process_endpoint);
+    sample->background_load = std::make_shared<const std::vector<std::uint32_t>>(
+        background_link_load(*topology, a.background));
+    return sample;
+  }
+  std::vector<std::uint32_t> occupied = endpoint_of;
+  if (occupied.empty()) {
+    occupied.resize(ranks);
+    std::iota(occupied.begin(), occupied.end(), 0u);
+  }
+  occupied.resize(std::min<std::size_t>(occupied.size(), ranks));
+  const NetworkAllocation a = draw_network_allocation(endpoints, background, key, occupied);
+  sample->background_load = std::make_shared<const std::vector<std::uint32_t>>(
+      background_link_load(*topology, a.background));
+  return sample;
+}
+
+void ContentionSpec::check_fits(std::uint32_t ranks) const {
   if (endpoint_of.empty()) {
     if (topology->endpoints() < ranks)
       throw InputError(fmt::format("network.topology = \"{}\" has {} endpoints for {} ranks",
@@ -38,9 +87,16 @@ std::unique_ptr<MessageNetwork> ContentionSpec::start_run(std::uint32_t ranks) c
       throw InputError(fmt::format("{} names endpoint {}, and network.topology = \"{}\" has {}",
                                    placement, most, topology->describe(), topology->endpoints()));
   }
+}
+
+std::unique_ptr<MessageNetwork> ContentionSpec::start_run(std::uint32_t ranks) const {
+  check_fits(ranks);
+  const std::span<const std::uint32_t> load = background_load
+                                                  ? std::span<const std::uint32_t>(*background_load)
+                                                  : std::span<const std::uint32_t>();
   if (model == ContentionModel::kFlows)
-    return std::make_unique<FlowNetwork>(*topology, endpoint_of, bytes_per_ns);
-  return std::make_unique<SimpleNetwork>(*topology, endpoint_of);
+    return std::make_unique<FlowNetwork>(*topology, endpoint_of, bytes_per_ns, load);
+  return std::make_unique<SimpleNetwork>(*topology, endpoint_of, load);
 }
 
 }  // namespace collnoise

@@ -15,9 +15,10 @@ NetworkPoll stale_poll() {
 }  // namespace
 
 FlowNetwork::FlowNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of,
-                         double bytes_per_ns)
+                         double bytes_per_ns, std::span<const std::uint32_t> background_load)
     : topology_(topology),
       endpoint_of_(endpoint_of),
+      background_(background_load),
       rate_(bytes_per_ns),
       on_link_(topology.link_id_bound()),
       link_slot_(topology.link_id_bound(), 0),
@@ -35,13 +36,25 @@ void FlowNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to, 
     flows_.emplace_back();
   }
   Flow& f = flows_[k];
-  std::vector<LinkId> route = std::move(f.route);
-  route.clear();
-  f = Flow{.id = id, .from = from, .to = to, .bytes = bytes, .route = std::move(route)};
+  f.route.clear();  // (its storage kept)
+  f.id = id;
+  f.from = from;
+  f.to = to;
+  f.bytes = bytes;
+  f.state = State::kSent;
+  f.arrival = f.left = f.last = f.rate = f.finish = 0.0;
+  f.arrival_stamp = 0;
+  f.wake_stamp = ~std::uint64_t{0};
   index_.insert(FlowOf{.key = id, .flow = k});
 }
 
 NetworkPoll FlowNetwork::poll(std::uint64_t id, double t, std::uint64_t stamp) {
+  if (batch_pending_ && stamp == batch_stamp_) {
+    // The instant's recomputation, carried by one of its messages' ids: that message's own
+    // events are others, this one is dropped.
+    run_batch(t);
+    return {.kind = NetworkPoll::Kind::kHeld};
+  }
   const FlowOf* at = index_.find(id);
   if (at == nullptr) {
     ++stale_;
@@ -85,9 +98,7 @@ NetworkPoll FlowNetwork::arrive(std::uint32_t k, double t, std::uint64_t stamp) 
     return {.kind = NetworkPoll::Kind::kHeld};
   }
   for (const LinkId link : f.route) on_link_[link].push_back(k);
-  const std::uint32_t seed[] = {k};
-  gather_component(seed);
-  recompute(t);
+  batch(k, t);
   return {.kind = NetworkPoll::Kind::kHeld};
 }
 
@@ -96,16 +107,10 @@ NetworkPoll FlowNetwork::end(std::uint32_t k, double t) {
   f.state = State::kDone;
   f.left = 0.0;
   f.finish = t;
-  std::vector<std::uint32_t>& seeds = seeds_;
-  seeds.clear();
   for (const LinkId link : f.route) {
     std::vector<std::uint32_t>& on = on_link_[link];
     on.erase(std::find(on.begin(), on.end(), k));
-    seeds.insert(seeds.end(), on.begin(), on.end());
-  }
-  if (!seeds.empty()) {
-    gather_component(seeds);
-    recompute(t);
+    for (const std::uint32_t g : on) batch(g, t);
   }
   return {.kind = NetworkPoll::Kind::kLeft, .transfer = t - flows_[k].arrival};
 }
@@ -116,6 +121,29 @@ void FlowNetwork::taken(std::uint64_t id) {
   flows_[at->flow].route.clear();
   free_.push_back(at->flow);
   index_.erase(at);
+}
+
+void FlowNetwork::batch(std::uint32_t k, double t) {
+  batch_seeds_.push_back(k);
+  if (batch_pending_) return;
+  // One wake at this instant, after every event already queued for it (a fresh stamp), carries
+  // the recomputation of all the flows that start or lose a neighbour until then: the flows of
+  // one round that start together are recomputed once, not once each.
+  batch_pending_ = true;
+  const Flow& f = flows_[k];
+  wakes_.push_back(NetworkWake{.at = t, .id = f.id, .from = f.from, .to = f.to});
+  wake_flow_.push_back(kBatchWake);
+}
+
+void FlowNetwork::run_batch(double t) {
+  batch_pending_ = false;
+  // Seeds that ended since (at this instant) have left the links: the others seed the search.
+  std::erase_if(batch_seeds_, [&](std::uint32_t k) { return flows_[k].state != State::kMoving; });
+  if (!batch_seeds_.empty()) {
+    gather_component(batch_seeds_);
+    recompute(t);
+  }
+  batch_seeds_.clear();
 }
 
 void FlowNetwork::gather_component(std::span<const std::uint32_t> seeds) {
@@ -138,6 +166,16 @@ void FlowNetwork::gather_component(std::span<const std::uint32_t> seeds) {
 void FlowNetwork::recompute(double t) {
   ++recomputations_;
   flows_recomputed_ += component_.size();
+  if (component_.size() == 1) {
+    // Alone among ours: its most crowded link's share, with that link's background.
+    const std::uint32_t k = component_[0];
+    double rate = std::numeric_limits<double>::infinity();
+    for (const LinkId link : flows_[k].route)
+      rate = std::min(rate, topology_.link_bandwidth(link).value_or(rate_) /
+                                (1.0 + (background_.empty() ? 0.0 : background_[link])));
+    set_rate(k, rate, t);
+    return;
+  }
   fill_rates();
   for (std::size_t i = 0; i < component_.size(); ++i) set_rate(component_[i], new_rate_[i], t);
 }
@@ -146,6 +184,7 @@ void FlowNetwork::fill_rates() {
   links_.clear();
   residual_.clear();
   unfixed_.clear();
+  ours_.clear();
   for (const std::uint32_t k : component_)
     for (const LinkId link : flows_[k].route) {
       if (link_mark_[link] != search_) {
@@ -153,8 +192,11 @@ void FlowNetwork::fill_rates() {
         link_slot_[link] = static_cast<std::uint32_t>(links_.size());
         links_.push_back(link);
         residual_.push_back(topology_.link_bandwidth(link).value_or(rate_));
-        unfixed_.push_back(0);
+        // The link's background flows count as unfixed for good: they take its share.
+        unfixed_.push_back(background_.empty() ? 0 : background_[link]);
+        ours_.push_back(0);
       }
+      ++ours_[link_slot_[link]];
       ++unfixed_[link_slot_[link]];
     }
   new_rate_.assign(component_.size(), -1.0);
@@ -170,7 +212,7 @@ void FlowNetwork::fill_rates() {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const auto [share, s] = heap_.back();
     heap_.pop_back();
-    if (unfixed_[s] == 0 || share != residual_[s] / unfixed_[s]) continue;
+    if (ours_[s] == 0 || share != residual_[s] / unfixed_[s]) continue;
     for (const std::uint32_t g : on_link_[links_[s]]) {
       double& rate = new_rate_[flows_[g].place];
       if (rate >= 0.0) continue;
@@ -178,7 +220,8 @@ void FlowNetwork::fill_rates() {
       for (const LinkId link : flows_[g].route) {
         const std::uint32_t other = link_slot_[link];
         residual_[other] = std::max(residual_[other] - share, 0.0);
-        if (--unfixed_[other] > 0 && other != s) {
+        --unfixed_[other];
+        if (--ours_[other] > 0 && other != s) {
           heap_.emplace_back(residual_[other] / unfixed_[other], other);
           std::push_heap(heap_.begin(), heap_.end(), later);
         }
@@ -201,7 +244,10 @@ void FlowNetwork::set_rate(std::uint32_t k, double rate, double t) {
 }
 
 void FlowNetwork::stamped(std::size_t k, std::uint64_t stamp) {
-  flows_[wake_flow_[k]].wake_stamp = stamp;
+  if (wake_flow_[k] == kBatchWake)
+    batch_stamp_ = stamp;
+  else
+    flows_[wake_flow_[k]].wake_stamp = stamp;
 }
 
 void FlowNetwork::clear_wakes() {

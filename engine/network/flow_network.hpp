@@ -15,9 +15,18 @@
 // - Every link carries `bytes_per_ns` (the NIC's 1/G unless given), or the topology's own
 //   bandwidth of it (a dot file's `bandwidth`). A message between ranks of one endpoint (an
 //   empty route) moves alone at `bytes_per_ns`.
+// - Background traffic (network.rho): b background messages on a link are b more flows there
+//   that never end and cross that link only (they are bottlenecked nowhere else), so a link of
+//   bandwidth c with n flows of ours and b of the background gives each at most c / (n + b).
+//   A message then never moves slower than the round model's 1 / (load) of the same link.
 // - Rates change only when a flow starts or ends; each flow whose end moves asks the engine for a
 //   wake at its new end (engine/network/message_network.hpp); the wake of a flow that still ends
 //   then ends it, and frees its share for the others.
+// - The flows that start or end at one instant are recomputed together, once: the first of
+//   them asks for a wake at that instant (queued after every event already due then, LogGOPSim's
+//   tie order), which recomputes the components of all of them. Rates that would have held for
+//   no time are never set; the rates after the instant are the same.
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -30,10 +39,11 @@ namespace collnoise {
 
 class FlowNetwork final : public MessageNetwork {
  public:
-  /// Rank r on endpoint endpoint_of[r] (r when empty); every link carries `bytes_per_ns` > 0.
-  /// Preconditions: `topology` and `endpoint_of` outlive this.
+  /// Rank r on endpoint endpoint_of[r] (r when empty); every link carries `bytes_per_ns` > 0;
+  /// background_load[link]: the background messages on a link (empty: none). Preconditions:
+  /// `topology`, `endpoint_of` and `background_load` outlive this.
   FlowNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of,
-              double bytes_per_ns);
+              double bytes_per_ns, std::span<const std::uint32_t> background_load = {});
 
   void start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
              double t) override;
@@ -66,13 +76,22 @@ class FlowNetwork final : public MessageNetwork {
     std::uint64_t wake_stamp = ~std::uint64_t{0};
     std::uint64_t mark = 0;   ///< the component search that last met it
     std::uint32_t place = 0;  ///< its place in the component that search gathered
-    std::vector<LinkId> route;
+    /// Inline up to a fat tree's or dragonfly's longest route: every recomputation walks the
+    /// routes of its flows, which a heap block each scattered over memory.
+    boost::container::small_vector<LinkId, 8> route;
   };
 
   std::uint64_t endpoint(std::uint32_t rank) const {
     return endpoint_of_.empty() ? rank : endpoint_of_[rank];
   }
+  /// Marks wake_flow_ entries of the instant's recomputation.
+  static constexpr std::uint32_t kBatchWake = ~std::uint32_t{0};
+
   NetworkPoll arrive(std::uint32_t k, double t, std::uint64_t stamp);
+  /// Flow `k`'s rate is to be recomputed at `t` with the instant's others (its wake asked for).
+  void batch(std::uint32_t k, double t);
+  /// The instant's recomputation, at its wake.
+  void run_batch(double t);
   NetworkPoll end(std::uint32_t k, double t);
   /// The flows moving on links shared, directly or through others, with those of `seeds`.
   void gather_component(std::span<const std::uint32_t> seeds);
@@ -83,6 +102,7 @@ class FlowNetwork final : public MessageNetwork {
 
   const Topology& topology_;
   std::span<const std::uint32_t> endpoint_of_;
+  std::span<const std::uint32_t> background_;
   double rate_;
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> free_;
@@ -101,10 +121,13 @@ class FlowNetwork final : public MessageNetwork {
   std::vector<std::uint32_t> wake_flow_;  ///< the flow of each wake
   // The component being recomputed, and the progressive filling's work space.
   std::vector<std::uint32_t> component_;
-  std::vector<std::uint32_t> seeds_;  ///< the flows an ending flow leaves on its links
+  std::vector<std::uint32_t> batch_seeds_;  ///< the flows the instant's recomputation starts from
+  bool batch_pending_ = false;
+  std::uint64_t batch_stamp_ = 0;
   std::vector<LinkId> links_;
   std::vector<double> residual_;
-  std::vector<std::uint32_t> unfixed_;
+  std::vector<std::uint32_t> unfixed_;  ///< a link's flows not yet fixed, background included
+  std::vector<std::uint32_t> ours_;     ///< of them, the messages' (the background never fixes)
   std::vector<double> new_rate_;
   std::vector<std::pair<double, std::uint32_t>> heap_;
   std::uint64_t search_ = 0;

@@ -20,7 +20,6 @@ namespace collnoise {
 namespace {
 
 // The summary's fields, each declared once (core/field_spec.hpp).
-const FieldSpec kBackground{"background_endpoints", "", "endpoints sending background traffic"};
 const FieldSpec kProcesses{"processes", "", "processes of the collective"};
 const FieldSpec kActive{"active_processes", "", "processes taking part in the collective"};
 const FieldSpec kIdle{"idle_processes", "", "processes - active_processes"};
@@ -97,7 +96,7 @@ PointSummary NetworkStudy::summarize(const Tally& tally, const SummaryContext& c
   Record s;
   const Topology& t = model_.topology();
   topology_fields::put(s, t);
-  s.put(kBackground, Field(model_.perturbing()));
+  s.put(topology_fields::kBackground, Field(model_.perturbing()));
   s.put(kProcesses, Field(model_.processes()));
   s.put(kActive, Field(model_.active_processes()));
   s.put(kIdle, Field(model_.processes() - model_.active_processes()));
@@ -165,22 +164,18 @@ PlotHints NetworkStudy::plot_hints() const {
 
 namespace {
 
-const KeySpec kRho{.name = "network.rho",
-                   .meaning = "the fraction of endpoints with background traffic",
-                   .bounds = {0.0, 1.0, false, true}};
-
 bool on_network(const ParamReader& reader) {
   // A schedule point on a topology is the schedule model's (its messages contend there).
   const auto kind = reader.peek_text(collective_kind_key().name);
   if (kind == "schedule") return false;
-  return reader.has(topology_key().name) || reader.has(kRho.name) || kind == "binomial_broadcast" ||
-         kind == "binomial_reduce";
+  return reader.has(topology_key().name) || reader.has(background_key().name) ||
+         kind == "binomial_broadcast" || kind == "binomial_reduce";
 }
 
 // What NetworkStudy::summarize writes, in its order.
 std::vector<FieldSpec> network_fields() {
   FieldList fields = topology_fields::all();
-  append_fields(fields, {kBackground, kProcesses, kActive, kIdle, kRounds});
+  append_fields(fields, {topology_fields::kBackground, kProcesses, kActive, kIdle, kRounds});
   append_fields(fields, kSlowdown.mean.specs());
   fields.push_back(kSamples);
   for (const NetworkMetric* metric : {&kCostPerturbed, &kCostQuiet, &kCostClean, &kSlowdownTotal})
@@ -198,7 +193,7 @@ ModelKind network_model_kind() {
           "binomial broadcast and reduce, and the butterfly, on a fat tree or torus with "
           "background traffic and optional OS noise",
       .collectives = {"binomial_broadcast", "binomial_reduce", "butterfly"},
-      .keys = {topology_key(), kRho},
+      .keys = {topology_key(), background_key()},
       .summary_fields = network_fields(),
       .takes = [](const ParamReader& reader,
                   const RunContext& run) { return run.run_kind == "sample" && on_network(reader); },
@@ -211,7 +206,7 @@ ModelKind network_model_kind() {
                   "binomial_reduce or butterfly",
                   kind));
             const auto shape = parse_topology(reader.text(topology_key()));
-            const double fraction = reader.number(kRho);
+            const double fraction = reader.number(background_key());
             const NetworkPattern pattern =
                 kind == "binomial_broadcast" ? NetworkPattern::kBinomialBroadcast
                 : kind == "binomial_reduce"  ? NetworkPattern::kBinomialReduce

@@ -5,9 +5,11 @@
 
 namespace collnoise {
 
-SimpleNetwork::SimpleNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of)
+SimpleNetwork::SimpleNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of,
+                             std::span<const std::uint32_t> background_load)
     : topology_(topology),
       endpoint_of_(endpoint_of),
+      background_(background_load),
       path_(static_cast<std::size_t>(std::max(topology.diameter(), 1))) {}
 
 void SimpleNetwork::advance(Flight& f, double t) const {
@@ -56,7 +58,7 @@ void SimpleNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to
   f.route.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(hops));
   for (const LinkId link : f.route) {
     std::vector<std::uint32_t>& on = on_link_[link];
-    const auto count = static_cast<std::uint32_t>(on.size());
+    const std::uint32_t count = count_on(link, on.size());
     f.congestion = std::max(f.congestion, count + 1);
     for (const std::uint32_t m : on) {
       advance(flights_[m], t);
@@ -88,8 +90,7 @@ void SimpleNetwork::leave(std::uint32_t k, double t) {
     Flight& other = flights_[m];
     other.congestion = 0;
     for (const LinkId link : other.route)
-      other.congestion =
-          std::max(other.congestion, static_cast<std::uint32_t>(on_link_[link].size()));
+      other.congestion = std::max(other.congestion, count_on(link, on_link_[link].size()));
   }
   flights_[k].gone = true;
 }

@@ -18,6 +18,9 @@
 // - A poll of a message still in the network gives the time it would leave at congestion 1:
 //   now + ceil(ten-thousandths left / 10^4); the engine polls it again then.
 //
+// - Background traffic (network.rho, not LogGOPSim's): a link's b background messages count on
+//   it for good, as b more messages there.
+//
 // Where LogGOPSim's model stops (a message that left the network while its receiver was busy,
 // polled again: a failed assertion or a crash), this one says the message has left.
 #include <cstdint>
@@ -34,10 +37,12 @@ namespace collnoise {
 
 class SimpleNetwork final : public MessageNetwork {
  public:
-  /// Rank r sits on endpoint endpoint_of[r], or on endpoint r when `endpoint_of` is empty.
-  /// Preconditions: `topology` and `endpoint_of` outlive this; every rank polled is placed on
-  /// one of the topology's endpoints.
-  explicit SimpleNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of = {});
+  /// Rank r sits on endpoint endpoint_of[r], or on endpoint r when `endpoint_of` is empty;
+  /// background_load[link]: the background messages on a link (empty: none). Preconditions:
+  /// `topology`, `endpoint_of` and `background_load` outlive this; every rank polled is placed
+  /// on one of the topology's endpoints.
+  explicit SimpleNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of = {},
+                         std::span<const std::uint32_t> background_load = {});
 
   void start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
              double t) override;
@@ -78,9 +83,14 @@ class SimpleNetwork final : public MessageNetwork {
   std::uint64_t endpoint(std::uint32_t rank) const {
     return endpoint_of_.empty() ? rank : endpoint_of_[rank];
   }
+  /// The messages counted on `link` when `on` of ours are there.
+  std::uint32_t count_on(LinkId link, std::size_t on) const {
+    return static_cast<std::uint32_t>(on) + (background_.empty() ? 0 : background_[link]);
+  }
 
   const Topology& topology_;
   std::span<const std::uint32_t> endpoint_of_;
+  std::span<const std::uint32_t> background_;
   std::vector<Flight> flights_;
   std::vector<std::uint32_t> free_;
   std::unordered_map<std::uint64_t, std::uint32_t> index_;          ///< message id to its flight

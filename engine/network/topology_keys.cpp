@@ -51,6 +51,17 @@ const KeySpec& topology_key() {
   return key;
 }
 
+const KeySpec& background_key() {
+  // Optional for the keys' table: the round model reads it as required (missing: refused).
+  static const KeySpec key{.name = "network.rho",
+                           .meaning =
+                               "the fraction of endpoints with background traffic (the round "
+                               "model needs it; a schedule point without it has none)",
+                           .bounds = {0.0, 1.0, false, true},
+                           .optional = true};
+  return key;
+}
+
 std::shared_ptr<const Topology> parse_topology(const std::string& text) {
   std::string lower = text;
   std::transform(lower.begin(), lower.end(), lower.begin(),

@@ -17,6 +17,11 @@ namespace collnoise {
 /// "dragonfly(p, a, h, g[; minimal|valiant])".
 const KeySpec& topology_key();
 
+/// network.rho: the fraction of the topology's endpoints that send background traffic, in
+/// [0, 1) (engine/network/allocation.hpp). The round model needs it; a schedule point with
+/// contention reads it when given (none: no background).
+const KeySpec& background_key();
+
 /// A topology from its run-file text: "xgft(2; 12,12; 1,6)" (XGFT(h; m_1..m_h; w_1..w_h)),
 /// "torus(100, 2)" / "100-ary 2-cube" (k-ary n-cube) or "dragonfly(4, 8, 4, 9)" (p endpoints a
 /// router, a routers a group, h global links a router, g groups; "; valiant" for Valiant
@@ -32,6 +37,9 @@ inline const FieldSpec kEndpoints{"endpoints", "", "endpoints of the topology"};
 inline const FieldSpec kSwitches{"switches", "", "switches of the topology"};
 inline const FieldSpec kLinks{"links", "", "links of the topology"};
 inline const FieldSpec kDiameter{"diameter", "", "the longest route, in hops"};
+/// Not among all(): the models with background traffic write it (network.rho).
+inline const FieldSpec kBackground{"background_endpoints", "",
+                                   "endpoints sending background traffic"};
 
 /// The fields above, in that order.
 inline FieldList all() {

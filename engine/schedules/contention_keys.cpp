@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/errors.hpp"
+#include "engine/network/allocation.hpp"
 #include "engine/network/contention_spec.hpp"
 #include "engine/network/dot_topology.hpp"
 #include "engine/network/topology_keys.hpp"
@@ -40,9 +41,10 @@ const KeySpec kPlacement{
     .meaning =
         "with network.topology: where ranks sit; \"linear\": rank r on endpoint r; "
         "\"mapping\": each rank on its node's endpoint, the fourth column of "
-        "network.mapping",
+        "network.mapping; \"random\": each sample places the ranks anew, on endpoints "
+        "drawn uniformly (with the background's, network.rho)",
     .fallback = std::string("linear"),
-    .choices = {"linear", "mapping"}};
+    .choices = {"linear", "mapping", "random"}};
 
 const KeySpec kLinkBandwidth{
     .name = "network.link_bandwidth",
@@ -91,7 +93,7 @@ void read_link_bandwidth(ParamReader& reader, const ScheduleNet& net, Contention
 }  // namespace
 
 std::vector<KeySpec> contention_keys() {
-  return {topology_key(), kTopologyFile, kContention, kPlacement, kLinkBandwidth};
+  return {topology_key(), kTopologyFile, kContention, kPlacement, background_key(), kLinkBandwidth};
 }
 
 void read_contention(ParamReader& reader, ScheduleNet& net) {
@@ -102,9 +104,10 @@ void read_contention(ParamReader& reader, ScheduleNet& net) {
   const bool topology = from_file || reader.has(topology_key().name);
   const bool contention = reader.has(kContention.name);
   if (!topology && !contention) {
-    if (reader.has(kPlacement.name))
-      throw InputError(fmt::format("{} applies with {}, and none is given", kPlacement.name,
-                                   topology_key().name));
+    for (const KeySpec* key : {&kPlacement, &background_key()})
+      if (reader.has(key->name))
+        throw InputError(
+            fmt::format("{} applies with {}, and none is given", key->name, topology_key().name));
     return;
   }
   if (!topology)
@@ -122,7 +125,16 @@ void read_contention(ParamReader& reader, ScheduleNet& net) {
   else
     spec->topology = parse_topology(reader.text(topology_key()));
   spec->model = contention_model_named(reader.text(kContention));
-  if (reader.text(kPlacement) == "mapping") place_by_mapping(reader, *spec);
+  const std::string placement = reader.text(kPlacement);
+  if (placement == "mapping") place_by_mapping(reader, *spec);
+  if (placement == "random") {
+    spec->random_placement = true;
+    spec->placement = placement;
+  }
+  if (reader.has(background_key().name)) {
+    spec->rho = reader.number(background_key());
+    spec->background = background_endpoints(spec->rho, spec->topology->endpoints());
+  }
   read_link_bandwidth(reader, net, *spec);
   net.contention = std::move(spec);
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Contention on a schedule point (docs/models/contention.md): the topology its messages share
 // (network.topology, engine/network/topology_keys.hpp), how they share its links
-// (network.contention) and where the ranks sit on it (network.placement).
+// (network.contention), where the ranks sit on it (network.placement) and the background traffic
+// that shares it with them (network.rho).
 #include <vector>
 
 #include "core/key_spec.hpp"
@@ -11,7 +12,9 @@
 
 namespace collnoise {
 
-/// network.topology, network.contention and network.placement, as the schedule model takes them.
+/// network.topology (or network.topology_file), network.contention, network.placement,
+/// network.rho (background traffic) and network.link_bandwidth, as the schedule model takes
+/// them.
 std::vector<KeySpec> contention_keys();
 
 /// Reads the contention into `net` (net.contention); leaves `net` as it is without

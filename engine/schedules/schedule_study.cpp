@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <optional>
 
 #include "core/errors.hpp"
 #include "core/memory_limit.hpp"
@@ -41,6 +42,19 @@ constexpr double kNanosecond = 1e-9;
 enum DrawPart : std::uint64_t { kCollectiveDraws = 0, kBarrierDraws = 1, kPauseDraws = 2 };
 std::uint64_t part_key(std::uint64_t key, DrawPart part) {
   return hash_combine(key, part);
+}
+
+// The net of the sample whose time-based noise comes from `time_key` (a replication's key, or
+// a loop's: a benchmark loop is one job, its placement and background the same throughout): with
+// contention that draws (network.placement = "random", network.rho), its own placement and
+// background (docs/models/contention.md); else none, and `net` is used as it is.
+std::optional<ScheduleNet> sample_net(const ScheduleNet& net, std::uint64_t time_key,
+                                      std::uint32_t ranks) {
+  if (!net.contention || !net.contention->draws()) return std::nullopt;
+  ScheduleNet drawn = net;
+  drawn.contention = net.contention->for_sample(
+      hash_combine(time_key, static_cast<std::uint64_t>(StreamPurpose::kNetworkSample)), ranks);
+  return drawn;
 }
 
 // The most operations any rank of `s` holds.
@@ -215,7 +229,8 @@ void ScheduleStudy::sensitivities_of(std::uint64_t index, double base,
   const std::uint64_t key = stream_key(key_, StreamPurpose::kReplication, index);
   ScheduleEngineMemory& memory = engine_memory_->local();
   const auto completion = [&](const ScheduleNet& net) {
-    const ScheduleRun run = run_schedule(*s, net, noise_, key, memory);
+    const auto drawn = sample_net(net, key, ranks_of(*s));
+    const ScheduleRun run = run_schedule(*s, drawn ? *drawn : net, noise_, key, memory);
     if (!run.complete)
       throw RuntimeFailure(fmt::format("{}: a sensitivity's step did not complete: {}",
                                        source_.description, run.incomplete));
@@ -322,7 +337,8 @@ PathAttribution ScheduleStudy::attribution() const {
 }
 
 bool ScheduleStudy::noisy() const {
-  return noise_.noisy();
+  // A drawn placement or background makes samples differ as noise does.
+  return noise_.noisy() || (net_.contention && net_.contention->draws());
 }
 
 PathSteps ScheduleStudy::path_steps() const {
@@ -389,12 +405,16 @@ std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
   CriticalPathRecorder recorder(a.step_bucket(), true);
   BothObservers<CriticalPathRecorder, TimelineRecorder> both{recorder, timeline};
   ScheduleEngineMemory memory;
-  const NoiseKeys key = stream_key(key_, StreamPurpose::kReplication, index);
+  const std::uint64_t replication = stream_key(key_, StreamPurpose::kReplication, index);
+  const NoiseKeys key = replication;
+  // The sample's own placement and background, as its run had.
+  const auto drawn = sample_net(net_, replication, ranks_of(*schedule()));
+  const ScheduleNet& net = drawn ? *drawn : net_;
   // The queues in the same run, not a second one: their samples are this replay's.
   ScheduleRun run = [&] {
-    if (queues == nullptr) return run_schedule(*schedule(), net_, noise_, key, memory, both);
+    if (queues == nullptr) return run_schedule(*schedule(), net, noise_, key, memory, both);
     QueueReplayObservers all{both, *queues};
-    return run_schedule(*schedule(), net_, noise_, key, memory, all);
+    return run_schedule(*schedule(), net, noise_, key, memory, all);
   }();
   CriticalPath path = recorder.result(run.finish);
   return {std::move(run), std::move(path)};
@@ -465,9 +485,10 @@ std::vector<double> ScheduleStudy::entry_starts(std::uint64_t index) const {
     // Its per-operation draws (stage delays, message delays) its own: the collective's sends of
     // the same index draw others.
     const std::uint64_t key = stream_key(key_, StreamPurpose::kReplication, index);
+    const auto drawn = sample_net(net_, key, ranks_of(*barrier_));
     ScheduleRun run =
-        run_schedule(*barrier_, net_, noise_, NoiseKeys(key, part_key(key, kBarrierDraws)),
-                     engine_memory_->local());
+        run_schedule(*barrier_, drawn ? *drawn : net_, noise_,
+                     NoiseKeys(key, part_key(key, kBarrierDraws)), engine_memory_->local());
     if (!run.complete)
       throw RuntimeFailure(fmt::format("{}: the entry barrier did not complete: {}",
                                        source_.description, run.incomplete));
@@ -510,9 +531,10 @@ ScheduleRun ScheduleStudy::run_replication(std::uint64_t index, UnitInFlight& un
     ScheduleEngineMemory& memory;
     ~Unhook() { memory.on_progress({}); }
   } unhook{memory};
+  const std::uint64_t key = stream_key(key_, StreamPurpose::kReplication, index);
+  const auto drawn = sample_net(net_, key, ranks_of(*schedule()));
   ScheduleRun run =
-      run_schedule(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
-                   memory, observer, starts);
+      run_schedule(*schedule(), drawn ? *drawn : net_, noise_, key, memory, observer, starts);
   if (!run.complete)
     throw RuntimeFailure(
         fmt::format("{}: a replication did not complete: {}", source_.description, run.incomplete));
@@ -580,6 +602,8 @@ void ScheduleStudy::run_loop(std::uint64_t loop, std::uint64_t through,
   const std::uint64_t loop_key = stream_key(key_, StreamPurpose::kLoop, loop);
   const bool barrier = entry_.barrier_each_iteration();
   std::vector<double> ready(ranks, 0.0);  // each rank's finish of the previous iteration
+  const auto drawn = sample_net(net_, loop_key, ranks);
+  const ScheduleNet& net = drawn ? *drawn : net_;
   for (std::uint64_t i = 0; i <= entry_.warmups + through; ++i) {
     const std::uint64_t iteration_key = hash_combine(loop_key, i);
     std::vector<double> start = pauses(loop_key, i, ranks);
@@ -587,7 +611,7 @@ void ScheduleStudy::run_loop(std::uint64_t loop, std::uint64_t through,
     // One run of the loop's barrier or collective from `start`, complete.
     const auto run_part = [&](const AnySchedule& part, DrawPart draws, const char* what) {
       ScheduleRun r =
-          run_schedule(part, net_, noise_, NoiseKeys(loop_key, part_key(iteration_key, draws)),
+          run_schedule(part, net, noise_, NoiseKeys(loop_key, part_key(iteration_key, draws)),
                        memory, NoObserver{}, start);
       if (!r.complete)
         throw RuntimeFailure(fmt::format("{}: a loop's {} did not complete: {}",
@@ -699,6 +723,7 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields, {kPairClasses, kNearMessages, kFarMessages});
   append_fields(fields, written_under(topology_fields::all(), kTopologyGiven));
   append_fields(fields, {kContention, kPlacement, kNoiselessRepolls});
+  append_fields(fields, written_under({topology_fields::kBackground}, kTopologyGiven));
   append_fields(fields, kSlowestTail.specs());
   append_fields(fields, {kSensitivityStep});
   for (const SensitivityFields& f : kSensitivities) append_fields(fields, f.specs());
@@ -749,6 +774,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
     topology_fields::put(s, *net_.contention->topology);
     s.put(kContention, Field(net_.contention->model_name()));
     s.put(kPlacement, Field(net_.contention->placement));
+    s.put(topology_fields::kBackground, Field(net_.contention->background));
     s.put(kNoiselessRepolls, Field(noiseless().network_repolls));
   }
   s.put(kRankEntry, Field(entry_.entry_text));
@@ -799,9 +825,10 @@ std::vector<double> ScheduleStudy::rank_finishes(std::uint64_t index) const {
   }
   ScheduleEngineMemory memory;
   const std::vector<double> starts = entry_starts(index);
+  const std::uint64_t key = stream_key(key_, StreamPurpose::kReplication, index);
+  const auto drawn = sample_net(net_, key, ranks_of(*schedule()));
   const ScheduleRun run =
-      run_schedule(*schedule(), net_, noise_, stream_key(key_, StreamPurpose::kReplication, index),
-                   memory, NoObserver{}, starts);
+      run_schedule(*schedule(), drawn ? *drawn : net_, noise_, key, memory, NoObserver{}, starts);
   return rank_times(run, starts);
 }
 
