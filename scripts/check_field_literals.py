@@ -44,6 +44,10 @@ OTHER_MEANINGS = {
     *{(n, "bench/authors_study.py") for n in ("ci_low", "ci_high")},
     # ... and the QQ figure reading that report's quantile names.
     *{(n, "python/collnoise/figures/qq.py") for n in ("median", "p99", "ci_low", "ci_high")},
+    # The match-queue statistics file's members (per queue: <queue>_samples, _mean, _max) and
+    # its rank count (outputs/queue_stats_io, docs/timelines.md): a file of its own, not fields.
+    *{(n, f) for n in ("samples", "mean", "max", "ranks")
+      for f in ("outputs/queue_stats_io.cpp", "python/collnoise/queue_stats.py")},
     # The statistic a user bound names by default (runs/user_bound: mean or a quantile's name).
     ("mean", "runs/user_bound.cpp"),
     # The run's confidence and process count as the result's root attributes and run settings.

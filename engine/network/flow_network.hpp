@@ -57,7 +57,7 @@ class FlowNetwork final : public MessageNetwork {
   std::uint64_t repolls() const override { return stale_; }
 
   /// Rate recomputations so far, and the flows they took in all.
-  std::uint64_t recomputations() const { return recomputations_; }
+  std::uint64_t recomputations() const override { return recomputations_; }
   std::uint64_t flows_recomputed() const { return flows_recomputed_; }
 
  private:

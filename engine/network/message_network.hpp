@@ -69,6 +69,8 @@ class MessageNetwork {
 
   /// Polls that found a message still in the network, so far (each queued it again).
   virtual std::uint64_t repolls() const = 0;
+  /// Recomputations of the messages' rates so far (a model that keeps none: 0).
+  virtual std::uint64_t recomputations() const = 0;
 };
 
 }  // namespace collnoise

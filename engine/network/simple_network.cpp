@@ -10,6 +10,7 @@ SimpleNetwork::SimpleNetwork(const Topology& topology, std::span<const std::uint
     : topology_(topology),
       endpoint_of_(endpoint_of),
       background_(background_load),
+      on_link_(topology.link_id_bound()),
       path_(static_cast<std::size_t>(std::max(topology.diameter(), 1))) {}
 
 void SimpleNetwork::advance(Flight& f, double t) const {
@@ -38,10 +39,11 @@ void SimpleNetwork::poll_due(double t) {
   const auto due = due_.find(t);
   if (due == due_.end()) return;
   for (const std::uint64_t id : due->second) {
-    const auto at = index_.find(id);
-    if (at == index_.end() || flights_[at->second].gone) continue;
-    advance(flights_[at->second], t);
-    if (flights_[at->second].left <= 0) leave(at->second, t);
+    const FlightOf* at = index_.find(id);
+    if (at == nullptr || flights_[at->flight].gone) continue;
+    const std::uint32_t k = at->flight;
+    advance(flights_[k], t);
+    if (flights_[k].left <= 0) leave(k, t);
   }
 }
 
@@ -49,7 +51,7 @@ void SimpleNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to
                           std::uint64_t bytes, double t) {
   poll_due(t);
   const std::uint32_t k = new_flight();
-  index_[id] = k;
+  index_.insert(FlightOf{.key = id, .flight = k});
   const std::size_t hops = topology_.route(endpoint(from), endpoint(to), path_);
   Flight& f = flights_[k];
   f = Flight{};
@@ -97,9 +99,9 @@ void SimpleNetwork::leave(std::uint32_t k, double t) {
 
 NetworkPoll SimpleNetwork::poll(std::uint64_t id, double t, std::uint64_t) {
   const NetworkPoll left{.kind = NetworkPoll::Kind::kLeft, .at = t};
-  const auto at = index_.find(id);
-  if (at == index_.end()) return left;  // left at an earlier poll
-  const std::uint32_t k = at->second;
+  const FlightOf* at = index_.find(id);
+  if (at == nullptr) return left;  // left at an earlier poll
+  const std::uint32_t k = at->flight;
   Flight& f = flights_[k];
   if (!f.gone) {
     advance(f, t);

@@ -27,9 +27,9 @@
 #include <map>
 #include <memory>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
+#include "core/flat_index_map.hpp"
 #include "engine/network/message_network.hpp"
 #include "engine/network/topology.hpp"
 
@@ -56,6 +56,8 @@ class SimpleNetwork final : public MessageNetwork {
   void stamped(std::size_t, std::uint64_t) override {}
   void clear_wakes() override {}
   std::uint64_t repolls() const override { return repolls_; }
+  /// None: a message's congestion is counted, not a rate recomputed.
+  std::uint64_t recomputations() const override { return 0; }
 
   /// Messages in the network (left or not, not yet polled since they left).
   std::size_t in_flight() const { return index_.size(); }
@@ -93,8 +95,14 @@ class SimpleNetwork final : public MessageNetwork {
   std::span<const std::uint32_t> background_;
   std::vector<Flight> flights_;
   std::vector<std::uint32_t> free_;
-  std::unordered_map<std::uint64_t, std::uint32_t> index_;          ///< message id to its flight
-  std::unordered_map<LinkId, std::vector<std::uint32_t>> on_link_;  ///< flights on each link
+  struct FlightOf {
+    std::uint64_t key;     ///< the message id
+    std::uint32_t flight;  ///< its flight
+  };
+  FlatIndexMap<FlightOf> index_;  ///< message id to its flight
+  /// Flights on each link, by LinkId: flat, as every message's start and end reads its links'
+  /// lists (a hash map of them took half of a 2^17-rank barrier's time).
+  std::vector<std::vector<std::uint32_t>> on_link_;
   /// Message ids by the time they would leave uncongested (start + s).
   std::map<double, std::vector<std::uint64_t>> due_;
   std::vector<LinkId> path_;

@@ -153,13 +153,18 @@ inline const FieldSpec kContention{
     kTopologyGiven};
 inline const FieldSpec kPlacement{
     "placement", "",
-    "where the ranks sit on the topology: \"linear\" (rank r on endpoint r) or the mapping "
-    "file and its checksum",
+    "where the ranks sit on the topology: \"linear\" (rank r on endpoint r), \"random\" "
+    "(drawn per sample) or the mapping file and its checksum",
     kTopologyGiven};
 inline const FieldSpec kNoiselessRepolls{
     "noiseless_network_repolls", "",
     "polls of the noiseless run that found a message still in the network (each queued it "
     "again)",
+    kTopologyGiven};
+inline const FieldSpec kNoiselessRecomputations{
+    "noiseless_network_recomputations", "",
+    "rate recomputations of the noiseless run's flows (each over the flows its change touches; "
+    "0 under the simple model)",
     kTopologyGiven};
 inline const FieldSpec kSampleFinish{
     "sample_finish", kSeconds, "every rank's finishing time in it: " + kListed, kFinishSampled};

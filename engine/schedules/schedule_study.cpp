@@ -722,7 +722,7 @@ std::vector<FieldSpec> schedule_summary_fields() {
                 {kLatencyPoolBytes, kLatencyPoolSamples, kLatencyPools, kLatencyFlooredShare});
   append_fields(fields, {kPairClasses, kNearMessages, kFarMessages});
   append_fields(fields, written_under(topology_fields::all(), kTopologyGiven));
-  append_fields(fields, {kContention, kPlacement, kNoiselessRepolls});
+  append_fields(fields, {kContention, kPlacement, kNoiselessRepolls, kNoiselessRecomputations});
   append_fields(fields, written_under({topology_fields::kBackground}, kTopologyGiven));
   append_fields(fields, kSlowestTail.specs());
   append_fields(fields, {kSensitivityStep});
@@ -776,6 +776,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
     s.put(kPlacement, Field(net_.contention->placement));
     s.put(topology_fields::kBackground, Field(net_.contention->background));
     s.put(kNoiselessRepolls, Field(noiseless().network_repolls));
+    s.put(kNoiselessRecomputations, Field(noiseless().network_recomputations));
   }
   s.put(kRankEntry, Field(entry_.entry_text));
   s.put(kSampleTiming, Field(entry_.timing_text()));

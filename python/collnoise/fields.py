@@ -289,6 +289,7 @@ far_messages = "far_messages"
 contention = "contention"
 placement = "placement"
 noiseless_network_repolls = "noiseless_network_repolls"
+noiseless_network_recomputations = "noiseless_network_recomputations"
 slowest_tail_share = "slowest_tail_share"
 slowest_tail_share_ci_low = "slowest_tail_share_ci_low"
 slowest_tail_share_ci_high = "slowest_tail_share_ci_high"
@@ -752,6 +753,7 @@ UNITS = {
     contention: "",
     placement: "",
     noiseless_network_repolls: "",
+    noiseless_network_recomputations: "",
     slowest_tail_share: "",
     slowest_tail_share_ci_low: "",
     slowest_tail_share_ci_high: "",

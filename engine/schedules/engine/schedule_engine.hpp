@@ -109,6 +109,8 @@ struct ScheduleRun {
   /// With contention (ScheduleNet::contention): polls that found a message still in the network
   /// (each queued it again; docs/models/contention.md). 0 without.
   std::uint64_t network_repolls = 0;
+  /// With contention: the network's recomputations of its messages' rates (MessageNetwork).
+  std::uint64_t network_recomputations = 0;
 };
 
 /// The most a run's memory takes (bytes; ScheduleEngineMemory::bytes() after the run), estimated

@@ -183,7 +183,10 @@ class EngineRun {
     ScheduleRun run;
     run.events = events_;
     run.searched = matches_pool_.searched();
-    if (network_ != nullptr) run.network_repolls = network_->repolls();
+    if (network_ != nullptr) {
+      run.network_repolls = network_->repolls();
+      run.network_recomputations = network_->recomputations();
+    }
     record_finish_times(run);
     check_complete(run);
     return run;
