@@ -77,6 +77,8 @@ class DotTopology final : public Topology {
   /// The edge's `bandwidth` attribute (bytes per ns, that is GB/s; > 0 and finite), if set.
   std::optional<double> bandwidth(LinkId link) const { return attribute(bandwidth_, link); }
   std::optional<double> link_bandwidth(LinkId link) const override { return bandwidth(link); }
+  std::optional<double> link_latency(LinkId link) const override { return latency(link); }
+  bool has_link_latencies() const override { return !latency_.empty(); }
   /// The edge's `latency` attribute (ns; >= 0 and finite), if set.
   std::optional<double> latency(LinkId link) const { return attribute(latency_, link); }
 

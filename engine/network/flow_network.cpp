@@ -37,6 +37,7 @@ void FlowNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to, 
   }
   Flow& f = flows_[k];
   f.route.clear();  // (its storage kept)
+  f.routed = false;
   f.id = id;
   f.from = from;
   f.to = to;
@@ -65,6 +66,9 @@ NetworkPoll FlowNetwork::poll(std::uint64_t id, double t, std::uint64_t stamp) {
   switch (f.state) {
     case State::kSent:
       return arrive(k, t, stamp);
+    case State::kHops:
+      if (stamp == f.wake_stamp) return emerge(k, t);
+      break;
     case State::kMoving:
       if (stamp == f.wake_stamp) return end(k, t);
       break;
@@ -78,17 +82,40 @@ NetworkPoll FlowNetwork::poll(std::uint64_t id, double t, std::uint64_t stamp) {
   return stale_poll();
 }
 
+void FlowNetwork::find_route(Flow& f) {
+  if (f.routed) return;
+  const std::size_t hops = topology_.route(endpoint(f.from), endpoint(f.to), path_);
+  f.route.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(hops));
+  f.routed = true;
+}
+
 NetworkPoll FlowNetwork::arrive(std::uint32_t k, double t, std::uint64_t stamp) {
   Flow& f = flows_[k];
-  f.arrival = t;
   f.arrival_stamp = stamp;
-  if (f.bytes <= 1) {  // the first byte came with the arrival
+  if (topology_.has_link_latencies()) {
+    find_route(f);
+    double hops = 0.0;
+    for (const LinkId link : f.route) hops += topology_.link_latency(link).value_or(0.0);
+    if (hops > 0.0) {
+      // Its first byte still crosses the links: back at its end of them.
+      f.state = State::kHops;
+      wakes_.push_back(NetworkWake{.at = t + hops, .id = f.id, .from = f.from, .to = f.to});
+      wake_flow_.push_back(k);
+      return {.kind = NetworkPoll::Kind::kHeld};
+    }
+  }
+  return emerge(k, t);
+}
+
+NetworkPoll FlowNetwork::emerge(std::uint32_t k, double t) {
+  Flow& f = flows_[k];
+  f.arrival = t;
+  if (f.bytes <= 1) {  // the first byte was the message
     f.state = State::kDone;
     f.finish = t;
     return {.kind = NetworkPoll::Kind::kLeft};
   }
-  const std::size_t hops = topology_.route(endpoint(f.from), endpoint(f.to), path_);
-  f.route.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(hops));
+  find_route(f);
   f.state = State::kMoving;
   f.left = static_cast<double>(f.bytes - 1);
   f.last = t;

@@ -15,6 +15,8 @@
 // - Every link carries `bytes_per_ns` (the NIC's 1/G unless given), or the topology's own
 //   bandwidth of it (a dot file's `bandwidth`). A message between ranks of one endpoint (an
 //   empty route) moves alone at `bytes_per_ns`.
+// - A route's links with latencies of their own (a dot file's `latency`, ns) delay the first
+//   byte by their sum after A: the flow starts then (A is that time in what follows).
 // - Background traffic (network.rho): b background messages on a link are b more flows there
 //   that never end and cross that link only (they are bottlenecked nowhere else), so a link of
 //   bandwidth c with n flows of ours and b of the background gives each at most c / (n + b).
@@ -61,7 +63,9 @@ class FlowNetwork final : public MessageNetwork {
   std::uint64_t flows_recomputed() const { return flows_recomputed_; }
 
  private:
-  enum class State : std::uint8_t { kSent, kMoving, kDone };
+  /// kSent until its LogGP arrival; kHops while its first byte crosses the links' own latencies
+  /// (a dot file's `latency`); kMoving while its other bytes flow; kDone once out.
+  enum class State : std::uint8_t { kSent, kHops, kMoving, kDone };
   struct Flow {
     std::uint64_t id = 0;
     std::uint32_t from = 0, to = 0;
@@ -76,6 +80,7 @@ class FlowNetwork final : public MessageNetwork {
     std::uint64_t wake_stamp = ~std::uint64_t{0};
     std::uint64_t mark = 0;   ///< the component search that last met it
     std::uint32_t place = 0;  ///< its place in the component that search gathered
+    bool routed = false;      ///< `route` holds its route
     /// Inline up to a fat tree's or dragonfly's longest route: every recomputation walks the
     /// routes of its flows, which a heap block each scattered over memory.
     boost::container::small_vector<LinkId, 8> route;
@@ -88,6 +93,9 @@ class FlowNetwork final : public MessageNetwork {
   static constexpr std::uint32_t kBatchWake = ~std::uint32_t{0};
 
   NetworkPoll arrive(std::uint32_t k, double t, std::uint64_t stamp);
+  /// Its first byte out of the route's hops at `t`: the others start to flow.
+  NetworkPoll emerge(std::uint32_t k, double t);
+  void find_route(Flow& f);
   /// Flow `k`'s rate is to be recomputed at `t` with the instant's others (its wake asked for).
   void batch(std::uint32_t k, double t);
   /// The instant's recomputation, at its wake.

@@ -33,6 +33,10 @@ class Topology {
   /// The link's own bandwidth, bytes per ns, where the topology gives one (a dot file's
   /// `bandwidth`); none: the model's default.
   virtual std::optional<double> link_bandwidth(LinkId) const { return std::nullopt; }
+  /// The link's own latency, ns, where the topology gives one (a dot file's `latency`); none: 0.
+  virtual std::optional<double> link_latency(LinkId) const { return std::nullopt; }
+  /// Whether any link has a latency of its own (link_latency): else none is looked up.
+  virtual bool has_link_latencies() const { return false; }
 };
 
 }  // namespace collnoise

@@ -399,6 +399,27 @@ TEST_CASE("contention on a dot file's topology: its routes, and its links' bandw
   CHECK(finishes(crossing, simple)[2] == 20002.0 + 10 + 10000);
   // Flows: the cable's 0.25 byte per ns shared by two, 10000 bytes each from 110: 110 + 80000.
   CHECK(finishes(crossing, net_for("flows"))[2] == 80110.0 + 10);
+  // The cable's latency of 500 ns (ours; LogGOPSim ignores it) delays the first bytes of both
+  // under flows, by 500 from 110, and is not the simple model's.
+  testing::write_text("contention/two-latency.dot",
+                      testing::replace_text(testing::slurp("contention/two.dot"), "bandwidth=0.25",
+                                            "bandwidth=0.25, latency=500"));
+  const auto with_latency = [](const std::string& model) {
+    ParamReader reader(
+        ParamMap{{"network.topology_file", std::string("contention/two-latency.dot")},
+                 {"network.contention", model}});
+    ScheduleNet net = net_of(100, 10, 5, 1, 0, 65535);
+    read_contention(reader, net);
+    return net;
+  };
+  CHECK(finishes(crossing, with_latency("flows"))[2] == 80610.0 + 10);
+  CHECK(finishes(crossing, with_latency("simple"))[2] == 20002.0 + 10 + 10000);
+  // A 1-byte message leaves at the end of the hops: 110 + 500, its receiver o later.
+  const std::string one_byte =
+      "num_ranks 4\nrank 0 {\nl1: send 1b to 2 tag 0\n}\nrank 1 {\n}\nrank 2 {\nl1: recv 1b "
+      "from 0 tag 0\n}\nrank 3 {\n}\n";
+  CHECK(finishes(one_byte, with_latency("flows"))[2] == 620.0);
+  CHECK(finishes(one_byte, net_for("flows"))[2] == 120.0);
   ParamReader both(ParamMap{{"network.topology_file", std::string("contention/two.dot")},
                             {"network.topology", std::string("torus(4, 1)")},
                             {"network.contention", std::string("flows")}});
