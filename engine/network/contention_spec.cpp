@@ -13,9 +13,8 @@
 namespace collnoise {
 namespace {
 
-// The endpoints the first `ranks` ranks of a placement occupy, each counted once.
-std::uint64_t distinct_endpoints(std::vector<std::uint32_t> endpoint_of, std::uint32_t ranks) {
-  endpoint_of.resize(std::min<std::size_t>(endpoint_of.size(), ranks));
+// The endpoints a placement's ranks occupy, each counted once.
+std::uint64_t distinct_endpoints(std::vector<std::uint32_t> endpoint_of) {
   std::sort(endpoint_of.begin(), endpoint_of.end());
   return static_cast<std::uint64_t>(std::unique(endpoint_of.begin(), endpoint_of.end()) -
                                     endpoint_of.begin());
@@ -39,35 +38,36 @@ std::string ContentionSpec::model_name() const {
 
 std::shared_ptr<const ContentionSpec> ContentionSpec::for_sample(std::uint64_t key,
                                                                  std::uint32_t ranks) const {
-  if (!random_placement) check_fits(ranks);
   const std::uint64_t endpoints = topology->endpoints();
-  const std::uint64_t placed =
-      random_placement || endpoint_of.empty() ? ranks : distinct_endpoints(endpoint_of, ranks);
-  if (placed > endpoints)
-    throw InputError(fmt::format("network.topology = \"{}\" has {} endpoints for {} ranks",
-                                 topology->describe(), endpoints, ranks));
+  // The application's endpoints when they stay put (the background avoids them); none to
+  // avoid when the draw places the ranks after the background.
+  std::vector<std::uint32_t> occupied;
+  std::uint64_t placed = ranks;
+  if (random_placement) {
+    if (ranks > endpoints)
+      throw InputError(fmt::format("network.topology = \"{}\" has {} endpoints for {} ranks",
+                                   topology->describe(), endpoints, ranks));
+  } else {
+    check_fits(ranks);
+    occupied = endpoint_of;
+    if (occupied.empty()) {
+      occupied.resize(ranks);
+      std::iota(occupied.begin(), occupied.end(), 0u);
+    }
+    occupied.resize(ranks);
+    placed = distinct_endpoints(occupied);
+  }
   if (placed + background > endpoints)
     throw InputError(fmt::format(
         "network.rho = {} gives {} background endpoints, and {} ranks on {} endpoints leave {}: "
         "network.topology = \"{}\" has too few endpoints",
-        rho, background, ranks, placed, endpoints - std::min(placed, endpoints),
-        topology->describe()));
+        rho, background, ranks, placed, endpoints - placed, topology->describe()));
+  NetworkAllocation a = draw_network_allocation(endpoints, background, key, occupied);
   auto sample = std::make_shared<ContentionSpec>(*this);
   if (random_placement) {
-    NetworkAllocation a = draw_network_allocation(endpoints, background, key);
     a.process_endpoint.resize(ranks);
     sample->endpoint_of = std::move(a.process_endpoint);
-    sample->background_load = std::make_shared<const std::vector<std::uint32_t>>(
-        background_link_load(*topology, a.background));
-    return sample;
   }
-  std::vector<std::uint32_t> occupied = endpoint_of;
-  if (occupied.empty()) {
-    occupied.resize(ranks);
-    std::iota(occupied.begin(), occupied.end(), 0u);
-  }
-  occupied.resize(std::min<std::size_t>(occupied.size(), ranks));
-  const NetworkAllocation a = draw_network_allocation(endpoints, background, key, occupied);
   sample->background_load = std::make_shared<const std::vector<std::uint32_t>>(
       background_link_load(*topology, a.background));
   return sample;
