@@ -22,12 +22,15 @@
 #include "core/memory_limit.hpp"
 #include "core/stop_poll.hpp"
 #include "core/stop_request.hpp"
+#include "engine/network/contention_spec.hpp"
+#include "engine/network/link_load.hpp"
 #include "engine/schedules/paths/queue_stats.hpp"
 #include "engine/schedules/paths/timeline_recorder.hpp"
 #include "engine/schedules/schedule/any_schedule.hpp"
 #include "engine/schedules/schedule_fields.hpp"
 #include "engine/schedules/schedule_study.hpp"
 #include "outputs/atomic_file.hpp"
+#include "outputs/link_load_io.hpp"
 #include "outputs/path_conflicts.hpp"
 #include "outputs/point_identity.hpp"
 #include "outputs/queue_stats_io.hpp"
@@ -289,6 +292,98 @@ void write_queues(const QueueStatsRecorder& queues, const std::string& title,
              options.queues, file.posted.ranks(), largest(file.posted), largest(file.unexpected));
 }
 
+// The point's shared network, for --links: InputError naming the point when it has none.
+const ContentionSpec& links_network(const ScheduleStudy& study, std::uint64_t point) {
+  const ContentionSpec* spec = study.contention();
+  if (spec == nullptr)
+    throw InputError(
+        fmt::format("--links: point {} has no network.contention, so its messages share no links "
+                    "(docs/models/contention.md)",
+                    point));
+  return *spec;
+}
+
+// The links' statistics and the step functions of the busiest as the file holds them; names as
+// the topology gives them.
+LinkLoadFile link_file(std::span<const LinkLoadStats> all, std::span<const LinkLoadStats> traced,
+                       const ContentionSpec& spec, std::string title, double completion_ns) {
+  LinkLoadFile f{std::move(title),
+                 spec.model_name(),
+                 spec.model == ContentionModel::kFlows ? kFlowLinkLoadRule : kSimpleLinkLoadRule,
+                 kLinkRankingRule,
+                 completion_ns,
+                 {},
+                 {}};
+  LinkLoadTable& t = f.table;
+  StopPoll poll;
+  for (const LinkLoadStats& s : all) {
+    poll.tick();
+    t.link.push_back(s.link);
+    t.link_name.push_back(spec.topology->link_name(s.link));
+    t.bytes_carried.push_back(s.bytes);
+    t.busy_ns.push_back(s.busy_ns);
+    t.mean_messages.push_back(s.mean_messages);
+    t.max_messages.push_back(s.max_messages);
+    t.mean_rate.push_back(s.mean_rate);
+    t.max_rate.push_back(s.max_rate);
+    t.bandwidth.push_back(s.bandwidth);
+    t.utilisation.push_back(s.utilisation);
+    t.background_messages.push_back(s.background);
+  }
+  for (const LinkLoadStats& s : traced) {
+    for (const LinkStep& step : s.steps) {
+      f.steps.times_ns.push_back(step.t);
+      f.steps.messages.push_back(step.messages);
+      f.steps.rates.push_back(step.rate);
+    }
+    f.steps.offsets.push_back(f.steps.times_ns.size());
+    f.steps.end_ns.push_back(s.steps_end_ns);
+    f.steps.truncated.push_back(s.steps_truncated ? 1 : 0);
+  }
+  return f;
+}
+
+// The busiest links' step functions: the sample replayed again (the same bits) with them
+// traced, the ranking known from the first replay; their statistics must be the first's.
+std::vector<LinkLoadStats> traced_links(const ScheduleStudy& study, const ContentionSpec& spec,
+                                        std::uint64_t sample, std::span<const LinkLoadStats> top,
+                                        double completion_ns) {
+  std::vector<LinkId> chosen;
+  for (const LinkLoadStats& s : top) chosen.push_back(s.link);
+  LinkLoadRecorder again(spec.topology->link_id_bound(), chosen);
+  TimelineRecorder none(std::vector<std::uint32_t>{});
+  study.replay(sample, none, nullptr, &again);
+  std::vector<LinkLoadStats> all = again.result(completion_ns);
+  all.resize(top.size());
+  for (std::size_t i = 0; i < top.size(); ++i)
+    if (all[i].link != top[i].link || all[i].bytes != top[i].bytes ||
+        all[i].busy_ns != top[i].busy_ns)
+      throw RuntimeFailure(fmt::format(
+          "the second replay of sample {} differs from the first on link {}", sample, top[i].link));
+  return all;
+}
+
+void write_links(const ScheduleStudy& study, const LinkLoadRecorder& links, double completion_ns,
+                 const std::string& title, const TimelineOptions& options) {
+  const ContentionSpec& spec = *study.contention();
+  const std::vector<LinkLoadStats> all = links.result(completion_ns);
+  const std::span<const LinkLoadStats> top = busiest_links(all, options.top_links);
+  const std::vector<LinkLoadStats> traced =
+      top.empty() ? std::vector<LinkLoadStats>{}
+                  : traced_links(study, spec, options.sample, top, completion_ns);
+  write_link_load(link_file(all, traced, spec, title, completion_ns), options.links, options.force);
+  if (all.empty()) {
+    fmt::print("wrote {} (no message crossed a link)\n", options.links);
+    return;
+  }
+  const LinkLoadStats& b = all.front();
+  fmt::print(
+      "wrote {} ({} links; busiest: link {}, {}: {} bytes, busy {:.6g} s, utilisation {:.4g}, "
+      "most messages at once {})\n",
+      options.links, all.size(), b.link, spec.topology->link_name(b.link), b.bytes,
+      b.busy_ns * 1e-9, b.utilisation, b.max_messages);
+}
+
 // The message of a timeline interrupted by a signal: what was written, and what was not.
 int interrupted(const char* phase, const std::vector<std::string>& written) {
   std::string kept = "nothing was written";
@@ -327,6 +422,12 @@ CLI::App* add_timeline_command(CLI::App& app, TimelineOptions& o) {
   cmd->add_option("--queues", o.queues,
                   "also write every rank's match-queue statistics (.json or .h5)")
       ->check(non_empty());
+  cmd->add_option("--links", o.links,
+                  "also write the load of the network's links (.json or .h5; network.contention)")
+      ->check(non_empty());
+  cmd->add_option("--top-links", o.top_links,
+                  "--links: the busiest links whose load over time it holds (default 10)")
+      ->check(whole_number_in(0, kAny));
   add_max_memory_option(*cmd, o.max_memory_gib, "a timeline");
   cmd->add_flag("--force", o.force,
                 "replace existing outputs (an OTF2 folder only if it is an archive collnoise "
@@ -348,6 +449,10 @@ int timeline_command(const TimelineOptions& options) {
     check_queue_stats_path(options.queues, "--queues");
     outputs.push_back({"--queues", options.queues});
   }
+  if (!options.links.empty()) {
+    check_link_load_path(options.links, "--links");
+    outputs.push_back({"--links", options.links});
+  }
   check_outputs(options, inputs, outputs);
   const ResultFile result = read_result_file(options.result, read_options(!options.no_verify));
   const ReplayablePoint replayable =
@@ -362,10 +467,10 @@ int timeline_command(const TimelineOptions& options) {
     inputs.push_back({"the result's run file", replayable.run.path});
   for (const auto& f : point.input_files) inputs.push_back({"the data file", f.path});
   check_outputs(options, inputs, outputs);
-  if (!options.figure.empty() && !options.force && std::filesystem::exists(options.figure))
-    throw InputError(fmt::format("--figure '{}' exists (--force replaces it)", options.figure));
-  if (!options.queues.empty() && !options.force && std::filesystem::exists(options.queues))
-    throw InputError(fmt::format("--queues '{}' exists (--force replaces it)", options.queues));
+  for (const RolePath& o : outputs)
+    if ((o.role == "--figure" || o.role == "--queues" || o.role == "--links") && !options.force &&
+        std::filesystem::exists(o.path))
+      throw InputError(fmt::format("{} '{}' exists (--force replaces it)", o.role, o.path));
   for (const RolePath& o : outputs)  // (an archive named "out/" is the directory "out")
     for (const auto& stale :
          remove_stale_temporaries(std::filesystem::path(o.path).has_filename()
@@ -377,17 +482,26 @@ int timeline_command(const TimelineOptions& options) {
   const std::shared_ptr<const AnySchedule> schedule = study->schedule();
   const std::uint32_t ranks = ranks_of(*schedule);
   const std::vector<std::uint32_t> shown = chosen_ranks(options.ranks, ranks);
+  const ContentionSpec* network =
+      options.links.empty() ? nullptr : &links_network(*study, options.point);
   check_memory_limit(
       timeline_bytes(*study, *schedule, shown) +
-          (options.queues.empty() ? 0.0 : kBytesPerQueueRank * ranks),
+          (options.queues.empty() ? 0.0 : kBytesPerQueueRank * ranks) +
+          (network == nullptr
+               ? 0.0
+               : LinkLoadRecorder::bytes(network->topology->link_id_bound(), options.top_links,
+                                         LinkLoadRecorder::kDefaultMaxSteps)),
       fmt::format("the timeline of the {} ranks shown (fewer with --ranks)", shown.size()));
   std::vector<std::string> written;
   const char* phase = "replaying the sample";
   try {
     TimelineRecorder recorder(shown);
     QueueStatsRecorder queues;
+    // Every link's statistics; the busiest links' steps come from a second replay.
+    LinkLoadRecorder links(network == nullptr ? 0 : network->topology->link_id_bound(), {});
     const auto [replayed, path] =
-        study->replay(options.sample, recorder, options.queues.empty() ? nullptr : &queues);
+        study->replay(options.sample, recorder, options.queues.empty() ? nullptr : &queues,
+                      network == nullptr ? nullptr : &links);
     if (!replayed.complete)
       throw RuntimeFailure(fmt::format("the replay did not complete: {}", replayed.incomplete));
     check_against_run(summary, options.sample, replayed);
@@ -415,6 +529,14 @@ int timeline_command(const TimelineOptions& options) {
       throw_if_stop_requested();
       write_queues(queues, title, options);
       written.push_back(options.queues);
+    }
+    if (!options.links.empty()) {
+      phase = "writing the link load";
+      throw_if_stop_requested();
+      // (the last rank's end: every message has left the links by then)
+      const double end = *std::max_element(replayed.finish.begin(), replayed.finish.end());
+      write_links(*study, links, end, title, options);
+      written.push_back(options.links);
     }
     if (!options.figure.empty()) {
       phase = "drawing the figure";

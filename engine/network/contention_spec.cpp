@@ -94,9 +94,14 @@ std::unique_ptr<MessageNetwork> ContentionSpec::start_run(std::uint32_t ranks) c
   const std::span<const std::uint32_t> load = background_load
                                                   ? std::span<const std::uint32_t>(*background_load)
                                                   : std::span<const std::uint32_t>();
-  if (model == ContentionModel::kFlows)
-    return std::make_unique<FlowNetwork>(*topology, endpoint_of, bytes_per_ns, load);
-  return std::make_unique<SimpleNetwork>(*topology, endpoint_of, load);
+  if (model == ContentionModel::kFlows) {
+    auto flows = std::make_unique<FlowNetwork>(*topology, endpoint_of, bytes_per_ns, load);
+    flows->set_listener(listener);
+    return flows;
+  }
+  auto simple = std::make_unique<SimpleNetwork>(*topology, endpoint_of, load);
+  simple->set_listener(listener);
+  return simple;
 }
 
 }  // namespace collnoise

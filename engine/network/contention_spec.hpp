@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/network/link_load.hpp"
 #include "engine/network/message_network.hpp"
 #include "engine/network/topology.hpp"
 
@@ -48,6 +49,9 @@ struct ContentionSpec {
   std::shared_ptr<const std::vector<std::uint32_t>> background_load;
   /// kFlows: every link's bandwidth, bytes per ns (> 0).
   double bytes_per_ns = 0.0;
+  /// Told of every change of a link's load in the runs of this spec (a replay's link-load
+  /// recorder, engine/network/link_load.hpp); null: none, and the runs pay nothing for it.
+  LinkLoadListener* listener = nullptr;
 
   /// The model's name in run files and summaries ("simple").
   std::string model_name() const;

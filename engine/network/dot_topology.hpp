@@ -73,7 +73,7 @@ class DotTopology final : public Topology {
   }
   /// The link for messages: "S0 -> H1", and "S0 -> H1 (parallel 2)" for the second of
   /// parallel edges.
-  std::string link_name(LinkId link) const;
+  std::string link_name(LinkId link) const override;
   /// The edge's `bandwidth` attribute (bytes per ns, that is GB/s; > 0 and finite), if set.
   std::optional<double> bandwidth(LinkId link) const { return attribute(bandwidth_, link); }
   std::optional<double> link_bandwidth(LinkId link) const override { return bandwidth(link); }

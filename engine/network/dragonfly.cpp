@@ -103,4 +103,25 @@ std::size_t Dragonfly::route(std::uint64_t src, std::uint64_t dst, std::span<Lin
   return hops;
 }
 
+std::string Dragonfly::link_name(LinkId link) const {
+  if (link < local_base_) {
+    const std::uint64_t e = link / 2;
+    const std::string router = fmt::format("group {} router {}", group_of(e), router_of(e));
+    if (link % 2 == 0) return fmt::format("injection: endpoint {} -> {}", e, router);
+    return fmt::format("ejection: {} -> endpoint {}", router, e);
+  }
+  if (link < global_base_) {
+    const std::uint64_t at = link - local_base_;
+    const std::uint64_t router = at / (a_ - 1);  // G a + from
+    const auto other = static_cast<std::uint32_t>(at % (a_ - 1));
+    const auto from = static_cast<std::uint32_t>(router % a_);
+    return fmt::format("local: group {} router {} -> router {}", router / a_, from,
+                       other < from ? other : other + 1);
+  }
+  const std::uint64_t at = link - global_base_;
+  const std::uint64_t port = at % (std::uint64_t{a_} * h_);
+  return fmt::format("global: group {} port {} (router {}) -> group {}",
+                     at / (std::uint64_t{a_} * h_), port, port / h_, global_target(link));
+}
+
 }  // namespace collnoise

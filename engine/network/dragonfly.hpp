@@ -40,6 +40,9 @@ class Dragonfly final : public Topology {
   std::uint64_t links() const override;
   int diameter() const override;
   std::size_t route(std::uint64_t src, std::uint64_t dst, std::span<LinkId> path) const override;
+  /// "injection: endpoint 5 -> group 0 router 2", "ejection: group 0 router 2 -> endpoint 5",
+  /// "local: group 1 router 0 -> router 3", "global: group 1 port 4 (router 2) -> group 3".
+  std::string link_name(LinkId link) const override;
 
   /// Global links between any two groups.
   std::uint32_t links_between_groups() const { return k_; }

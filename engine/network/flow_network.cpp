@@ -25,6 +25,16 @@ FlowNetwork::FlowNetwork(const Topology& topology, std::span<const std::uint32_t
       link_mark_(topology.link_id_bound(), 0),
       path_(static_cast<std::size_t>(std::max(topology.diameter(), 1))) {}
 
+FlowNetwork::~FlowNetwork() {
+  if (listener_ != nullptr) tell_ends(std::numeric_limits<double>::infinity());
+}
+
+void FlowNetwork::set_listener(LinkLoadListener* listener) {
+  listener_ = listener;
+  told_flows_.assign(listener == nullptr ? 0 : topology_.link_id_bound(), 0);
+  told_rate_.assign(told_flows_.size(), 0.0);
+}
+
 void FlowNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
                         double) {
   std::uint32_t k = 0;
@@ -264,10 +274,78 @@ void FlowNetwork::set_rate(std::uint32_t k, double rate, double t) {
   f.last = t;
   f.rate = rate;
   const double finish = t + f.left / rate;
+  if (listener_ != nullptr) [[unlikely]]
+    tell_rate(k, t, finish);
   if (finish == f.finish) return;
   f.finish = finish;
   wakes_.push_back(NetworkWake{.at = finish, .id = f.id, .from = f.from, .to = f.to});
   wake_flow_.push_back(k);
+}
+
+void FlowNetwork::tell_link(LinkId link, double t) const {
+  const std::uint32_t background = background_.empty() ? 0 : background_[link];
+  listener_->load(link, t,
+                  LinkLoad{.messages = told_flows_[link] + background,
+                           .background = background,
+                           .rate = told_rate_[link],
+                           .bandwidth = topology_.link_bandwidth(link).value_or(rate_)});
+}
+
+void FlowNetwork::tell_rate(std::uint32_t k, double t, double finish) {
+  tell_ends(t);
+  const Flow& f = flows_[k];
+  if (f.route.empty()) return;  // between ranks of one endpoint: on no link
+  if (told_.size() < flows_.size()) told_.resize(flows_.size());
+  Told& told = told_[k];
+  if (!told.on || told.id != f.id) {  // its first rate: it starts to flow on its links
+    told = Told{.id = f.id,
+                .on = true,
+                .rate = 0.0,
+                .finish = 0.0,
+                .route = std::vector<LinkId>(f.route.begin(), f.route.end())};
+    for (const LinkId link : told.route) {
+      ++told_flows_[link];
+      listener_->carried(link, f.bytes - 1);
+    }
+  }
+  for (const LinkId link : told.route) {
+    told_rate_[link] += f.rate - told.rate;
+    tell_link(link, t);
+  }
+  told.rate = f.rate;
+  told.finish = finish;
+  const auto later = [](const ToldEnd& a, const ToldEnd& b) { return a.finish > b.finish; };
+  told_ends_.push_back(ToldEnd{.finish = finish, .id = f.id, .flow = k});
+  std::push_heap(told_ends_.begin(), told_ends_.end(), later);
+}
+
+void FlowNetwork::tell_ends(double t) {
+  const auto later = [](const ToldEnd& a, const ToldEnd& b) { return a.finish > b.finish; };
+  std::vector<ToldEnd> pending;  // due, and not yet ended: their end comes at this instant
+  while (!told_ends_.empty() && told_ends_.front().finish <= t) {
+    std::pop_heap(told_ends_.begin(), told_ends_.end(), later);
+    const ToldEnd e = told_ends_.back();
+    told_ends_.pop_back();
+    Told& told = told_[e.flow];
+    if (!told.on || told.id != e.id || told.finish != e.finish) continue;  // rated since
+    const Flow& f = flows_[e.flow];
+    if (f.id == e.id && f.state == State::kMoving) {
+      pending.push_back(e);
+      continue;
+    }
+    // Ended at its finish (end() comes at its wake, at that time): off its links then.
+    told.on = false;
+    for (const LinkId link : told.route) {
+      --told_flows_[link];
+      // (exactly 0 without flows, not the rounding of the sums)
+      told_rate_[link] = told_flows_[link] == 0 ? 0.0 : told_rate_[link] - told.rate;
+      tell_link(link, e.finish);
+    }
+  }
+  for (const ToldEnd& e : pending) {
+    told_ends_.push_back(e);
+    std::push_heap(told_ends_.begin(), told_ends_.end(), later);
+  }
 }
 
 void FlowNetwork::stamped(std::size_t k, std::uint64_t stamp) {

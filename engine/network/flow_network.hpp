@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "core/flat_index_map.hpp"
+#include "engine/network/link_load.hpp"
 #include "engine/network/message_network.hpp"
 #include "engine/network/topology.hpp"
 
@@ -46,6 +47,8 @@ class FlowNetwork final : public MessageNetwork {
   /// `topology`, `endpoint_of` and `background_load` outlive this.
   FlowNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of,
               double bytes_per_ns, std::span<const std::uint32_t> background_load = {});
+  /// Tells the listener the ends it has not yet been told of (set_listener).
+  ~FlowNetwork() override;
 
   void start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
              double t) override;
@@ -61,6 +64,13 @@ class FlowNetwork final : public MessageNetwork {
   /// Rate recomputations so far, and the flows they took in all.
   std::uint64_t recomputations() const override { return recomputations_; }
   std::uint64_t flows_recomputed() const { return flows_recomputed_; }
+
+  /// From now on, every change of a link's load is told to `listener` (null: none): its flows
+  /// (ours from their first rate to their end, the background's for good) and our flows' rates
+  /// summed, against its bandwidth; each flow's s - 1 bytes as it starts to flow. A flow's end
+  /// is told at the first rate set after it, or when this network is destroyed, with its own
+  /// time. Precondition: `listener` outlives this network; set before the first start.
+  void set_listener(LinkLoadListener* listener);
 
  private:
   /// kSent until its LogGP arrival; kHops while its first byte crosses the links' own latencies
@@ -107,6 +117,12 @@ class FlowNetwork final : public MessageNetwork {
   void recompute(double t);
   void fill_rates();
   void set_rate(std::uint32_t k, double rate, double t);
+  /// The listener's side of set_rate: flow `k` takes its new rate at `t` (to end at `finish`).
+  void tell_rate(std::uint32_t k, double t, double finish);
+  /// Tells the listener every flow that has ended by `t` (its end at its own time).
+  void tell_ends(double t);
+  /// Tells the listener `link`'s load at `t`, as the bookkeeping holds it.
+  void tell_link(LinkId link, double t) const;
 
   const Topology& topology_;
   std::span<const std::uint32_t> endpoint_of_;
@@ -140,6 +156,26 @@ class FlowNetwork final : public MessageNetwork {
   std::vector<std::pair<double, std::uint32_t>> heap_;
   std::uint64_t search_ = 0;
   std::uint64_t stale_ = 0, recomputations_ = 0, flows_recomputed_ = 0;
+
+  // The listener's bookkeeping (set_listener; empty without one): per flow what it was told,
+  // per link our flows told on it and their rates summed, and the ends to tell, earliest first.
+  struct Told {
+    std::uint64_t id = 0;
+    bool on = false;  ///< counted on its links
+    double rate = 0.0;
+    double finish = 0.0;
+    std::vector<LinkId> route;  ///< (kept: taken() clears the flow's)
+  };
+  struct ToldEnd {
+    double finish = 0.0;
+    std::uint64_t id = 0;
+    std::uint32_t flow = 0;
+  };
+  LinkLoadListener* listener_ = nullptr;
+  std::vector<Told> told_;
+  std::vector<std::uint32_t> told_flows_;
+  std::vector<double> told_rate_;
+  std::vector<ToldEnd> told_ends_;  ///< a heap, earliest first
 };
 
 }  // namespace collnoise

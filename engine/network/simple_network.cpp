@@ -68,6 +68,10 @@ void SimpleNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to
       if (flights_[m].congestion == count) ++flights_[m].congestion;
     }
     on.push_back(k);
+    if (listener_ != nullptr) [[unlikely]] {
+      listener_->carried(link, bytes);
+      tell(link, t);
+    }
   }
   due_[t + static_cast<double>(bytes)].push_back(id);
   due_.erase(due_.begin(), due_.lower_bound(t));
@@ -84,6 +88,8 @@ void SimpleNetwork::leave(std::uint32_t k, double t) {
       touched.push_back(m);
     }
     on.erase(std::find(on.begin(), on.end(), k));
+    if (listener_ != nullptr) [[unlikely]]
+      tell(link, t);
   }
   // Each counted again once, in increasing order, as a set would give them.
   std::sort(touched.begin(), touched.end());
@@ -95,6 +101,14 @@ void SimpleNetwork::leave(std::uint32_t k, double t) {
       other.congestion = std::max(other.congestion, count_on(link, on_link_[link].size()));
   }
   flights_[k].gone = true;
+}
+
+void SimpleNetwork::tell(LinkId link, double t) const {
+  listener_->load(link, t,
+                  LinkLoad{.messages = count_on(link, on_link_[link].size()),
+                           .background = background_.empty() ? 0 : background_[link],
+                           .rate = 0.0,
+                           .bandwidth = 1.0});
 }
 
 NetworkPoll SimpleNetwork::poll(std::uint64_t id, double t, std::uint64_t) {

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/flat_index_map.hpp"
+#include "engine/network/link_load.hpp"
 #include "engine/network/message_network.hpp"
 #include "engine/network/topology.hpp"
 
@@ -62,6 +63,12 @@ class SimpleNetwork final : public MessageNetwork {
   /// Messages in the network (left or not, not yet polled since they left).
   std::size_t in_flight() const { return index_.size(); }
 
+  /// From now on, every change of a link's count (a message entering or leaving it) is told to
+  /// `listener` (null: none), with its messages' bytes as they enter: LinkLoad::messages is the
+  /// count the model takes for congestion, background included; no rate, bandwidth 1 byte per
+  /// ns. Precondition: `listener` outlives this network.
+  void set_listener(LinkLoadListener* listener) { listener_ = listener; }
+
  private:
   /// Ten-thousandths of a byte: LogGOPSim's fixed point.
   static constexpr double kScale = 1e4;
@@ -90,7 +97,11 @@ class SimpleNetwork final : public MessageNetwork {
     return static_cast<std::uint32_t>(on) + (background_.empty() ? 0 : background_[link]);
   }
 
+  /// Tells the listener `link`'s count at `t`.
+  void tell(LinkId link, double t) const;
+
   const Topology& topology_;
+  LinkLoadListener* listener_ = nullptr;
   std::span<const std::uint32_t> endpoint_of_;
   std::span<const std::uint32_t> background_;
   std::vector<Flight> flights_;

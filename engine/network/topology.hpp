@@ -37,6 +37,11 @@ class Topology {
   virtual std::optional<double> link_latency(LinkId) const { return std::nullopt; }
   /// Whether any link has a latency of its own (link_latency): else none is looked up.
   virtual bool has_link_latencies() const { return false; }
+  /// The link as the family names its parts, for tables of links (docs/timelines.md, "Link
+  /// load"): a fat tree's level, switch and port, a torus's dimension and direction, a
+  /// dragonfly's injection, ejection, local or global link, a dot file's edge "A -> B".
+  /// Precondition: link < link_id_bound().
+  virtual std::string link_name(LinkId link) const = 0;
 };
 
 }  // namespace collnoise

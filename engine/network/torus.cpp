@@ -54,4 +54,16 @@ std::size_t Torus::route(std::uint64_t src, std::uint64_t dst, std::span<LinkId>
   return hops;
 }
 
+std::string Torus::link_name(LinkId link) const {
+  const std::uint64_t e = link / 2 / n_;
+  const auto dim = static_cast<std::uint32_t>(link / 2 % n_);
+  const bool negative = link % 2 == 1;
+  std::uint64_t place = 1;  // k^dim
+  for (std::uint32_t d = 0; d < dim; ++d) place *= k_;
+  const auto digit = static_cast<std::uint32_t>(e / place % k_);
+  const std::uint32_t next = negative ? (digit + k_ - 1) % k_ : (digit + 1) % k_;
+  const std::uint64_t to = e - std::uint64_t{digit} * place + std::uint64_t{next} * place;
+  return fmt::format("endpoint {} -> {} (dimension {}, {})", e, to, dim, negative ? "-" : "+");
+}
+
 }  // namespace collnoise

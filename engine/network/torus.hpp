@@ -22,6 +22,9 @@ class Torus final : public Topology {
   std::uint64_t link_id_bound() const override { return 2 * endpoints_ * n_; }
   int diameter() const override { return static_cast<int>(n_ * (k_ / 2)); }
   std::size_t route(std::uint64_t src, std::uint64_t dst, std::span<LinkId> path) const override;
+  /// "endpoint 5 -> 6 (dimension 0, +)": the link from an endpoint to its neighbour one step
+  /// along a dimension's ring, in the + or - direction (for k = 2 the one cable is "+").
+  std::string link_name(LinkId link) const override;
 
  private:
   // Link of endpoint e in dimension dim, direction + (0) or - (1).

@@ -126,4 +126,25 @@ std::size_t Xgft::route(std::uint64_t src, std::uint64_t dst, std::span<LinkId> 
   return static_cast<std::size_t>(2 * top);
 }
 
+std::string Xgft::link_name(LinkId link) const {
+  const std::uint64_t cable = link / 2;
+  std::size_t l = cable_base_.size() - 1;  // the levels l, l+1 the cable joins
+  while (l > 0 && cable_base_[l] > cable) --l;
+  const std::uint64_t at = cable - cable_base_[l];
+  const std::uint64_t lower = at / w_[l];
+  const auto port = static_cast<std::uint32_t>(at % w_[l]);
+  // The upper node has the lower one's digits but digit l+1, which is the port: its index keeps
+  // the lower's w-digits below and m-digits above it (index_at).
+  const std::uint64_t below = lower % w_product_[l];
+  const std::uint64_t above = lower / w_product_[l] / m_[l];
+  const std::uint64_t upper = below + w_product_[l] * port + w_product_[l + 1] * above;
+  const auto node = [](std::size_t level, std::uint64_t index) {
+    return level == 0 ? fmt::format("endpoint {}", index)
+                      : fmt::format("level-{} switch {}", level, index);
+  };
+  if (link % 2 == 0)
+    return fmt::format("up: {} -> {} (up-port {})", node(l, lower), node(l + 1, upper), port);
+  return fmt::format("down: {} -> {} (up-port {})", node(l + 1, upper), node(l, lower), port);
+}
+
 }  // namespace collnoise

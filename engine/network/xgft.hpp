@@ -28,6 +28,10 @@ class Xgft final : public Topology {
   std::uint64_t links() const override { return 2 * cables_; }
   int diameter() const override;
   std::size_t route(std::uint64_t src, std::uint64_t dst, std::span<LinkId> path) const override;
+  /// "up: endpoint 5 -> level-1 switch 2 (up-port 1)", "down: level-2 switch 0 -> level-1
+  /// switch 3 (up-port 0)": the cable's lower and upper node, by their index among their
+  /// level's nodes, and the lower node's up-port it takes.
+  std::string link_name(LinkId link) const override;
 
   int height() const { return h_; }
   /// Nodes at level l.

@@ -392,7 +392,8 @@ const CriticalPath& ScheduleStudy::noiseless_path() const {
 
 std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
                                                            TimelineRecorder& timeline,
-                                                           QueueStatsRecorder* queues) const {
+                                                           QueueStatsRecorder* queues,
+                                                           LinkLoadListener* links) const {
   // The paths and timelines follow ranks that start together.
   if (entry_.loop())
     throw InputError("a timeline of a point with a benchmark loop: not replayed in this version");
@@ -409,7 +410,16 @@ std::pair<ScheduleRun, CriticalPath> ScheduleStudy::replay(std::uint64_t index,
   const NoiseKeys key = replication;
   // The sample's own placement and background, as its run had.
   const auto drawn = sample_net(net_, replication, ranks_of(*schedule()));
-  const ScheduleNet& net = drawn ? *drawn : net_;
+  ScheduleNet net = drawn ? *drawn : net_;
+  if (links != nullptr) {
+    if (!net.contention)
+      throw InputError(
+          "the point has no network.contention: its messages share no links whose load to "
+          "record (docs/models/contention.md)");
+    auto told = std::make_shared<ContentionSpec>(*net.contention);
+    told->listener = links;
+    net.contention = std::move(told);
+  }
   // The queues in the same run, not a second one: their samples are this replay's.
   ScheduleRun run = [&] {
     if (queues == nullptr) return run_schedule(*schedule(), net, noise_, key, memory, both);

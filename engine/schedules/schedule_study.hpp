@@ -150,10 +150,15 @@ class ScheduleStudy final : public SampledStudy {
   /// Record every sample's critical path and tally where its time and noise went
   /// (path_attribution.hpp).
   void record_critical_paths() { attributed_ = true; }
-  /// Replication `index` simulated again with `timeline` watching it too, and `queues`
-  /// (engine/schedules/paths/queue_stats.hpp) when given; the path holds its segments.
+  /// Replication `index` simulated again with `timeline` watching it too, `queues`
+  /// (engine/schedules/paths/queue_stats.hpp) when given, and `links` told of its network's
+  /// links (engine/network/link_load.hpp) when given; the path holds its segments. InputError
+  /// for `links` on a point without network.contention.
   std::pair<ScheduleRun, CriticalPath> replay(std::uint64_t index, TimelineRecorder& timeline,
-                                              class QueueStatsRecorder* queues = nullptr) const;
+                                              class QueueStatsRecorder* queues = nullptr,
+                                              class LinkLoadListener* links = nullptr) const;
+  /// The point's topology and contention model (network.contention), or null without one.
+  const ContentionSpec* contention() const { return net_.contention.get(); }
   /// The noiseless run's critical path (simulated on first use).
   const CriticalPath& noiseless_path() const;
   /// The steps of the path's noise: the algorithm's rounds, or operation indices.

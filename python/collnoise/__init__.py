@@ -16,6 +16,7 @@
     collnoise.load(path, verify=False) # a file changed on purpose by another program
     collnoise.verify(path)             # the checksum alone: True, False (none), DamagedFileError
     q = collnoise.read_queue_stats("queues.h5")  # `timeline --queues`: per-rank match queues
+    k = collnoise.read_link_load("links.h5")     # `timeline --links`: the network's links' load
 
     python3 -m collnoise.plot RESULT.h5 [--out DIR|FILE] [--format png|pdf]
 
@@ -32,7 +33,8 @@ __version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
 #: gather the layers below the figures. A new module is added here.
 LAYERS = (
     ("errors", "seal", "fields"),              # typed errors; the checksum; the field names
-    ("histogram", "result", "queue_stats"),    # reading a result file; a replay's queues
+    ("histogram", "result", "queue_stats",     # reading a result file; a replay's queues
+     "link_load"),                             # and its links' load
     ("bounds", "critical_path", "__init__"),   # analyses of a result (critical_path: attribution)
     ("figures",),                              # drawing, and writing figures (figures.output)
     ("plot",),                                 # the command line, python3 -m collnoise.plot
@@ -59,11 +61,13 @@ if MISSING_DEPENDENCY is None:
     from .critical_path import Attribution, attribution  # noqa: F401
     from .bounds import bounds  # noqa: F401,E402  (the name is the function, not the module)
     from .queue_stats import read_queue_stats  # noqa: F401,E402
+    from .link_load import read_link_load  # noqa: F401,E402
 
     __all__ = ["load", "verify", "Result", "Point", "Histogram", "PlottableHistogram",
                "FormatError", "DamagedFileError", "NotARegularFileError", "UnsealedFileWarning",
                "FORMAT_VERSION",
-               "attribution", "Attribution", "bounds", "read_queue_stats"]
+               "attribution", "Attribution", "bounds", "read_queue_stats",
+               "read_link_load"]
 else:  # pragma: no cover
 
     def __getattr__(name):
