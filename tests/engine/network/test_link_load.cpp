@@ -187,7 +187,7 @@ TEST_CASE("link load, flow model: background flows count on the link and take it
   CHECK(down.mean_messages == (1.0 * 110 + 2.0 * 2000 + 1.0 * 10) / 2120.0);
 }
 
-TEST_CASE("link load: a run without a listener gives the same times; steps beyond the bound") {
+TEST_CASE("link load: a run without a listener gives the same times, and steps stop at a bound") {
   // The listener watches; it changes nothing.
   LinkLoadRecorder recorder(6, every_link(6));
   const std::string text = two_into_2(10001, 5001);
