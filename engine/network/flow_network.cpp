@@ -12,6 +12,15 @@ NetworkPoll stale_poll() {
   return {.kind = NetworkPoll::Kind::kStale};
 }
 
+// A flow out of the network: its first byte came out of the route's links at its `arrival`
+// (that of a flow) and its last at `finish`; a one-byte message's are the same instant.
+NetworkPoll left_poll(double arrival, double finish) {
+  return {.kind = NetworkPoll::Kind::kLeft,
+          .transfer = finish - arrival,
+          .emerged = arrival,
+          .left = finish};
+}
+
 }  // namespace
 
 FlowNetwork::FlowNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of,
@@ -84,8 +93,7 @@ NetworkPoll FlowNetwork::poll(std::uint64_t id, double t, std::uint64_t stamp) {
       break;
     case State::kDone:
       // The event that found it done, queued again while the receiver was busy.
-      if (stamp == f.arrival_stamp || stamp == f.wake_stamp)
-        return {.kind = NetworkPoll::Kind::kLeft, .transfer = f.finish - f.arrival};
+      if (stamp == f.arrival_stamp || stamp == f.wake_stamp) return left_poll(f.arrival, f.finish);
       break;
   }
   ++stale_;
@@ -123,7 +131,7 @@ NetworkPoll FlowNetwork::emerge(std::uint32_t k, double t) {
   if (f.bytes <= 1) {  // the first byte was the message
     f.state = State::kDone;
     f.finish = t;
-    return {.kind = NetworkPoll::Kind::kLeft};
+    return left_poll(f.arrival, f.finish);
   }
   find_route(f);
   f.state = State::kMoving;
@@ -149,7 +157,7 @@ NetworkPoll FlowNetwork::end(std::uint32_t k, double t) {
     on.erase(std::find(on.begin(), on.end(), k));
     for (const std::uint32_t g : on) batch(g, t);
   }
-  return {.kind = NetworkPoll::Kind::kLeft, .transfer = t - flows_[k].arrival};
+  return left_poll(f.arrival, f.finish);
 }
 
 void FlowNetwork::taken(std::uint64_t id) {

@@ -28,6 +28,14 @@ struct NetworkPoll {
   /// kLeft: ns the bytes took after the message's arrival (a flow's transfer), which the
   /// receiver's per-byte copy overlaps; 0 for a model that does not carry the bytes.
   double transfer = 0.0;
+  /// kLeft: when its first byte came out of the route's links, ns: its LogGP arrival, or later
+  /// by the links' own latencies (a flow model on a dot file's `latency`). The critical path
+  /// counts [arrival, emerged] as wire (docs/models/critical-path.md).
+  double emerged = 0.0;
+  /// kLeft: when the network first let it go, ns (the poll that found it out, or a flow's end):
+  /// every later poll of it (its receiver was busy) gives the same time. [emerged, left] is the
+  /// critical path's network category when it binds the receive.
+  double left = 0.0;
 };
 
 /// A wake the network asks for: message `id` (from rank `from` to rank `to`) looked at again at

@@ -112,11 +112,14 @@ void SimpleNetwork::tell(LinkId link, double t) const {
 }
 
 NetworkPoll SimpleNetwork::poll(std::uint64_t id, double t, std::uint64_t) {
-  const NetworkPoll left{.kind = NetworkPoll::Kind::kLeft, .at = t};
   const FlightOf* at = index_.find(id);
-  if (at == nullptr) return left;  // left at an earlier poll
+  if (at == nullptr) return {.kind = NetworkPoll::Kind::kLeft, .at = t, .emerged = t, .left = t};
   const std::uint32_t k = at->flight;
   Flight& f = flights_[k];
+  if (!f.polled) {
+    f.polled = true;
+    f.arrival = t;
+  }
   if (!f.gone) {
     advance(f, t);
     if (f.left > 0) {
@@ -126,8 +129,16 @@ NetworkPoll SimpleNetwork::poll(std::uint64_t id, double t, std::uint64_t) {
     }
     leave(k, t);
   }
-  forget(id, k);
-  return left;
+  // Polled again while its receiver was busy: it left at the first poll that found it out.
+  if (!f.out) {
+    f.out = true;
+    f.released = t;
+  }
+  return {.kind = NetworkPoll::Kind::kLeft, .at = t, .emerged = f.arrival, .left = f.released};
+}
+
+void SimpleNetwork::taken(std::uint64_t id) {
+  if (const FlightOf* at = index_.find(id); at != nullptr) forget(id, at->flight);
 }
 
 }  // namespace collnoise

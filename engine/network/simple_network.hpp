@@ -22,7 +22,9 @@
 //   it for good, as b more messages there.
 //
 // Where LogGOPSim's model stops (a message that left the network while its receiver was busy,
-// polled again: a failed assertion or a crash), this one says the message has left.
+// polled again: a failed assertion or a crash), this one says the message has left, at the
+// time of the poll that first found it out (the critical path's network category ends there,
+// docs/models/critical-path.md): a message is kept until its receiver takes it.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -48,10 +50,11 @@ class SimpleNetwork final : public MessageNetwork {
   void start(std::uint64_t id, std::uint32_t from, std::uint32_t to, std::uint64_t bytes,
              double t) override;
   /// kLeft, or kAgain at the time it would leave at congestion 1 (never kHeld or kStale: the
-  /// model asks for no wakes, and every poll holds).
+  /// model asks for no wakes, and every poll holds). kLeft's `emerged` is the message's first
+  /// poll (its arrival: links have no latency here), its `left` the first poll that found it out.
   NetworkPoll poll(std::uint64_t id, double t, std::uint64_t stamp) override;
-  /// Nothing: a message is forgotten at the poll that finds it gone.
-  void taken(std::uint64_t) override {}
+  /// Forgets message `id` (it has left the links at an earlier poll).
+  void taken(std::uint64_t id) override;
   bool carries_bytes() const override { return false; }
   std::span<const NetworkWake> wakes() const override { return {}; }
   void stamped(std::size_t, std::uint64_t) override {}
@@ -60,7 +63,7 @@ class SimpleNetwork final : public MessageNetwork {
   /// None: a message's congestion is counted, not a rate recomputed.
   std::uint64_t recomputations() const override { return 0; }
 
-  /// Messages in the network (left or not, not yet polled since they left).
+  /// Messages in the network (left or not, not yet taken by their receivers).
   std::size_t in_flight() const { return index_.size(); }
 
   /// From now on, every change of a link's count (a message entering or leaving it) is told to
@@ -77,7 +80,9 @@ class SimpleNetwork final : public MessageNetwork {
     std::int64_t left = 0;  ///< ten-thousandths of a byte still to move
     double last = 0.0;      ///< when `left` was last brought up to date, ns
     std::uint32_t congestion = 1;
-    bool gone = false;  ///< it has left the links (its next poll forgets it)
+    bool gone = false;                 ///< it has left the links
+    bool polled = false, out = false;  ///< polled once (at `arrival`); found out (at `released`)
+    double arrival = 0.0, released = 0.0;  ///< ns
     std::vector<LinkId> route;
   };
 

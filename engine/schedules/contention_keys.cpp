@@ -147,11 +147,9 @@ void check_contention(const ScheduleNet& net, const ScheduleNoiseSpec& noise, bo
         "latencies would be the whole wire, and the network's time would count twice; use "
         "latency.use = \"excess\"",
         kContention.name));
-  if (critical_path)
-    throw InputError(fmt::format(
-        "output.critical_path = true with {}: the path's categories do not hold a message's "
-        "time in the network in this version",
-        kContention.name));
+  // Critical paths count a message's time in the network as a category of its own
+  // (docs/models/critical-path.md).
+  (void)critical_path;
 }
 
 }  // namespace collnoise

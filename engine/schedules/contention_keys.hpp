@@ -25,8 +25,9 @@ void read_contention(ParamReader& reader, ScheduleNet& net);
 
 /// What the rest of a point must not ask of contention in this version, checked once the point
 /// is read: InputError naming the key at fault (latency.use = "whole" or "wire", whose drawn
-/// latencies are the whole wire, so would count the network's time twice; a critical path,
-/// whose categories do not yet hold the time a message spends in the network).
+/// latencies are the whole wire, so would count the network's time twice). A critical path
+/// (`critical_path`) is not refused: its network category holds a message's time in the
+/// network (docs/models/critical-path.md).
 void check_contention(const ScheduleNet& net, const ScheduleNoiseSpec& noise, bool critical_path);
 
 }  // namespace collnoise

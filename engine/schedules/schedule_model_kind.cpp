@@ -233,12 +233,18 @@ std::function<void(double)> horizon_check(const TimeNoiseLaw& law, const EntrySp
 // Sensitivities step the point's LogGOPS in samples that start together, outside a loop, and
 // whose delays lie on top of it (docs/models/schedules.md, "Sensitivities").
 void check_sensitivity(const SensitivitySpec& spec, const EntrySpec& entry,
-                       const ScheduleNoiseSpec& noise, bool critical_path) {
+                       const ScheduleNoiseSpec& noise, bool critical_path, const ScheduleNet& net) {
   const std::string keys = "sensitivity.parameters";
   if (spec.from_path() && !critical_path)
     throw InputError(
         "sensitivity.method = \"path\" or \"both\" without output.critical_path = true: the "
         "counts are summed by the critical-path recorder of the attributed run");
+  // A shared network's time on the path depends on G and on the other messages, which no
+  // count of the path's parameters says (docs/models/critical-path.md).
+  if (spec.from_path() && net.contention)
+    throw InputError(
+        "sensitivity.method = \"path\" or \"both\" with network.contention: the path's network "
+        "time is no parameter's count; use sensitivity.method = \"differences\"");
   if (entry.loop())
     throw InputError(keys + " with a benchmark loop (loop.*): not simulated in this version");
   if (entry.entry != RankEntry::kTogether)
@@ -358,7 +364,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   check_entry(entry, run.critical_path);
   check_contention(net, noise, run.critical_path);
   SensitivitySpec sensitivity = read_sensitivity(reader, net);
-  if (sensitivity.any()) check_sensitivity(sensitivity, entry, noise, run.critical_path);
+  if (sensitivity.any()) check_sensitivity(sensitivity, entry, noise, run.critical_path, net);
   point.kind = "schedule";
   // Time-based noise must resolve its detours over the whole run (checked once the noiseless
   // run is known).

@@ -325,7 +325,8 @@ std::size_t ScheduleStudy::row_width() const {
 TallyLayout ScheduleStudy::shape(std::size_t histogram_bins, const std::string&) const {
   TallyLayout layout = completion_layout(histogram_bins, 1.0, 100.0);
   // At most kPathBuckets steps (the ranks' operations are not known before the schedule is).
-  if (attributed_) PathAttribution(source_.ranks, PathSteps{kPathBuckets, {}}).add_to(layout);
+  if (attributed_)
+    PathAttribution(source_.ranks, PathSteps{kPathBuckets, {}}, on_network()).add_to(layout);
   add_sensitivity_metrics(layout);
   add_tail_metric(layout);
   return layout;
@@ -333,7 +334,7 @@ TallyLayout ScheduleStudy::shape(std::size_t histogram_bins, const std::string&)
 
 PathAttribution ScheduleStudy::attribution() const {
   noiseless();  // knows the most operations of a rank
-  return PathAttribution(built_ranks_, path_steps());
+  return PathAttribution(built_ranks_, path_steps(), on_network());
 }
 
 bool ScheduleStudy::noisy() const {
@@ -372,7 +373,7 @@ std::pair<ScheduleRun, CriticalPath> ScheduleStudy::record_path(const StepBucket
   // noiseless one, which comes first: the samples have the same operations and sizes), then in
   // the full one, that run again.
   for (;;) {
-    PathCompositionRecorder recorder(bucket, buckets, times_layout());
+    PathCompositionRecorder recorder(bucket, buckets, times_layout(), on_network());
     ScheduleRun done = run(recorder);
     if (!recorder.needs_full()) {
       CriticalPath path = recorder.result(done.finish);
@@ -737,7 +738,10 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields, kSlowestTail.specs());
   append_fields(fields, {kSensitivityStep});
   for (const SensitivityFields& f : kSensitivities) append_fields(fields, f.specs());
-  append_fields(fields, PathAttribution::field_specs("with output.critical_path = true"));
+  append_fields(fields,
+                PathAttribution::field_specs("with output.critical_path = true",
+                                             "with output.critical_path = true and a shared "
+                                             "network (network.contention)"));
   append_fields(fields, {kLogGPFit, kLogGPEagerBytes});
   append_fields(fields, kEagerRegime.specs());
   append_fields(fields, kRendezvousRegime.specs());
@@ -899,7 +903,8 @@ double ScheduleStudy::working_bytes(int threads) const {
   const std::size_t buckets =
       std::min<std::size_t>(kPathBuckets, source_.rounds > 0 ? source_.rounds : kPathBuckets);
   const double paths =
-      attributed_ ? PathCompositionRecorder::bytes_per_rank(buckets, times_layout()) * source_.ranks
+      attributed_ ? PathCompositionRecorder::bytes_per_rank(buckets, times_layout(), on_network()) *
+                        source_.ranks
                   : 0.0;
   return source_.stored_bytes +
          threads * (estimated_engine_bytes(static_cast<double>(source_.ranks), source_.operations,

@@ -201,6 +201,9 @@ class ScheduleStudy final : public SampledStudy {
                                                    Run&& run) const;
   mutable std::uint64_t most_operations_ = 0;  ///< of any rank, known with the noiseless run
   PathAttribution attribution() const;
+  // Whether its messages share a network (network.contention): its paths have the network
+  // category (engine/schedules/paths/critical_path.hpp).
+  bool on_network() const { return net_.contention != nullptr; }
   bool noisy() const;
   template <class Observer>
   ScheduleRun run_replication(std::uint64_t index, UnitInFlight& unit, Observer& observer,

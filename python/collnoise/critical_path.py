@@ -7,7 +7,9 @@ operations (`noise_charged_mean`), the share of it absorbed off the critical pat
 (`absorption_ratio`), the path's noise by step (`path_noise_by_step`) and the ranks most often
 last (`last_rank_top`, `last_rank_share`); docs/reference/summary-fields.md lists them.
 `attribution(result)` gathers them into two DataFrames. Points without these fields (other
-kinds, or runs without critical paths) are left out.
+kinds, or runs without critical paths) are left out. Points on a shared network
+(`network.contention`) have a seventh category, "network" (a message's time in the network
+after its arrival); others, and files written before it, have the first six.
 """
 
 from __future__ import annotations
@@ -20,13 +22,17 @@ import pandas as pd
 from . import fields
 from .result import Result, load
 
-#: The categories of a critical path's time, in the order they are stacked; their means add up to
-#: the mean completion time.
-CATEGORIES = ("calc", "overhead", "gap", "wire", "noise", "rendezvous")
+#: The categories of a critical path's time, in the order they are stacked; a point's means add
+#: up to its mean completion time.
+CATEGORIES = ("calc", "overhead", "gap", "wire", "noise", "rendezvous", "network")
+#: The category only points on a shared network (network.contention) have.
+NETWORK_CATEGORY = "network"
+#: The categories every point with an attribution has.
+BASE_CATEGORIES = tuple(c for c in CATEGORIES if c != NETWORK_CATEGORY)
 #: What each category holds (docs/reference/summary-fields.md).
 CATEGORY_NAMES = {"calc": "computation (calc)", "overhead": "CPU overhead (o, O)",
                   "gap": "NIC gap (g, G)", "wire": "wire latency (L)", "noise": "noise",
-                  "rendezvous": "rendezvous wait"}
+                  "rendezvous": "rendezvous wait", "network": "shared network"}
 # The per-category columns, as `path_<category>_<statistic>` in the points table.
 STATISTICS = (fields.MEAN.mean, fields.MEAN.ci_low, fields.MEAN.ci_high, "noiseless", "excess")
 # The per-point scalars, as in the points table.
@@ -41,7 +47,8 @@ INTEGERS = {fields.path_steps_per_bucket, fields.last_rank_range, fields.last_ra
 
 
 class Attribution(NamedTuple):
-    """`categories`: one row per point and category: `point`, the parameters, `category` and
+    """`categories`: one row per point and category it has (the network's only on a shared
+    network): `point`, the parameters, `category` and
     `mean`, `ci_low`, `ci_high`, `noiseless`, `excess` (seconds). `points`: one row per point:
     `point`, the parameters, the POINT_COLUMNS (NaN where null: `absorption_ratio` when no noise
     was charged; the counts `path_steps_per_bucket` and `last_rank_range` as Int64) and the
@@ -53,8 +60,8 @@ class Attribution(NamedTuple):
 
 def attribution_rows(result: Result) -> list[int]:
     """The rows (points) of a result that carry the critical path's attribution: those whose
-    `path_<category>_mean` are all numbers."""
-    columns = [f"path_{c}_{fields.MEAN.mean}" for c in CATEGORIES]
+    `path_<category>_mean` of the BASE_CATEGORIES are all numbers."""
+    columns = [f"path_{c}_{fields.MEAN.mean}" for c in BASE_CATEGORIES]
     if not set(columns) <= set(result.points.columns):
         return []
     values = result.points[columns].apply(pd.to_numeric, errors="coerce")
@@ -98,7 +105,7 @@ def attribution(result: Result | str) -> Attribution:
     for row in rows:
         ident = {"point": int(table.at[row, "point"]) if "point" in table else row,
                  **{k: table.at[row, k] for k in params}}
-        for c in CATEGORIES:
+        for c in categories_of(result, row):
             categories.append({**ident, "category": c,
                                **{s: _number(table, row, f"path_{c}_{s}") for s in STATISTICS}})
         summary = result.point(row).summary
@@ -111,6 +118,13 @@ def attribution(result: Result | str) -> Attribution:
     for key in INTEGERS & set(POINT_COLUMNS):
         by_point[key] = by_point[key].astype("Int64")  # counts; <NA> where null
     return Attribution(pd.DataFrame(categories, columns=category_columns), by_point)
+
+
+def categories_of(result: Result, row: int) -> tuple[str, ...]:
+    """The categories point `row` has: the BASE_CATEGORIES, and the network's where its mean is
+    a number (a point on a shared network)."""
+    network = _number(result.points, row, f"path_{NETWORK_CATEGORY}_{fields.MEAN.mean}")
+    return CATEGORIES if not math.isnan(network) else BASE_CATEGORIES
 
 
 def _number(table: pd.DataFrame, row: int, key: str) -> float:

@@ -447,6 +447,14 @@ path_steps_per_bucket = "path_steps_per_bucket"
 last_rank_top = "last_rank_top"
 last_rank_share = "last_rank_share"
 last_rank_range = "last_rank_range"
+path_network_samples = "path_network_samples"
+path_network_mean = "path_network_mean"
+path_network_ci_low = "path_network_ci_low"
+path_network_ci_high = "path_network_ci_high"
+path_network_ci_method = "path_network_ci_method"
+path_network_standard_error = "path_network_standard_error"
+path_network_noiseless = "path_network_noiseless"
+path_network_excess = "path_network_excess"
 loggp_fit = "loggp_fit"
 loggp_eager_bytes = "loggp_eager_bytes"
 loggp_eager_L = "loggp_eager_L"
@@ -911,6 +919,14 @@ UNITS = {
     last_rank_top: "",
     last_rank_share: "1",
     last_rank_range: "",
+    path_network_samples: "",
+    path_network_mean: "seconds",
+    path_network_ci_low: "seconds",
+    path_network_ci_high: "seconds",
+    path_network_ci_method: "",
+    path_network_standard_error: "seconds",
+    path_network_noiseless: "seconds",
+    path_network_excess: "seconds",
     loggp_fit: "",
     loggp_eager_bytes: "bytes",
     loggp_eager_L: "seconds",

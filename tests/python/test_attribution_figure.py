@@ -33,7 +33,9 @@ import numpy as np  # noqa: E402
 
 import collnoise  # noqa: E402
 from collnoise import figures  # noqa: E402
-from collnoise.critical_path import CATEGORIES  # noqa: E402
+# The points here share no network: the six categories, without the network's.
+from collnoise.critical_path import BASE_CATEGORIES as CATEGORIES  # noqa: E402
+from collnoise.critical_path import CATEGORIES as ALL_CATEGORIES  # noqa: E402
 from collnoise.figures import attribution as figure  # noqa: E402
 
 RUN = """name = "{name}"
@@ -270,3 +272,31 @@ def test_figure(binary, with_paths):
 
 def test_cases(binary, work):
     check_cases(run(binary, "tiny-cases", True, CASES))
+
+
+# On a shared network: the seventh category, the network's (docs/models/critical-path.md).
+NETWORK = RUN.replace("message_bytes = 8", "message_bytes = 65536").replace(
+    "[noise]", '[network]\ntopology = "xgft(2; 4,4; 1,2)"\ncontention = "flows"\n[noise]')
+
+
+def check_network(path: str) -> None:
+    """Every point has the seven categories, the network's among them and above zero (a flow's
+    bytes take its time), their means adding up to the completion; its bars are drawn."""
+    result = collnoise.load(path)
+    by_category, by_point = collnoise.attribution(result)
+    assert len(by_category) == 2 * len(ALL_CATEGORIES), f"{len(by_category)} rows, not 2 x 7"
+    for row in range(2):
+        mine = by_category[by_category["point"] == row].set_index("category")
+        assert list(mine.index) == list(ALL_CATEGORIES), f"point {row}: {list(mine.index)}"
+        assert mine.at["network", "mean"] > 0, f"point {row}: no network time"
+        total = float(mine["mean"].sum())
+        completion = float(result.points.at[row, "completion_mean"])
+        assert abs(total - completion) <= 1e-9 * completion, (
+            f"point {row}: the category means add up to {total}, the completion is {completion}")
+    bars = figure.attribution_figure(result).axes[0].containers
+    drawn = [c.collnoise_category for c in bars if hasattr(c, "collnoise_category")]
+    assert drawn == list(ALL_CATEGORIES), f"bars of {drawn}"
+
+
+def test_network(binary, work):
+    check_network(run(binary, "tiny-network", True, NETWORK))

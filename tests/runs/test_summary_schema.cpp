@@ -203,10 +203,12 @@ expression = "2 * noiseless_completion"
 "loggops.G" = 1e-9
 "loggops.O" = 1e-10
 )toml"},
-      // Contention, which the critical path of the case above does not take yet.
+      // Contention, with the critical path's network category.
       {"schedule", R"toml(name = "schema-contention"
 seed = 7
 samples = 4
+[output]
+critical_path = true
 [collective]
 kind = "schedule"
 algorithm = "recursive_doubling_allreduce"

@@ -47,13 +47,17 @@ struct SendSeen {
 /// receiver's CPU is busy to `cpu_end` (`overhead` of it is o + max((s-1)O, (s-1)G), the bytes'
 /// part charged by `cpu_bytes`, the rest noise), its NIC to `nic_end` (g and the bytes' time, by
 /// `nic_bytes`). `o` and `g` are the message's (ns). `matched`: a posted receive took it (else
-/// it waits in the unexpected queue for one).
+/// it waits in the unexpected queue for one). On a shared network (docs/models/contention.md)
+/// its first byte came out of the route's links at `emerged` (its arrival, or later by the
+/// links' own latencies) and the network let it go at `left` (the receive starts then or later,
+/// when its CPU and NIC free); without one both are 0.
 struct MessageSeen {
   std::uint32_t host, origin;
   std::uint8_t cpu, nic;  ///< the receiver's resources the engine charged
   std::uint64_t send;     ///< the send's global operation index
   std::uint64_t bytes;
   double start, overhead, cpu_end, nic_end, o, g;
+  double emerged = 0.0, left = 0.0;
   BytesCharge cpu_bytes, nic_bytes;
   bool eager, matched;
 };

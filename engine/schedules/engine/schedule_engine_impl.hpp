@@ -672,6 +672,7 @@ class EngineRun {
     double& cpu = cpu_of(h, vs.cpu(send));
     double& nic = recv_nic(h, vs.nic(send));
     double transfer = 0.0;  // what a network that carries the bytes took after the arrival
+    double emerged = 0.0, left = 0.0;  // when it came out of the network's links, and left it
     if (network_ != nullptr) [[unlikely]] {
       // LogGOPSim asks the network first, at every arrival and retry: a message still in it
       // comes back when it may have left, or when the receiver frees, whichever is later (or
@@ -684,6 +685,8 @@ class EngineRun {
         return;
       }
       transfer = p.transfer;
+      emerged = p.emerged;
+      left = p.left;
     }
     if (std::max(cpu, nic) <= e.time) {
       ++events_;
@@ -734,6 +737,8 @@ class EngineRun {
                                       .nic_end = nic,
                                       .o = n.o,
                                       .g = n.g,
+                                      .emerged = emerged,
+                                      .left = left,
                                       .cpu_bytes = cpu_bytes,
                                       .nic_bytes = nic_bytes,
                                       .eager = loggopsim::eager(n, size),

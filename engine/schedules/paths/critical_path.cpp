@@ -21,6 +21,8 @@ std::string_view path_category_name(PathCategory c) {
       return "noise";
     case PathCategory::kRendezvous:
       return "rendezvous";
+    case PathCategory::kNetwork:
+      return "network";
   }
   return "?";
 }
@@ -77,7 +79,7 @@ void CriticalPathRecorder::assign(std::uint32_t& slot, std::uint32_t node) {
 
 std::uint32_t CriticalPathRecorder::binding(double t,
                                             std::initializer_list<std::uint32_t> candidates) {
-  std::array<double, 3> ends{};
+  std::array<double, 4> ends{};
   std::size_t n = 0;
   for (const std::uint32_t c : candidates) ends[n++] = nodes_[c].end;
   return *(candidates.begin() + path_sums::binding(t, std::span(ends.data(), n), unmatched_));
@@ -144,28 +146,52 @@ void CriticalPathRecorder::send(const SendSeen& s) {
   release(leave);
 }
 
+std::uint32_t CriticalPathRecorder::through_network(std::uint32_t arrived, const MessageSeen& m,
+                                                    std::uint32_t rank, std::uint32_t index,
+                                                    std::uint8_t bucket) {
+  // Its first byte crossing the route's own latencies is wire, its time in the network after
+  // that the network's (segments of no length add nothing: without a network both are 0).
+  const std::uint32_t out =
+      m.emerged > nodes_[arrived].end
+          ? extend(arrived, PathCategory::kWire, PathLane::kWire, m.emerged, rank, index, bucket)
+          : arrived;
+  if (!(m.left > nodes_[out].end)) return out;
+  return extend(out, PathCategory::kNetwork, PathLane::kWire, m.left, rank, index, bucket);
+}
+
 void CriticalPathRecorder::message(const MessageSeen& m) {
   const auto in_flight = flight_.find(m.send);
   const Flight flight =
       in_flight != flight_.end() ? in_flight->second : Flight{kRoot, 0, std::uint8_t{0}};
   const std::uint32_t arrived = flight.node;
+  const std::uint32_t index = flight.index;
+  const std::uint8_t bucket = flight.bucket;
+  // The message as the network let it go (its arrival without one), held while it is read.
+  const std::uint32_t out = through_network(arrived, m, m.origin, index, bucket);
+  hold(out);
   std::uint32_t& cpu_slot = cpu(m.host, m.cpu);
   std::uint32_t& nic_slot = receive_nic(m.host, m.nic);
-  const std::uint32_t from = binding(m.start, {arrived, cpu_slot, nic_slot});
-  const std::uint8_t bucket = flight.bucket;
+  // The message's arrival first, then the CPU, the NIC, and the network's release last.
+  const std::uint32_t from = binding(m.start, {arrived, cpu_slot, nic_slot, out});
   cpu_step(m.host, m.cpu) = bucket;
-  const std::uint32_t index = flight.index;
   hold(from);  // the slots below may drop their holds on it
   assign(nic_slot,
          extend(from, PathCategory::kGap, PathLane::kReceiveNic, m.nic_end, m.host, index, bucket));
   assign(cpu_slot, occupy(from, PathCategory::kOverhead, PathLane::kCpu, m.start, m.overhead,
                           m.cpu_end, m.host, index, bucket));
   release(from);
-  // An eager message is done with; a rendezvous one is kept until its receive takes it.
-  if (m.eager && in_flight != flight_.end()) {
+  if (in_flight != flight_.end()) {
     release(arrived);
-    flight_.erase(in_flight);
+    if (m.eager) {
+      // An eager message is done with.
+      flight_.erase(in_flight);
+    } else {
+      // A rendezvous one is kept until its receive takes it, from where the network let it go.
+      in_flight->second.node = out;
+      hold(out);
+    }
   }
+  release(out);
 }
 
 void CriticalPathRecorder::rendezvous(const RendezvousSeen& r) {

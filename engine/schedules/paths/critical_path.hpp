@@ -13,10 +13,12 @@
 // Which constraint binds (the tie rules): a calc starts when its CPU is free (the CPU's path); a
 // send when its CPU and NIC both are (the CPU's path when both free at the same instant); a
 // message is received when it has arrived and the receiver's CPU and NIC are free (the message's
-// path first, then the CPU's, then the NIC's, at equal times). A rendezvous send finishes when its
-// receive takes the message: its rank's CPU and NIC continue from the message's path, the time
-// from its arrival to that moment counted as rendezvous wait (only when later than the rank's own
-// times: at a tie the rank keeps its own path).
+// path first, then the CPU's, then the NIC's, at equal times). On a shared network a message the
+// network held past its arrival binds through the network category, after the CPU and the NIC
+// at a tie: a receiver busy until the network let the message go is not blamed on the network. A
+// rendezvous send finishes when its receive takes the message: its rank's CPU and NIC continue from
+// the message's path, the time from its arrival to that moment counted as rendezvous wait (only
+// when later than the rank's own times: at a tie the rank keeps its own path).
 //
 // Segment end times are the engine's own doubles, so the path ends exactly at the sample's
 // completion; each category adds the exact differences of its segments (error-free
@@ -46,9 +48,22 @@ enum class PathCategory : std::uint8_t {
   kWire,        ///< latency L
   kNoise,       ///< detours and per-stage delays on CPUs; latency drawn above L by network noise
   kRendezvous,  ///< a rendezvous send waiting for its receive after its message arrived
+  /// A message's time in a shared network after its first byte came out (its LogGP arrival,
+  /// or later by a dot file's link latencies, which are wire): held by the simple model until
+  /// the poll that let it go, its bytes' transfer at the shared rate under the flow model
+  /// (docs/models/critical-path.md). Only runs on a network have it.
+  kNetwork,
 };
-inline constexpr std::size_t kPathCategories = 6;
-/// The categories' names in files ("calc", "overhead", "gap", "wire", "noise", "rendezvous").
+inline constexpr std::size_t kPathCategories = 7;
+/// The categories a run without a shared network has (all but kNetwork): its tallies, fields
+/// and files hold these only, as before the network category was added.
+inline constexpr std::size_t kPathCategoriesWithoutNetwork = 6;
+/// The categories a run has: with a shared network (network.contention) or without.
+constexpr std::size_t path_categories(bool network) {
+  return network ? kPathCategories : kPathCategoriesWithoutNetwork;
+}
+/// The categories' names in files ("calc", "overhead", "gap", "wire", "noise", "rendezvous",
+/// "network").
 std::string_view path_category_name(PathCategory c);
 
 /// The most step buckets the path's noise is spread over.
@@ -182,6 +197,10 @@ class CriticalPathRecorder {
   std::uint32_t occupy(std::uint32_t from, PathCategory category, PathLane lane, double start,
                        double length, double end, std::uint32_t rank, std::uint64_t index,
                        std::uint8_t bucket);
+  /// The path of a message from its arrival node `arrived` to when the network let it go: wire
+  /// up to m.emerged, then network up to m.left (either of no length: none).
+  std::uint32_t through_network(std::uint32_t arrived, const MessageSeen& m, std::uint32_t rank,
+                                std::uint32_t index, std::uint8_t bucket);
   std::uint8_t& cpu_step(std::uint32_t rank, std::uint8_t index) {
     return cpu_steps_[std::size_t{rank} * cpus_per_rank_ + index];
   }

@@ -53,8 +53,13 @@ struct CategoryFields {
 const CategoryFields& category_fields(std::size_t c) {
   static const std::vector<CategoryFields> fields = [] {
     static const char* const meaning[kPathCategories] = {
-        "computation (calc)", "CPU overhead (o, O)", "NIC gap (g, G)", "wire latency (L)", "noise",
-        "rendezvous wait"};
+        "computation (calc)",
+        "CPU overhead (o, O)",
+        "NIC gap (g, G)",
+        "wire latency (L)",
+        "noise",
+        "rendezvous wait",
+        "the shared network, after the arrival (network.contention)"};
     std::vector<CategoryFields> all;
     for (std::size_t k = 0; k < kPathCategories; ++k) {
       const std::string prefix = category_prefix(k);
@@ -94,8 +99,8 @@ void put_last_ranks(Record& record, const Histogram& last, std::uint32_t ranks) 
 
 }  // namespace
 
-PathAttribution::PathAttribution(std::uint32_t ranks, PathSteps steps)
-    : ranks_(ranks), steps_(std::move(steps)) {
+PathAttribution::PathAttribution(std::uint32_t ranks, PathSteps steps, bool network)
+    : ranks_(ranks), steps_(std::move(steps)), categories_(path_categories(network)) {
   const std::uint64_t count = std::max<std::uint64_t>(steps_.count, 1);
   per_bucket_ = (count + kPathBuckets - 1) / kPathBuckets;
   buckets_ = static_cast<std::size_t>((count + per_bucket_ - 1) / per_bucket_);
@@ -116,7 +121,7 @@ void PathAttribution::add_to(TallyLayout& layout) const {
   const std::size_t first = layout.metrics.size();
   // Metrics in seconds, as the completion time's (an empty unit list means all seconds).
   if (!layout.metric_units.empty()) layout.metric_units.resize(first, "seconds");
-  for (std::size_t c = 0; c < kPathCategories; ++c)
+  for (std::size_t c = 0; c < categories_; ++c)
     layout.metrics.push_back(category_prefix(c) + "time");
   layout.metrics.push_back("noise_charged");
   for (std::size_t b = 0; b < buckets_; ++b)
@@ -125,7 +130,7 @@ void PathAttribution::add_to(TallyLayout& layout) const {
   layout.top_capacity.resize(layout.metrics.size(), 0);
   // The path's noise against all the noise charged: paired, for their ratio.
   const std::size_t path_noise = first + static_cast<std::size_t>(PathCategory::kNoise);
-  layout.pairs.emplace_back(path_noise, first + kPathCategories);
+  layout.pairs.emplace_back(path_noise, first + categories_);
   const std::uint32_t bins = std::min(ranks_, kLastRankBins);
   NamedHistogram last{"last_rank", std::nullopt,
                       Histogram(0.0, static_cast<double>(ranks_), bins, BinSpacing::kLinear)};
@@ -135,7 +140,7 @@ void PathAttribution::add_to(TallyLayout& layout) const {
 
 void PathAttribution::fill(const CriticalPath& path, std::span<double> row) const {
   std::size_t m = first_metric();
-  for (const double t : path.time) row[m++] = t * kNanosecond;
+  for (std::size_t c = 0; c < categories_; ++c) row[m++] = path.time[c] * kNanosecond;
   row[m++] = path.noise_total * kNanosecond;
   for (std::size_t b = 0; b < buckets_; ++b) row[m++] = path.noise_by_bucket[b] * kNanosecond;
 }
@@ -149,23 +154,27 @@ void PathAttribution::count_last(const CriticalPath& path, Histogram& histogram)
     histogram.add(static_cast<double>(path.last_ranks[i]) + 0.5, share + (i < rest ? 1 : 0));
 }
 
-std::vector<FieldSpec> PathAttribution::field_specs(const std::string& when) {
-  FieldList fields;
+std::vector<FieldSpec> PathAttribution::field_specs(const std::string& when,
+                                                    const std::string& network_when) {
+  FieldList fields, network;
   for (std::size_t c = 0; c < kPathCategories; ++c) {
     const CategoryFields& category = category_fields(c);
-    append_fields(fields, category.time.specs());
-    append_fields(fields, {category.noiseless, category.excess});
+    FieldList& to = c < kPathCategoriesWithoutNetwork ? fields : network;
+    append_fields(to, category.time.specs());
+    append_fields(to, {category.noiseless, category.excess});
   }
   append_fields(fields, kNoiseCharged.specs());
   append_fields(fields, {kAbsorption, kAbsorptionLow, kAbsorptionHigh, kNoiseByStep, kPathStep,
                          kStepsPerBucket, kLastRankTop, kLastRankShare, kLastRankRange});
-  return written_under(std::move(fields), when);
+  std::vector<FieldSpec> all = written_under(std::move(fields), when);
+  for (FieldSpec& f : written_under(std::move(network), network_when)) all.push_back(std::move(f));
+  return all;
 }
 
 void PathAttribution::summarize(Record& record, const Tally& tally, const CriticalPath& noiseless,
                                 double level, std::vector<std::string>& warnings) const {
   const std::size_t first = first_metric();
-  for (std::size_t c = 0; c < kPathCategories; ++c) {
+  for (std::size_t c = 0; c < categories_; ++c) {
     const CategoryFields& category = category_fields(c);
     const Accumulator acc = tally.total(first + c);
     const MeanInterval ci = student_t_interval(acc, level);
@@ -176,7 +185,7 @@ void PathAttribution::summarize(Record& record, const Tally& tally, const Critic
     record.put(category.noiseless, Field(quiet));
     record.put(category.excess, Field(acc.mean - quiet));
   }
-  const Accumulator charged = tally.total(first + kPathCategories);
+  const Accumulator charged = tally.total(first + categories_);
   put_mean(record, kNoiseCharged, charged, student_t_interval(charged, level));
   // The share of the charged noise absorbed in slack: 1 - E[path noise] / E[noise charged].
   const RatioInterval on_path =
@@ -196,7 +205,7 @@ void PathAttribution::summarize(Record& record, const Tally& tally, const Critic
   // The path's noise by step bucket, what a step is and the buckets' width in steps.
   std::vector<double> by_step;
   for (std::size_t b = 0; b < buckets_; ++b)
-    by_step.push_back(tally.total(first + kPathCategories + 1 + b).mean);
+    by_step.push_back(tally.total(first + categories_ + 1 + b).mean);
   record.put(kNoiseByStep, Field(series_of(by_step)));
   record.put(kPathStep, Field(std::string(steps_.round_of ? "round" : "operation")));
   record.put(kStepsPerBucket, Field(per_bucket_));

@@ -36,8 +36,10 @@ struct PathSteps {
 
 class PathAttribution {
  public:
-  /// A schedule of `ranks` ranks whose steps are `steps`.
-  PathAttribution(std::uint32_t ranks, PathSteps steps);
+  /// A schedule of `ranks` ranks whose steps are `steps`; `network`: on a shared network
+  /// (network.contention), with the network category (else the six of runs without one, as
+  /// their files have them).
+  PathAttribution(std::uint32_t ranks, PathSteps steps, bool network = false);
 
   /// Step buckets in use (at most kPathBuckets): steps [b k, (b + 1) k) fall in bucket b,
   /// k = steps_per_bucket().
@@ -51,7 +53,9 @@ class PathAttribution {
   /// metric 0 is the completion time. The metrics start at first_metric().
   void add_to(TallyLayout& layout) const;
   static constexpr std::size_t first_metric() { return 1; }
-  std::size_t metrics() const { return kPathCategories + 1 + buckets_; }
+  std::size_t metrics() const { return categories_ + 1 + buckets_; }
+  /// The categories its metrics and fields have (path_categories()).
+  std::size_t categories() const { return categories_; }
   /// Writes a sample's path (ns) into its row's attribution metrics (seconds).
   void fill(const CriticalPath& path, std::span<double> row) const;
   /// Counts the ranks that finished last in `histogram` (the layout's "last_rank").
@@ -62,12 +66,15 @@ class PathAttribution {
   /// the ranks that most often finish last and their shares; the path's noise by step.
   void summarize(Record& record, const Tally& tally, const CriticalPath& noiseless, double level,
                  std::vector<std::string>& warnings) const;
-  /// The schema of the fields summarize writes (core/field_spec.hpp), each written `when`.
-  static std::vector<FieldSpec> field_specs(const std::string& when);
+  /// The schema of the fields summarize writes (core/field_spec.hpp), each written `when`, the
+  /// network category's `network_when`.
+  static std::vector<FieldSpec> field_specs(const std::string& when,
+                                            const std::string& network_when);
 
  private:
   std::uint32_t ranks_;
   PathSteps steps_;
+  std::size_t categories_;
   std::size_t buckets_;
   std::uint64_t per_bucket_;
 };

@@ -45,21 +45,23 @@ void prefetch_lines(const double* w, std::size_t words) {
 }  // namespace
 
 PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t buckets,
-                                                 ParameterTimesLayout times)
+                                                 ParameterTimesLayout times, bool network)
     : bucket_(std::move(bucket)),
       buckets_(std::clamp<std::size_t>(buckets, 1, kPathBuckets)),
       layout_(times),
       timed_(times != ParameterTimesLayout::kNone),
-      stride_(times == ParameterTimesLayout::kFull ? kFullStride : kStride) {
+      stride_(times == ParameterTimesLayout::kFull || network ? kFullStride : kStride) {
   static_assert(sizeof(Carrier) == 24 && sizeof(NicCarrier) == 16);
   static_assert(sizeof(NarrowFlight) == 32 && kPathBuckets <= (1U << (32 - kNodeBits)));
   static_assert(sizeof(RankCarriers) == 128 && offsetof(RankCarriers, inbox) == 64);
   static_assert(sizeof(WaitingFlight) % sizeof(double) == 0 &&
                 alignof(WaitingFlight) <= alignof(double));
+  if (network && timed_)
+    throw std::logic_error("path composition: parameter times on a shared network");
   // The categories kept, their his then their los; then the parameter times (o, g, G, O).
   const bool compact = times == ParameterTimesLayout::kCompact;
   std::size_t kept = 0;
-  for (std::size_t c = 0; c < kPathCategories; ++c)
+  for (std::size_t c = 0; c < path_categories(network); ++c)
     if (!compact || (c != static_cast<std::size_t>(PathCategory::kCalc) &&
                      c != static_cast<std::size_t>(PathCategory::kRendezvous)))
       hi_byte_[c] = static_cast<std::uint8_t>(kHiByte + kept++ * sizeof(double));
@@ -68,6 +70,8 @@ PathCompositionRecorder::PathCompositionRecorder(StepBucket bucket, std::size_t 
   for (std::size_t c = 0; c < kPathCategories; ++c)
     if (hi_byte_[c] != 0) lo_byte_[c] = static_cast<std::uint8_t>(lo + kept++ * sizeof(float));
   const std::size_t sums_end = lo + kept * sizeof(float);
+  if (sums_end > stride_ * sizeof(double))
+    throw std::logic_error("path composition: the categories do not fit");
   times_word_ = compact ? (sums_end + sizeof(double) - 1) / sizeof(double) : kStride;
   if (timed_ && times_word_ + kLogGPParameters - 1 > stride_)
     throw std::logic_error("path composition: the parameter times do not fit");
@@ -136,7 +140,8 @@ void PathCompositionRecorder::begin(std::uint32_t ranks, std::uint32_t cpus, std
   unmatched_ = 0;
 }
 
-double PathCompositionRecorder::bytes_per_rank(std::size_t buckets, ParameterTimesLayout times) {
+double PathCompositionRecorder::bytes_per_rank(std::size_t buckets, ParameterTimesLayout times,
+                                               bool network) {
   // Measured on recursive doubling at 2^18 and 2^20 ranks: at most 1.1 (periodic noise) to 1.25
   // (exponential noise on every operation) compositions a rank, 1.5 in the noiseless run (of
   // one bucket: no noise array); a noise array a rank under noise on every operation, 0.08 under
@@ -145,7 +150,7 @@ double PathCompositionRecorder::bytes_per_rank(std::size_t buckets, ParameterTim
   // arrays a rank (about 350 bytes with 20 buckets; the 2^20 periodic run added 252 MB, 240
   // bytes a rank).
   const double array = static_cast<double>((bucket_byte(buckets) + 7) / 8 * 8);
-  const double stride = times == ParameterTimesLayout::kFull ? kFullStride : kStride;
+  const double stride = times == ParameterTimesLayout::kFull || network ? kFullStride : kStride;
   return 1.2 * (stride * sizeof(double) + array) + sizeof(RankCarriers);
 }
 
@@ -422,19 +427,29 @@ void PathCompositionRecorder::send(const SendSeen& s) {
 
 void PathCompositionRecorder::message(const MessageSeen& m) {
   // An eager message is done with (taken out of the table); a rendezvous one is kept until its
-  // receive takes it.
+  // receive takes it (on a network: taken out, and put back as the network let it go).
+  const bool networked = m.left > 0.0;
   Flight flight{};
-  const bool found = find_flight(m.send, m.host, flight, m.eager);
+  const bool found = find_flight(m.send, m.host, flight, m.eager || networked);
+  const double emerged = std::max(m.emerged, flight.arrival);
+  const double left = std::max(m.left, emerged);
   Carrier& cpu_slot = cpu(m.host, m.cpu);
   NicCarrier& nic_slot = receive_nic(m.host, m.nic);
+  // critical_path.cpp's order: the arrival, the CPU, the NIC, the network's release.
   const std::size_t pick =
-      path_sums::binding(m.start, {flight.arrival, cpu_slot.end, nic_slot.end}, unmatched_);
+      path_sums::binding(m.start, {flight.arrival, cpu_slot.end, nic_slot.end, left}, unmatched_);
   const bool done = m.eager && found;
+  const bool kept = networked && found && !m.eager;
+  if (kept) {
+    // Its path up to `left` from now on (its hold passes to the table).
+    flight = Flight{left, left, left, compose(flight, emerged, left, true), flight.bucket};
+    insert_flight(m.send, m.host, flight);
+  }
   std::uint32_t from;
-  if (pick == 0) {
+  if (pick == 0 || pick == 3) {
     drop(cpu_slot.node), drop(nic_slot.node);
     cpu_slot.node = nic_slot.node = kNone;
-    from = compose(flight, done);
+    from = networked && !kept ? compose(flight, emerged, left, done) : compose(flight, done);
   } else {
     from = pick == 1 ? start_from(cpu_slot, nic_slot) : start_from(nic_slot, cpu_slot);
     if (done) drop(flight.node);

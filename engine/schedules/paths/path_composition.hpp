@@ -20,6 +20,10 @@
 // charged). A run without computations and rendezvous waits keeps them in the place of those two
 // categories, in 96 bytes still; others in 32 bytes more (128, two cache lines still).
 //
+// Runs on a shared network (network.contention) have a seventh category, the network's
+// (critical_path.hpp), in 128 bytes a composition: its sum does not fit beside the six in 96.
+// Runs without one keep the six in 96 bytes, as before the category was added.
+//
 // Memory traffic sets the cost (the engine's look-ahead fetches what an event reads, but the
 // lines add up): a composition is 96 bytes, two cache lines, its noise by bucket in an array
 // apart that only compositions with noise on their path have (shared by reference count, copied
@@ -50,9 +54,12 @@ class PathCompositionRecorder {
   /// `bucket`: the step bucket of an operation (empty: all in bucket 0), below `buckets`
   /// (1 to kPathBuckets). With `times` other than kNone, it also sums each parameter's time
   /// along the path (CriticalPath::parameter_ns); it throws InputError if a run charges more
-  /// than kMostCharges distinct o and g values then.
+  /// than kMostCharges distinct o and g values then. `network`: the run has a shared network
+  /// (the network category kept; precondition: `times` is kNone then, as path sensitivities
+  /// are refused with contention).
   PathCompositionRecorder(StepBucket bucket, std::size_t buckets,
-                          ParameterTimesLayout times = ParameterTimesLayout::kNone);
+                          ParameterTimesLayout times = ParameterTimesLayout::kNone,
+                          bool network = false);
   static constexpr std::size_t kMostCharges = (1U << 14) - 2;
   /// With kCompact: whether the run had a computation or a rendezvous, which that layout has no
   /// room for. Its result is then not the path's: record the run again with kFull.
@@ -79,7 +86,8 @@ class PathCompositionRecorder {
   std::size_t peak_noise_arrays() const { return arrays_.allocated; }
   /// Bytes it holds per rank at most, about, with `buckets` step buckets (for estimates).
   static double bytes_per_rank(std::size_t buckets,
-                               ParameterTimesLayout times = ParameterTimesLayout::kNone);
+                               ParameterTimesLayout times = ParameterTimesLayout::kNone,
+                               bool network = false);
 
  private:
   static constexpr std::uint32_t kZero = 0;    // the empty path at time 0, never freed
@@ -178,7 +186,7 @@ class PathCompositionRecorder {
   // ---- Compositions: [end, references, noise array, (hi, lo) per category], 96 bytes (two cache
   // lines whatever the offset); with parameter times, the o's, g's, G's and O's after the four
   // categories other than computation and rendezvous (kCompact, 96 bytes) or after all six
-  // (kFull, 128) ----
+  // (kFull, 128); on a shared network the seven categories in 128 ----
   static constexpr std::size_t kStride = 12;
   static constexpr std::size_t kFullStride = 16;
   double* words(std::uint32_t n) const { return compositions_.at(n); }
@@ -210,6 +218,18 @@ class PathCompositionRecorder {
                    {{PathCategory::kOverhead, f.leave},
                     {PathCategory::kWire, f.wire_end},
                     {PathCategory::kNoise, f.arrival}},
+                   f.bucket, consume, {kWholeSpan, LogGPParameter::kSmallO});
+  }
+  /// The same on a shared network, up to when it let the message go: wire up to `emerged`
+  /// (its first byte out of the route's links), network up to `left` (both no earlier than
+  /// the arrival), as critical_path.cpp adds them.
+  std::uint32_t compose(const Flight& f, double emerged, double left, bool consume) {
+    return compose(f.node,
+                   {{PathCategory::kOverhead, f.leave},
+                    {PathCategory::kWire, f.wire_end},
+                    {PathCategory::kNoise, f.arrival},
+                    {PathCategory::kWire, emerged},
+                    {PathCategory::kNetwork, left}},
                    f.bucket, consume, {kWholeSpan, LogGPParameter::kSmallO});
   }
   /// Adds a first span of `length` ns, split by `charge`, to the parameter times at `w`.

@@ -9,7 +9,8 @@ absorbed off it, for the schedule points of a result run with `[output] critical
     python3 -m collnoise.figures.attribution RESULT.h5 OUT.png|pdf|svg
 
 Left, one bar per point: its mean completion time stacked by where the critical path spent it
-(computation, CPU overhead, NIC gap, wire latency, noise, rendezvous wait), with the completion's
+(computation, CPU overhead, NIC gap, wire latency, noise, rendezvous wait, and the shared network
+on a point with contention), with the completion's
 mean and interval marked on top; the bars follow the swept key (collective.N) and are grouped by
 case (the algorithm). Right, the absorption ratio (the share of the noise charged to the sample's
 operations that never reached its completion) with its interval, against the swept key, one line
@@ -31,7 +32,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import fields
-from ..critical_path import CATEGORIES, CATEGORY_NAMES, attribution_rows
+from ..critical_path import BASE_CATEGORIES, CATEGORIES, CATEGORY_NAMES, attribution_rows
 from ..result import Result, load
 from .common import (axis_label, band, column, Data, display_unit, draw_extra_figure,
                      extra_figure_main, FigureList, format_value, group_rows_by, legend,
@@ -48,6 +49,7 @@ CATEGORY_STYLE = {
     "wire": ("#b279a2", None),
     "noise": ("#9d9d9d", "////"),
     "rendezvous": ("#eeca3b", ".."),
+    "network": ("#54a24b", "\\\\"),
 }
 
 
@@ -87,7 +89,9 @@ def _draw_bars(ax, result: Result, groups, x: str | None) -> None:
     factor, unit = display_unit("seconds", column(result, order, fields.completion_ci_high))
     bottom = np.zeros(len(order))
     handles = []
-    for c in CATEGORIES:
+    # The network's bars only where a point has the category (a shared network).
+    for c in [c for c in CATEGORIES if c in BASE_CATEGORIES
+              or np.isfinite(column(result, order, f"path_{c}_mean")).any()]:
         heights = np.nan_to_num(column(result, order, f"path_{c}_mean")) * factor
         color, hatch = CATEGORY_STYLE[c]
         bars = ax.bar(positions, heights, bottom=bottom, width=0.75, color=color, hatch=hatch,

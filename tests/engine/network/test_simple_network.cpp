@@ -208,7 +208,9 @@ D = 5.0e-6
   const auto one = run_command_line("summary contention-flows1.h5 --json").output;
   CHECK(one == run_command_line("summary contention-flows2.h5 --json").output);
   CHECK_THAT(one, Contains("\"contention\": \"flows\""));
-  // A critical path does not yet hold the network's time: refused, naming the key.
+  // A critical path counts the network's time in a category of its own
+  // (tests/engine/schedules/paths/test_network_path.cpp): accepted; its path sensitivities,
+  // which no parameter's count gives, are refused, naming the keys.
   write_text("contention-paths.toml", R"toml(name = "c"
 seed = 4
 samples = 4
@@ -223,8 +225,16 @@ topology = "xgft(2; 4,4; 1,2)"
 contention = "simple"
 )toml");
   const auto paths = run_command_line("run contention-paths.toml --validate-only");
-  CHECK(paths.code == 2);
-  CHECK_THAT(paths.output, Contains("network.contention"));
+  INFO(paths.output);
+  CHECK(paths.code == 0);
+  write_text("contention-path-sensitivities.toml",
+             collnoise::testing::slurp("contention-paths.toml") +
+                 "[sensitivity]\nparameters = [\"L\"]\nmethod = \"path\"\n");
+  const auto sensitivities =
+      run_command_line("run contention-path-sensitivities.toml --validate-only");
+  CHECK(sensitivities.code == 2);
+  CHECK_THAT(sensitivities.output,
+             Contains("sensitivity.method") && Contains("network.contention"));
 }
 
 namespace {
