@@ -63,6 +63,11 @@ SMALL = {
     "chen-suda-fig8": {("sweep", "log2_N"): [1, 3, 5, 7]},
     "chen-suda-fig9": {("collective", "log2_N"): 7},
     "critical-path-allreduce": {("sweep", "log2_N"): [4, 6, 8], ("samples",): 8},
+    # 64 ranks on a fat tree of 128 endpoints whose top level is tapered 4:1, as the shipped ones.
+    **{f"contention-allreduce-{n}": {("sweep", "log2_N"): [6],
+                                    ("network", "topology"): "xgft(3; 4,4,8; 1,4,1)",
+                                    ("samples",): 4}
+       for n in (16384, 65536, 262144, 1048576)},
     "default": {("sweep", "N"): [1, 7, 1023, 65535]},
     "hoefler-fig13": {("sweep", "network.topology"): ["xgft(2; 12,12; 1,6)",
                                                       "xgft(2; 12,24; 1,12)",
@@ -151,7 +156,9 @@ for name in ("default", "agarwal-fig4-exponential", "agarwal-fig5a-pareto-a",
              "agarwal-fig5b-pareto-f", "agarwal-fig6-bernoulli"):
     EXPECTED_FILES[name] = ["phase-time"]
 for name in ("schedules-allreduce", "schedules-allreduce-ring", "schedules-barriers",
-             "schedules-trace-replay", "predict-synthetic"):
+             "schedules-trace-replay", "predict-synthetic", "contention-allreduce-16384",
+             "contention-allreduce-65536", "contention-allreduce-262144",
+             "contention-allreduce-1048576"):
     EXPECTED_FILES[name] = ["completion-time"]
 
 # Axis scales the papers use: (name, suffix) -> (x scale, y scale), None where not pinned.
