@@ -10,6 +10,7 @@
 #include "engine/network/contention_spec.hpp"
 #include "engine/network/dot_topology.hpp"
 #include "engine/network/topology_keys.hpp"
+#include "engine/schedules/goal/goal_reader.hpp"
 #include "engine/schedules/pair_class_keys.hpp"
 #include "engine/schedules/rank_mapping.hpp"
 
@@ -45,6 +46,15 @@ const KeySpec kPlacement{
         "drawn uniformly (with the background's, network.rho)",
     .fallback = std::string("linear"),
     .choices = {"linear", "mapping", "random"}};
+
+const KeySpec kBackgroundSchedule{
+    .name = "network.background_schedule",
+    .type = KeyType::kFile,
+    .meaning =
+        "with network.contention: a background job beside the collective, a GOAL schedule "
+        "(relative to the run file) whose ranks sit on the endpoints after the collective's "
+        "and whose messages share the links",
+    .optional = true};
 
 const KeySpec kLinkBandwidth{
     .name = "network.link_bandwidth",
@@ -93,7 +103,8 @@ void read_link_bandwidth(ParamReader& reader, const ScheduleNet& net, Contention
 }  // namespace
 
 std::vector<KeySpec> contention_keys() {
-  return {topology_key(), kTopologyFile, kContention, kPlacement, background_key(), kLinkBandwidth};
+  return {topology_key(),   kTopologyFile,  kContention,        kPlacement,
+          background_key(), kLinkBandwidth, kBackgroundSchedule};
 }
 
 void read_contention(ParamReader& reader, ScheduleNet& net) {
@@ -104,7 +115,7 @@ void read_contention(ParamReader& reader, ScheduleNet& net) {
   const bool topology = from_file || reader.has(topology_key().name);
   const bool contention = reader.has(kContention.name);
   if (!topology && !contention) {
-    for (const KeySpec* key : {&kPlacement, &background_key()})
+    for (const KeySpec* key : {&kPlacement, &background_key(), &kBackgroundSchedule})
       if (reader.has(key->name))
         throw InputError(
             fmt::format("{} applies with {}, and none is given", key->name, topology_key().name));
@@ -137,6 +148,39 @@ void read_contention(ParamReader& reader, ScheduleNet& net) {
   }
   read_link_bandwidth(reader, net, *spec);
   net.contention = std::move(spec);
+}
+
+std::shared_ptr<const BackgroundJob> read_background_job(ParamReader& reader,
+                                                         const ScheduleNet& net) {
+  if (!reader.has(kBackgroundSchedule.name)) return nullptr;
+  // (Without a topology read_contention refused the key already.)
+  if (!net.contention) return nullptr;
+  const std::string path = reader.text(kBackgroundSchedule);
+  auto job = std::make_shared<BackgroundJob>();
+  job->schedule = read_goal_file(path);
+  job->description = fmt::format("GOAL file {}", path);
+  return job;
+}
+
+void check_room_for_job(const ContentionSpec& spec, std::uint32_t ranks, std::uint32_t job_ranks) {
+  const std::uint64_t endpoints = spec.topology->endpoints();
+  const std::uint64_t needed = std::uint64_t{ranks} + job_ranks + spec.background;
+  if (spec.endpoint_of.empty() && needed > endpoints)
+    throw InputError(fmt::format(
+        "{}: its {} ranks beside the collective's {}{} need {} endpoints, and network.topology "
+        "= \"{}\" has {}",
+        kBackgroundSchedule.name, job_ranks, ranks,
+        spec.background > 0 ? fmt::format(" and network.rho's {} background", spec.background)
+                            : std::string(),
+        needed, spec.topology->describe(), endpoints));
+}
+
+void check_background_job(const EntrySpec& entry) {
+  if (entry.loop())
+    throw InputError(fmt::format(
+        "{} with a benchmark loop: not in this version (the job would start again with each "
+        "iteration)",
+        kBackgroundSchedule.name));
 }
 
 void check_contention(const ScheduleNet& net, const ScheduleNoiseSpec& noise, bool critical_path) {

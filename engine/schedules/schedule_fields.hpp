@@ -166,6 +166,15 @@ inline const FieldSpec kNoiselessRecomputations{
     "rate recomputations of the noiseless run's flows (each over the flows its change touches; "
     "0 under the simple model)",
     kTopologyGiven};
+inline const std::string kJobGiven = "with network.background_schedule";
+inline const FieldSpec kBackgroundJob{
+    "background_job", "", "the background job beside the collective: its GOAL file", kJobGiven};
+inline const FieldSpec kBackgroundJobRanks{
+    "background_job_ranks", "",
+    "the background job's ranks (on the endpoints after the collective's)", kJobGiven};
+inline const FieldSpec kNoiselessJobFinish{
+    "noiseless_background_job_finish", kSeconds,
+    "when the background job's last rank finished in the noiseless run", kJobGiven};
 inline const FieldSpec kSampleFinish{
     "sample_finish", kSeconds, "every rank's finishing time in it: " + kListed, kFinishSampled};
 

@@ -271,6 +271,19 @@ void check_entry(const EntrySpec& entry, bool critical_path) {
         entry.entry == RankEntry::kLaw ? "law" : "barrier"));
 }
 
+// The background job beside the collective, if any, in what the point's cost estimates count.
+void add_background_job(ScheduleSource& source, std::shared_ptr<const BackgroundJob> job,
+                        const ScheduleNet& net) {
+  if (!job) return;
+  check_room_for_job(*net.contention, source.ranks, job->schedule.ranks());
+  const auto ops = static_cast<double>(job->schedule.operations());
+  source.operations += ops;
+  // The collective is then stored again beside the job, whatever its kind.
+  source.stored_bytes += kStoredBytesPerOperation * source.operations;
+  source.ready_at_start += static_cast<double>(job->schedule.ready_at_start());
+  source.job = std::move(job);
+}
+
 void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContext& run) {
   reader.text(collective_kind_key());
   if (reader.has(kGoal.name) == reader.has(kAlgorithm.name))
@@ -355,6 +368,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   read_pair_classes(reader, network.net);
   read_contention(reader, network.net);
   const ScheduleNet& net = network.net;
+  add_background_job(source, read_background_job(reader, net), net);
   std::optional<TimeNoiseLaw> time_law;
   ScheduleNoiseSpec noise = read_schedule_noise(reader, source.ranks, time_law);
   noise.delays = read_message_delays(reader, net);
@@ -363,6 +377,7 @@ void prepare_schedule(PreparedPoint& point, ParamReader& reader, const RunContex
   const std::uint32_t source_ranks = source.ranks;
   check_entry(entry, run.critical_path);
   check_contention(net, noise, run.critical_path);
+  if (source.job) check_background_job(entry);
   SensitivitySpec sensitivity = read_sensitivity(reader, net);
   if (sensitivity.any()) check_sensitivity(sensitivity, entry, noise, run.critical_path, net);
   point.kind = "schedule";

@@ -94,13 +94,16 @@ std::shared_ptr<const AnySchedule> ScheduleStudy::schedule() const {
     schedule_ = source_.built ? source_.built : std::make_shared<const AnySchedule>(source_.make());
     built_ranks_ = ranks_of(*schedule_);
     built_operations_ = operations_of(*schedule_);
+    if (source_.job)
+      schedule_ = std::make_shared<const AnySchedule>(
+          with_background_job(*schedule_, source_.job->schedule));
   }
   return schedule_;
 }
 
 void ScheduleStudy::release_working_memory() const {
   const std::lock_guard lock(build_mutex_);
-  if (!source_.built) schedule_.reset();
+  if (!source_.built || source_.job) schedule_.reset();
   engine_memory_->per_thread.clear();  // (called between points: no replication runs)
 }
 
@@ -509,7 +512,8 @@ std::vector<double> ScheduleStudy::entry_starts(std::uint64_t index) const {
   // One stream per (replication, rank), as the noise offsets: a rank's offset does not depend
   // on the order ranks are visited in.
   const std::uint64_t key = stream_key(key_, StreamPurpose::kEntryOffset, index);
-  std::vector<double> starts(ranks_of(*schedule()));
+  // The collective's ranks (a background job's start at 0).
+  std::vector<double> starts(timed_ranks_of(*schedule()));
   for (std::size_t r = 0; r < starts.size(); ++r)
     starts[r] = entry_.mean_ns * entry_.law->isf(make_stream(hash_combine(key, r)).next_uniform());
   return starts;
@@ -700,6 +704,20 @@ void ScheduleStudy::simulate(std::uint64_t first, std::span<double> rows,
     for (const CriticalPath& path : paths) PathAttribution::count_last(path, *extra.back());
 }
 
+void ScheduleStudy::put_background_job(Record& s, std::vector<std::string>& warnings) const {
+  using namespace schedule_fields;
+  const double job_end = noiseless().untimed_finish * kNanosecond;
+  s.put(kBackgroundJob, Field(source_.job->description));
+  s.put(kBackgroundJobRanks, Field(static_cast<std::uint64_t>(source_.job->schedule.ranks())));
+  s.put(kNoiselessJobFinish, Field(job_end));
+  // A job that ends first leaves the collective's last part on a quiet network: say so.
+  if (job_end < noiseless_completion())
+    warnings.push_back(fmt::format(
+        "the background job ({}) ends at {:.6g} s in the noiseless run, before the collective's "
+        "{:.6g} s: the collective's end runs without it (make the job longer)",
+        source_.job->description, job_end, noiseless_completion()));
+}
+
 void ScheduleStudy::put_loggp_fit(Record& s) const {
   using namespace schedule_fields;
   if (loggp_fit_.empty()) return;
@@ -735,6 +753,7 @@ std::vector<FieldSpec> schedule_summary_fields() {
   append_fields(fields, written_under(topology_fields::all(), kTopologyGiven));
   append_fields(fields, {kContention, kPlacement, kNoiselessRepolls, kNoiselessRecomputations});
   append_fields(fields, written_under({topology_fields::kBackground}, kTopologyGiven));
+  append_fields(fields, {kBackgroundJob, kBackgroundJobRanks, kNoiselessJobFinish});
   append_fields(fields, kSlowestTail.specs());
   append_fields(fields, {kSensitivityStep});
   for (const SensitivityFields& f : kSensitivities) append_fields(fields, f.specs());
@@ -798,6 +817,7 @@ PointSummary ScheduleStudy::summarize(const Tally& tally, const SummaryContext& 
   s.put(kLoopIterations, Field(entry_.iterations));
   s.put(kLoopWarmups, Field(entry_.warmups));
   std::vector<std::string> warnings = ci.warnings;
+  if (source_.job) put_background_job(s, warnings);
   if (attributed_) attribution().summarize(s, tally, noiseless_path(), level, warnings);
   if (sensitivity_.any()) put_sensitivities(s, tally, level, warnings);
   if (tracks_tails_) put_tail_share(s, tally, level, warnings);

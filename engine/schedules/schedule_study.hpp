@@ -24,6 +24,7 @@
 #include "engine/schedules/paths/path_attribution.hpp"
 #include "engine/schedules/paths/timeline_recorder.hpp"
 #include "engine/schedules/schedule/any_schedule.hpp"
+#include "engine/schedules/schedule/background_job.hpp"
 #include "engine/schedules/schedule_net_keys.hpp"
 #include "engine/schedules/sensitivity_keys.hpp"
 #include "engine/study.hpp"
@@ -46,6 +47,9 @@ struct ScheduleSource {
   /// path's noise by step; none for a GOAL file, whose steps are operation indices).
   std::uint32_t rounds = 0;
   std::function<std::uint32_t(std::uint32_t rank, const Operation& op)> round_of;
+  /// A background job beside the collective (network.background_schedule), or null: the study's
+  /// schedule is then both (with_background_job), and its runs time the collective's ranks.
+  std::shared_ptr<const BackgroundJob> job;
 };
 
 class ScheduleStudy final : public SampledStudy {
@@ -79,7 +83,8 @@ class ScheduleStudy final : public SampledStudy {
   /// The completion time without noise, seconds (simulated on first use; InputError if the
   /// schedule cannot complete).
   double noiseless_completion() const;
-  /// The schedule, built on first use (and again after release_working_memory()).
+  /// The schedule, built on first use (and again after release_working_memory()); with a
+  /// background job, the collective's ranks then the job's (ScheduleSource::job).
   std::shared_ptr<const AnySchedule> schedule() const;
   /// Drops a schedule built from an algorithm (not a GOAL file's, read once) and the engine
   /// memory the replications kept.
@@ -169,6 +174,8 @@ class ScheduleStudy final : public SampledStudy {
  private:
   // The loggp_* summary fields, with loggops.file.
   void put_loggp_fit(Record& s) const;
+  // The background job's fields, and a warning when it ends before the collective.
+  void put_background_job(Record& s, std::vector<std::string>& warnings) const;
   ScheduleSource source_;
   ScheduleNet net_;
   ScheduleNoiseSpec noise_;
@@ -194,6 +201,9 @@ class ScheduleStudy final : public SampledStudy {
   // Set once a run's computations or rendezvous need parameter times in the full layout.
   mutable std::atomic<bool> full_times_{false};
   ParameterTimesLayout times_layout() const;
+  // Whether its messages share a network (network.contention): its paths have the network
+  // category (engine/schedules/paths/critical_path.hpp).
+  bool on_network() const { return net_.contention != nullptr; }
   // `run(recorder)` with a recorder of `bucket` and `buckets` and the point's layout of parameter
   // times: the run and its path.
   template <class Run>
@@ -201,9 +211,6 @@ class ScheduleStudy final : public SampledStudy {
                                                    Run&& run) const;
   mutable std::uint64_t most_operations_ = 0;  ///< of any rank, known with the noiseless run
   PathAttribution attribution() const;
-  // Whether its messages share a network (network.contention): its paths have the network
-  // category (engine/schedules/paths/critical_path.hpp).
-  bool on_network() const { return net_.contention != nullptr; }
   bool noisy() const;
   template <class Observer>
   ScheduleRun run_replication(std::uint64_t index, UnitInFlight& unit, Observer& observer,

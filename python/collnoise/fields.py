@@ -290,6 +290,9 @@ contention = "contention"
 placement = "placement"
 noiseless_network_repolls = "noiseless_network_repolls"
 noiseless_network_recomputations = "noiseless_network_recomputations"
+background_job = "background_job"
+background_job_ranks = "background_job_ranks"
+noiseless_background_job_finish = "noiseless_background_job_finish"
 slowest_tail_share = "slowest_tail_share"
 slowest_tail_share_ci_low = "slowest_tail_share_ci_low"
 slowest_tail_share_ci_high = "slowest_tail_share_ci_high"
@@ -762,6 +765,9 @@ UNITS = {
     placement: "",
     noiseless_network_repolls: "",
     noiseless_network_recomputations: "",
+    background_job: "",
+    background_job_ranks: "",
+    noiseless_background_job_finish: "seconds",
     slowest_tail_share: "",
     slowest_tail_share_ci_low: "",
     slowest_tail_share_ci_high: "",

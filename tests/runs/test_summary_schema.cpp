@@ -49,6 +49,9 @@ const std::vector<SchemaCase>& schema_cases() {
     tail << "#size\trtt\n";
     for (int i = 0; i < 100; ++i) tail << "1\t" << 2.0 + 0.01 * i << "\n";
   }
+  // A background job of two ranks exchanging 64 KiB.
+  std::ofstream("schema_job.goal") << "num_ranks 2\nrank 0 {\nl1: send 65536b to 1 tag 0\n}\n"
+                                      "rank 1 {\nl1: recv 65536b from 0 tag 0\n}\n";
   static const std::vector<SchemaCase> cases = {
       // Precision targets on the mean and a quantile, too narrow for the cap: every shared field.
       {"tree_barrier", R"toml(name = "schema-tree"
@@ -220,6 +223,23 @@ contention = "simple"
 [noise]
 law = "exponential"
 f = 0.05
+)toml"},
+      // A background job beside the collective, under flows.
+      {"schedule", R"toml(name = "schema-job"
+seed = 7
+samples = 4
+[collective]
+kind = "schedule"
+algorithm = "recursive_doubling_allreduce"
+N = 8
+message_bytes = 4096
+[loggops]
+G = 1.0e-9
+[network]
+topology = "xgft(2; 4,4; 1,2)"
+contention = "flows"
+placement = "random"
+background_schedule = "schema_job.goal"
 )toml"},
   };
   return cases;

@@ -98,7 +98,10 @@ template <class Noise>
 using NoiseSlot = typename schedule_detail::SlotType<Noise>::type;
 
 struct ScheduleRun {
-  std::vector<double> finish;  ///< every rank's finishing time, ns
+  std::vector<double> finish;  ///< every timed rank's finishing time, ns (Schedule::timed_ranks)
+  /// The latest finishing time of the ranks it does not time (a background job's), ns; 0
+  /// without.
+  double untimed_finish = 0.0;
   std::uint64_t events = 0;    ///< operations and messages processed (LogGOPSim's count)
   std::uint64_t searched = 0;  ///< match-list entries searched beyond each list's first
   bool complete = true;        ///< every operation ran and every message was received

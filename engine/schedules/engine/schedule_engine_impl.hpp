@@ -126,8 +126,9 @@ class EngineRun {
   /// entry of docs/models/schedules.md, "Entry, timing and loop"). The start round still lists
   /// the ready operations at time 0 with LogGOPSim's stamps; each waits for its rank's resources
   /// as it would for any busy CPU or NIC (a posted receive takes none and is posted at once).
+  /// Ranks beyond `start` (a background job's, Schedule::timed_ranks) start at 0.
   void start_at(std::span<const double> start) {
-    for (std::uint32_t h = 0; h < p_; ++h) {
+    for (std::uint32_t h = 0; h < p_ && h < start.size(); ++h) {
       state_[h].cpu = state_[h].send = state_[h].recv = start[h];
       for (std::uint32_t c = 0; c < more_cpus_; ++c)
         extra_cpu_[std::size_t{h} * more_cpus_ + c] = start[h];
@@ -758,12 +759,17 @@ class EngineRun {
 
   // ---- The end of the run ----
 
-  // A rank's finishing time is its CPUs' last busy end.
+  // A rank's finishing time is its CPUs' last busy end; a background job's ranks have none.
   void record_finish_times(ScheduleRun& run) const {
-    run.finish.assign(p_, 0.0);
-    for (std::uint32_t host = 0; host < p_; ++host)
+    const std::uint32_t timed = s_.timed_ranks();
+    run.finish.assign(timed, 0.0);
+    for (std::uint32_t host = 0; host < timed; ++host)
       for (std::uint32_t c = 0; c < cpus_; ++c)
         run.finish[host] = std::max(run.finish[host], cpu_of(host, static_cast<std::uint8_t>(c)));
+    for (std::uint32_t host = timed; host < p_; ++host)
+      for (std::uint32_t c = 0; c < cpus_; ++c)
+        run.untimed_finish =
+            std::max(run.untimed_finish, cpu_of(host, static_cast<std::uint8_t>(c)));
   }
   // Everything ran, every message found its receive?
   void check_complete(ScheduleRun& run) const {
@@ -882,7 +888,8 @@ ScheduleRun simulate_schedule(const Sched& s, const ScheduleNet& net, Noise& noi
   if (s.ranks() > kMaxScheduleRanks)
     throw InputError(
         fmt::format("a schedule of {} ranks: the engine takes at most 2^30", s.ranks()));
-  if (!start.empty() && start.size() != s.ranks())
+  // A background job's ranks (after the timed ones) may be left out: they start at 0.
+  if (!start.empty() && start.size() != s.ranks() && start.size() != s.timed_ranks())
     throw InputError(
         fmt::format("{} start times for a schedule of {} ranks", start.size(), s.ranks()));
   for (const double t : start)

@@ -14,6 +14,10 @@ using AnySchedule = std::variant<Schedule, GeneratedSchedule>;
 inline std::uint32_t ranks_of(const AnySchedule& s) {
   return std::visit([](const auto& x) { return x.ranks(); }, s);
 }
+/// The ranks a run times (Schedule::timed_ranks).
+inline std::uint32_t timed_ranks_of(const AnySchedule& s) {
+  return std::visit([](const auto& x) { return x.timed_ranks(); }, s);
+}
 inline std::uint64_t operations_of(const AnySchedule& s) {
   return std::visit([](const auto& x) { return x.operations(); }, s);
 }

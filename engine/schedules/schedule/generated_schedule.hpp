@@ -65,6 +65,8 @@ class GeneratedSchedule {
                     std::vector<std::uint32_t> class_of);
 
   std::uint32_t ranks() const { return ranks_; }
+  /// All: a generated schedule has no background job (Schedule::timed_ranks).
+  std::uint32_t timed_ranks() const { return ranks_; }
   std::uint64_t operations() const { return operations_; }
   std::uint32_t cpus() const { return cpus_; }
   std::uint32_t nics() const { return nics_; }

@@ -132,6 +132,14 @@ Schedule ScheduleBuilder::finish() {
   return out;
 }
 
+Schedule ScheduleBuilder::finish_timing(std::uint32_t timed) {
+  if (timed == 0 || timed > ranks_done())
+    throw RuntimeFailure("a schedule's timed ranks are not among its ranks");
+  Schedule out = finish();
+  out.timed_ranks_ = timed;
+  return out;
+}
+
 double repeated_schedule_bytes(double ranks, double operations, double dependencies, double joins,
                                std::uint32_t cycles, bool with_compute) {
   // 28 bytes a record and its count, 4 a dependency (schedule.hpp), 16 a rank's start.

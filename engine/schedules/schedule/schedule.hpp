@@ -48,6 +48,10 @@ std::string operation_text(const Operation& o);
 class Schedule {
  public:
   std::uint32_t ranks() const { return static_cast<std::uint32_t>(starts_.size() - 1); }
+  /// The ranks a run times: all, or the first ones when a background job's ranks follow them
+  /// (with_background_job, engine/schedules/schedule/background_job.hpp): a run's finishing
+  /// times are those ranks'.
+  std::uint32_t timed_ranks() const { return timed_ranks_ == 0 ? ranks() : timed_ranks_; }
   std::uint64_t operations() const { return ops_.size(); }
   /// CPUs and NICs per rank: one more than the largest index any operation names.
   std::uint32_t cpus() const { return max_cpu_ + 1U; }
@@ -148,6 +152,7 @@ class Schedule {
   HugeVector<std::uint32_t> edge_;
   std::uint8_t max_cpu_ = 0;
   std::uint8_t max_nic_ = 0;
+  std::uint32_t timed_ranks_ = 0;  ///< 0: all
 };
 
 /// Builds a schedule rank by rank: the operations of one rank, then its dependencies (by local
@@ -173,6 +178,9 @@ class ScheduleBuilder {
   }
   /// The schedule of every rank ended so far.
   Schedule finish();
+  /// The schedule of every rank ended so far, of which a run times the first `timed` only (the
+  /// others a background job's). Precondition: 0 < timed <= ranks_done().
+  Schedule finish_timing(std::uint32_t timed);
   std::uint32_t ranks_done() const { return static_cast<std::uint32_t>(s_.starts_.size() - 1); }
   /// The last rank ended. Precondition: one was, and none is open.
   Schedule::RankView last_rank() const { return s_.view(ranks_done() - 1); }
