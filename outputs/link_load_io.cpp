@@ -3,16 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <span>
 
 #include "core/errors.hpp"
-#include "core/input_file.hpp"
-#include "outputs/atomic_file.hpp"
 #include "outputs/hdf5.hpp"
+#include "outputs/replay_file.hpp"
 
 namespace collnoise {
 namespace {
@@ -21,10 +18,6 @@ using nlohmann::json;
 
 // The table's columns in both formats, with what each means (HDF5's `meaning`).
 constexpr const char* kTableName = "link_table";
-
-bool ends_with(const std::string& path, const char* suffix) {
-  return std::filesystem::path(path).extension() == suffix;
-}
 
 // The writer's one division, so that a reader can check the stored value bit for bit.
 double utilisation_of(std::uint64_t bytes, double bandwidth, double completion_ns) {
@@ -193,26 +186,8 @@ void write_h5(const LinkLoadFile& f, const std::string& path) {
   file.commit(path);
 }
 
-template <class T>
-std::vector<T> json_list(const json& j, const std::string& key) {
-  if (!j.contains(key) || !j[key].is_array())
-    throw InputError(fmt::format("it lacks the list '{}'", key));
-  return j[key].get<std::vector<T>>();
-}
-
 LinkLoadFile read_json(const std::string& path) {
-  InputFile in =
-      InputFile::open_regular(path, fmt::format("link load '{}'", path), kCollnoiseFileRule);
-  std::string text;
-  std::array<char, 1 << 16> block{};
-  while (const std::size_t n = in.read(block)) text.append(block.data(), n);
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw InputError("it is not JSON (truncated or changed?)");
-  if (!j.is_object() || j.value("format", "") != kLinkLoadType)
-    throw InputError(fmt::format("its format is not '{}'", kLinkLoadType));
-  if (j.value("format_version", std::int64_t{0}) != kLinkLoadVersion)
-    throw InputError(
-        fmt::format("format_version {} is not {}", j.value("format_version", 0), kLinkLoadVersion));
+  const json j = replay_file::read_json(path, "link load", kLinkLoadType, kLinkLoadVersion);
   LinkLoadFile f{j.value("title", ""),
                  j.value("model", ""),
                  j.value("rule", ""),
@@ -221,20 +196,20 @@ LinkLoadFile read_json(const std::string& path) {
                  {},
                  {}};
   LinkLoadTable& t = f.table;
-  t.link = json_list<std::uint64_t>(j, "link");
-  t.link_name = json_list<std::string>(j, "link_name");
-  t.bytes_carried = json_list<std::uint64_t>(j, "bytes_carried");
-  t.busy_ns = json_list<double>(j, "busy_ns");
-  t.mean_messages = json_list<double>(j, "mean_messages");
-  t.max_messages = json_list<std::uint64_t>(j, "max_messages");
-  t.mean_rate = json_list<double>(j, "mean_rate");
-  t.max_rate = json_list<double>(j, "max_rate");
-  t.bandwidth = json_list<double>(j, "bandwidth");
-  t.utilisation = json_list<double>(j, "utilisation");
-  t.background_messages = json_list<std::uint64_t>(j, "background_messages");
-  const auto times = json_list<std::vector<double>>(j, "step_times_ns");
-  const auto messages = json_list<std::vector<std::uint64_t>>(j, "step_messages");
-  const auto rates = json_list<std::vector<double>>(j, "step_rates");
+  t.link = replay_file::json_list<std::uint64_t>(j, "link");
+  t.link_name = replay_file::json_list<std::string>(j, "link_name");
+  t.bytes_carried = replay_file::json_list<std::uint64_t>(j, "bytes_carried");
+  t.busy_ns = replay_file::json_list<double>(j, "busy_ns");
+  t.mean_messages = replay_file::json_list<double>(j, "mean_messages");
+  t.max_messages = replay_file::json_list<std::uint64_t>(j, "max_messages");
+  t.mean_rate = replay_file::json_list<double>(j, "mean_rate");
+  t.max_rate = replay_file::json_list<double>(j, "max_rate");
+  t.bandwidth = replay_file::json_list<double>(j, "bandwidth");
+  t.utilisation = replay_file::json_list<double>(j, "utilisation");
+  t.background_messages = replay_file::json_list<std::uint64_t>(j, "background_messages");
+  const auto times = replay_file::json_list<std::vector<double>>(j, "step_times_ns");
+  const auto messages = replay_file::json_list<std::vector<std::uint64_t>>(j, "step_messages");
+  const auto rates = replay_file::json_list<std::vector<double>>(j, "step_rates");
   if (messages.size() != times.size() || rates.size() != times.size())
     throw InputError(fmt::format("{} lists of step times, {} of loads, {} of rates", times.size(),
                                  messages.size(), rates.size()));
@@ -247,14 +222,9 @@ LinkLoadFile read_json(const std::string& path) {
     f.steps.rates.insert(f.steps.rates.end(), rates[i].begin(), rates[i].end());
     f.steps.offsets.push_back(f.steps.times_ns.size());
   }
-  f.steps.end_ns = json_list<double>(j, "step_end_ns");
-  f.steps.truncated = json_list<std::uint64_t>(j, "steps_truncated");
+  f.steps.end_ns = replay_file::json_list<double>(j, "step_end_ns");
+  f.steps.truncated = replay_file::json_list<std::uint64_t>(j, "steps_truncated");
   return f;
-}
-
-std::string text_attribute(const h5::Group& g, const char* name) {
-  const auto a = g.attribute(name);
-  return a && std::holds_alternative<std::string>(*a) ? std::get<std::string>(*a) : "";
 }
 
 template <class T>
@@ -278,17 +248,12 @@ std::vector<std::uint64_t> counts_of(const std::vector<h5::Column>& columns, con
 LinkLoadFile read_h5(const std::string& path) {
   const h5::File file = h5::File::open(path);  // its seal checked first
   const h5::Group root = file.root();
-  if (text_attribute(root, "filetype") != kLinkLoadType)
-    throw InputError(fmt::format("its filetype is not '{}'", kLinkLoadType));
-  const auto version = root.attribute("format_version");
-  if (!version || !std::holds_alternative<std::int64_t>(*version) ||
-      std::get<std::int64_t>(*version) != kLinkLoadVersion)
-    throw InputError(fmt::format("its format_version is not {}", kLinkLoadVersion));
+  replay_file::check_h5_type(root, kLinkLoadType, kLinkLoadVersion);
   const auto completion = root.attribute("completion_ns");
-  LinkLoadFile f{text_attribute(root, "title"),
-                 text_attribute(root, "model"),
-                 text_attribute(root, "rule"),
-                 text_attribute(root, "ranking"),
+  LinkLoadFile f{replay_file::text_attribute(root, "title"),
+                 replay_file::text_attribute(root, "model"),
+                 replay_file::text_attribute(root, "rule"),
+                 replay_file::text_attribute(root, "ranking"),
                  completion && std::holds_alternative<double>(*completion)
                      ? std::get<double>(*completion)
                      : -1.0,
@@ -324,34 +289,24 @@ std::string link_load_problem(const LinkLoadFile& file) {
 }
 
 void check_link_load_path(const std::string& path, const std::string& option) {
-  if (!ends_with(path, ".json") && !ends_with(path, ".h5"))
-    throw InputError(fmt::format("{} '{}': name a .json or .h5 file", option, path));
+  replay_file::check_path(path, option);
 }
 
 void write_link_load(const LinkLoadFile& file, const std::string& path, bool force) {
-  check_link_load_path(path, "link load");
-  if (!force && std::filesystem::exists(path))
-    throw InputError(fmt::format("output '{}' exists: use --force to overwrite it", path));
+  replay_file::check_path(path, "link load");
   if (const std::string p = link_load_problem(file); !p.empty())
     throw RuntimeFailure(fmt::format("link load: {}", p));
-  if (ends_with(path, ".h5")) return write_h5(file, path);
-  const std::string text = json_text(file);
-  write_file_atomically(path, std::as_bytes(std::span(text.data(), text.size())));
+  replay_file::write(
+      path, force, "link load", [&] { write_h5(file, path); }, [&] { return json_text(file); });
 }
 
 LinkLoadFile read_link_load(const std::string& path) {
-  check_link_load_path(path, "link load");
-  LinkLoadFile f;
-  try {
-    f = ends_with(path, ".h5") ? read_h5(path) : read_json(path);
+  return replay_file::read<LinkLoadFile>(path, "link load", [&] {
+    LinkLoadFile f = replay_file::has_suffix(path, ".h5") ? read_h5(path) : read_json(path);
     if (const std::string p = link_load_problem(f); !p.empty())
       throw InputError(fmt::format("its tables disagree: {}", p));
-  } catch (const std::exception& e) {
-    const std::string what = e.what();
-    if (what.find(path) != std::string::npos) throw InputError(what);  // (named already)
-    throw InputError(fmt::format("link load '{}' is refused: {}", path, what));
-  }
-  return f;
+    return f;
+  });
 }
 
 }  // namespace collnoise

@@ -3,15 +3,13 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <span>
 
 #include "core/errors.hpp"
-#include "core/input_file.hpp"
-#include "outputs/atomic_file.hpp"
 #include "outputs/hdf5.hpp"
+#include "outputs/replay_file.hpp"
 
 namespace collnoise {
 namespace {
@@ -30,10 +28,6 @@ constexpr std::array<Queue, 2> kQueues = {{
     {"unexpected", "the unexpected-message queue's length at each receive the rank posted",
      &QueueStatsFile::unexpected},
 }};
-
-bool ends_with(const std::string& path, const char* suffix) {
-  return std::filesystem::path(path).extension() == suffix;
-}
 
 // The mean of a histogram as add_rank computes it (exact integer sums, one division), so that a
 // reader can check the stored mean bit for bit.
@@ -125,56 +119,32 @@ void write_h5(const QueueStatsFile& s, const std::string& path) {
   file.commit(path);
 }
 
-template <class T>
-std::vector<T> json_list(const json& j, const std::string& key) {
-  if (!j.contains(key) || !j[key].is_array())
-    throw InputError(fmt::format("it lacks the list '{}'", key));
-  return j[key].get<std::vector<T>>();
-}
-
 QueueStatsFile read_json(const std::string& path) {
-  InputFile in =
-      InputFile::open_regular(path, fmt::format("queue statistics '{}'", path), kCollnoiseFileRule);
-  std::string text;
-  std::array<char, 1 << 16> block{};
-  while (const std::size_t n = in.read(block)) text.append(block.data(), n);
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw InputError("it is not JSON (truncated or changed?)");
-  if (!j.is_object() || j.value("format", "") != kQueueStatsType)
-    throw InputError(fmt::format("its format is not '{}'", kQueueStatsType));
-  if (j.value("format_version", std::int64_t{0}) != kQueueStatsVersion)
-    throw InputError(fmt::format("format_version {} is not {}", j.value("format_version", 0),
-                                 kQueueStatsVersion));
+  const json j =
+      replay_file::read_json(path, "queue statistics", kQueueStatsType, kQueueStatsVersion);
   QueueStatsFile s{j.value("title", ""), j.value("rule", ""), {}, {}};
   for (const Queue& q : kQueues) {
     QueueLengthTable& t = s.*q.table;
     const std::string p = q.prefix;
-    for (const auto& h : json_list<std::vector<std::uint64_t>>(j, p + "_histogram")) {
+    for (const auto& h : replay_file::json_list<std::vector<std::uint64_t>>(j, p + "_histogram")) {
       t.counts.insert(t.counts.end(), h.begin(), h.end());
       t.offsets.push_back(t.counts.size());
     }
-    t.samples = json_list<std::uint64_t>(j, p + "_samples");
-    t.mean = json_list<double>(j, p + "_mean");
-    t.max = json_list<std::uint64_t>(j, p + "_max");
+    t.samples = replay_file::json_list<std::uint64_t>(j, p + "_samples");
+    t.mean = replay_file::json_list<double>(j, p + "_mean");
+    t.max = replay_file::json_list<std::uint64_t>(j, p + "_max");
   }
   return s;
-}
-
-std::string text_attribute(const h5::Group& g, const char* name) {
-  const auto a = g.attribute(name);
-  return a && std::holds_alternative<std::string>(*a) ? std::get<std::string>(*a) : "";
 }
 
 QueueStatsFile read_h5(const std::string& path) {
   const h5::File file = h5::File::open(path);  // its seal checked first
   const h5::Group root = file.root();
-  if (text_attribute(root, "filetype") != kQueueStatsType)
-    throw InputError(fmt::format("its filetype is not '{}'", kQueueStatsType));
-  const auto version = root.attribute("format_version");
-  if (!version || !std::holds_alternative<std::int64_t>(*version) ||
-      std::get<std::int64_t>(*version) != kQueueStatsVersion)
-    throw InputError(fmt::format("its format_version is not {}", kQueueStatsVersion));
-  QueueStatsFile s{text_attribute(root, "title"), text_attribute(root, "rule"), {}, {}};
+  replay_file::check_h5_type(root, kQueueStatsType, kQueueStatsVersion);
+  QueueStatsFile s{replay_file::text_attribute(root, "title"),
+                   replay_file::text_attribute(root, "rule"),
+                   {},
+                   {}};
   for (const Queue& q : kQueues) {
     QueueLengthTable& t = s.*q.table;
     const std::string p = q.prefix;
@@ -212,32 +182,23 @@ std::string queue_table_problem(const QueueLengthTable& t) {
 }
 
 void check_queue_stats_path(const std::string& path, const std::string& option) {
-  if (!ends_with(path, ".json") && !ends_with(path, ".h5"))
-    throw InputError(fmt::format("{} '{}': name a .json or .h5 file", option, path));
+  replay_file::check_path(path, option);
 }
 
 void write_queue_stats(const QueueStatsFile& stats, const std::string& path, bool force) {
-  check_queue_stats_path(path, "queue statistics");
-  if (!force && std::filesystem::exists(path))
-    throw InputError(fmt::format("output '{}' exists: use --force to overwrite it", path));
+  replay_file::check_path(path, "queue statistics");
   check_tables(stats, "queue statistics");
-  if (ends_with(path, ".h5")) return write_h5(stats, path);
-  const std::string text = json_text(stats);
-  write_file_atomically(path, std::as_bytes(std::span(text.data(), text.size())));
+  replay_file::write(
+      path, force, "queue statistics", [&] { write_h5(stats, path); },
+      [&] { return json_text(stats); });
 }
 
 QueueStatsFile read_queue_stats(const std::string& path) {
-  check_queue_stats_path(path, "queue statistics");
-  QueueStatsFile s;
-  try {
-    s = ends_with(path, ".h5") ? read_h5(path) : read_json(path);
+  return replay_file::read<QueueStatsFile>(path, "queue statistics", [&] {
+    QueueStatsFile s = replay_file::has_suffix(path, ".h5") ? read_h5(path) : read_json(path);
     check_tables(s, "its tables disagree");
-  } catch (const std::exception& e) {
-    const std::string what = e.what();
-    if (what.find(path) != std::string::npos) throw InputError(what);  // (named already)
-    throw InputError(fmt::format("queue statistics '{}' are refused: {}", path, what));
-  }
-  return s;
+    return s;
+  });
 }
 
 }  // namespace collnoise

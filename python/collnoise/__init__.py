@@ -34,7 +34,7 @@ __version__ = "0.1.0"  # the engine's version (CMakeLists.txt project())
 LAYERS = (
     ("errors", "seal", "fields"),              # typed errors; the checksum; the field names
     ("histogram", "result", "queue_stats",     # reading a result file; a replay's queues
-     "link_load"),                             # and its links' load
+     "link_load", "replay_files"),             # and its links' load, and what their files share
     ("bounds", "critical_path", "__init__"),   # analyses of a result (critical_path: attribution)
     ("figures",),                              # drawing, and writing figures (figures.output)
     ("plot",),                                 # the command line, python3 -m collnoise.plot

@@ -34,12 +34,10 @@ another kind with FormatError.
 
 from __future__ import annotations
 
-import json
-import os
 from typing import Any
 
-from .errors import DamagedFileError, FormatError
-from .seal import check_seal, open_regular, require_regular
+from .replay_files import (attribute_text as text, check_version, damaged as _damaged,
+                           open_h5, read_json_doc, suffix_of)
 
 FILETYPE = "collnoise link load"
 FORMAT_VERSION = 1
@@ -48,10 +46,6 @@ COUNTS = ("link", "bytes_carried", "max_messages", "background_messages")
 NUMBERS = ("busy_ns", "mean_messages", "mean_rate", "max_rate", "bandwidth", "utilisation")
 TEXTS = ("title", "model", "rule", "ranking")
 
-
-def _damaged(path: str, reason: str) -> DamagedFileError:
-    """A damaged file, refused: no option reads it anyway (its values cannot be trusted)."""
-    return DamagedFileError(path, reason, whole=f"'{path}' is damaged: {reason}; it is refused")
 
 
 def _table_problem(k: dict[str, Any]) -> str | None:
@@ -114,14 +108,7 @@ def _steps_problem(k: dict[str, Any]) -> str | None:
 def _read_json(path: str) -> dict[str, Any]:
     import numpy as np
 
-    with open_regular(path) as f:
-        try:
-            doc = json.loads(f.read().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise _damaged(path, f"it is not JSON ({error}): truncated or changed") from error
-    if not isinstance(doc, dict) or doc.get("format") != FILETYPE:
-        raise FormatError(f"{path}: not a collnoise link load file (its format is not "
-                          f"'{FILETYPE}')")
+    doc = read_json_doc(path, FILETYPE, "link load")
     k = {key: doc.get(key) for key in TEXTS + ("format_version",)}
     try:
         k["completion_ns"] = float(doc["completion_ns"])
@@ -148,18 +135,9 @@ def _read_json(path: str) -> dict[str, Any]:
 
 
 def _read_h5(path: str, verify: bool) -> dict[str, Any]:
-    import h5py
     import numpy as np
 
-    if verify:
-        check_seal(path)
-    else:
-        require_regular(path)
-    text = (lambda v: v.decode() if isinstance(v, bytes) else str(v))
-    with h5py.File(path, "r") as f:
-        if text(f.attrs.get("filetype", b"")) != FILETYPE:
-            raise FormatError(f"{path}: not a collnoise link load file (its filetype is not "
-                              f"'{FILETYPE}')")
+    with open_h5(path, verify, FILETYPE, "link load") as f:
         k = {key: text(f.attrs.get(key, b"")) for key in TEXTS}
         k["format_version"] = int(f.attrs.get("format_version", -1))
         k["completion_ns"] = float(f.attrs.get("completion_ns", -1.0))
@@ -186,13 +164,9 @@ def read_link_load(path, verify: bool = True) -> dict[str, Any]:
     format version, NotARegularFileError for a FIFO or a directory, OSError when it cannot be
     read."""
     path = str(path)
-    extension = os.path.splitext(path)[1]
-    if extension not in (".json", ".h5"):
-        raise FormatError(f"{path}: link load files are .json or .h5 files")
+    extension = suffix_of(path, "link load")
     k = _read_h5(path, verify) if extension == ".h5" else _read_json(path)
-    if k["format_version"] != FORMAT_VERSION:
-        raise FormatError(f"{path}: format_version {k['format_version']} is not "
-                          f"{FORMAT_VERSION}, which this reader knows")
+    check_version(path, k["format_version"], FORMAT_VERSION)
     problem = _table_problem(k) or _steps_problem(k)
     if problem is not None:
         raise _damaged(path, f"its tables disagree: {problem}")

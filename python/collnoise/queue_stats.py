@@ -26,21 +26,15 @@ FormatError.
 
 from __future__ import annotations
 
-import json
-import os
 from typing import Any
 
-from .errors import DamagedFileError, FormatError
-from .seal import check_seal, open_regular, require_regular
+from .replay_files import (attribute_text as text, check_version, damaged as _damaged,
+                           open_h5, read_json_doc, suffix_of)
 
 FILETYPE = "collnoise queue statistics"
 FORMAT_VERSION = 1
 QUEUES = ("posted", "unexpected")
 
-
-def _damaged(path: str, reason: str) -> DamagedFileError:
-    """A damaged file, refused: no option reads it anyway (its values cannot be trusted)."""
-    return DamagedFileError(path, reason, whole=f"'{path}' is damaged: {reason}; it is refused")
 
 
 def _histograms(offsets, counts) -> list:
@@ -76,14 +70,7 @@ def _problem(q: dict[str, Any], prefix: str, ranks: int) -> str | None:
 def _read_json(path: str) -> dict[str, Any]:
     import numpy as np
 
-    with open_regular(path) as f:
-        try:
-            doc = json.loads(f.read().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise _damaged(path, f"it is not JSON ({error}): truncated or changed") from error
-    if not isinstance(doc, dict) or doc.get("format") != FILETYPE:
-        raise FormatError(f"{path}: not a collnoise queue statistics file (its format is not "
-                          f"'{FILETYPE}')")
+    doc = read_json_doc(path, FILETYPE, "queue statistics")
     q = {k: doc.get(k) for k in ("title", "rule", "ranks", "format_version")}
     try:
         for prefix in QUEUES:
@@ -101,18 +88,9 @@ def _read_json(path: str) -> dict[str, Any]:
 
 
 def _read_h5(path: str, verify: bool) -> dict[str, Any]:
-    import h5py
     import numpy as np
 
-    if verify:
-        check_seal(path)
-    else:
-        require_regular(path)
-    text = (lambda v: v.decode() if isinstance(v, bytes) else str(v))
-    with h5py.File(path, "r") as f:
-        if text(f.attrs.get("filetype", b"")) != FILETYPE:
-            raise FormatError(f"{path}: not a collnoise queue statistics file (its filetype is "
-                              f"not '{FILETYPE}')")
+    with open_h5(path, verify, FILETYPE, "queue statistics") as f:
         q = {"title": text(f.attrs.get("title", b"")), "rule": text(f.attrs.get("rule", b"")),
              "ranks": int(f.attrs.get("ranks", -1)),
              "format_version": int(f.attrs.get("format_version", -1))}
@@ -133,13 +111,9 @@ def read_queue_stats(path, verify: bool = True) -> dict[str, Any]:
     format version, NotARegularFileError for a FIFO or a directory, OSError when it cannot be
     read."""
     path = str(path)
-    extension = os.path.splitext(path)[1]
-    if extension not in (".json", ".h5"):
-        raise FormatError(f"{path}: queue statistics are .json or .h5 files")
+    extension = suffix_of(path, "queue statistics")
     q = _read_h5(path, verify) if extension == ".h5" else _read_json(path)
-    if q["format_version"] != FORMAT_VERSION:
-        raise FormatError(f"{path}: format_version {q['format_version']} is not "
-                          f"{FORMAT_VERSION}, which this reader knows")
+    check_version(path, q["format_version"], FORMAT_VERSION)
     if not isinstance(q["ranks"], int) or q["ranks"] < 0:
         raise _damaged(path, f"its rank count {q['ranks']!r} is not a count")
     for prefix in QUEUES:
