@@ -533,8 +533,10 @@ int timeline_command(const TimelineOptions& options) {
     if (!options.links.empty()) {
       phase = "writing the link load";
       throw_if_stop_requested();
-      // (the last rank's end: every message has left the links by then)
-      const double end = *std::max_element(replayed.finish.begin(), replayed.finish.end());
+      // (the last rank's end, a background job's ranks included: every message has left the
+      // links by then)
+      const double end = std::max(*std::max_element(replayed.finish.begin(), replayed.finish.end()),
+                                  replayed.untimed_finish);
       write_links(*study, links, end, title, options);
       written.push_back(options.links);
     }

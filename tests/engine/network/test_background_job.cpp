@@ -140,6 +140,12 @@ background_schedule = "background-job.goal"
   CHECK(one == run_command_line("summary background-job2.h5 --json").output);
   CHECK_THAT(one, Contains("\"background_job_ranks\": 8") &&
                       Contains("\"background_job\": \"GOAL file ") && Contains("\"ranks\": 8"));
+  // The replay's link load spans the job's messages, which outlast the collective here.
+  const auto links = run_command_line(
+      "timeline background-job1.h5 --sample 1 --out background-job-tl.json --links "
+      "background-job-links.json --force");
+  CHECK(links.code == 0);
+  CHECK_THAT(links.output, Contains("wrote background-job-links.json"));
   // Without a topology, or with a benchmark loop, refused with the key.
   write_text("background-job-bare.toml",
              collnoise::testing::replace_text(
