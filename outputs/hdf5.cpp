@@ -574,15 +574,18 @@ Column read_column(hid_t ds, hid_t file_type, unsigned index, std::size_t rows,
   switch (H5Tget_member_class(file_type, index)) {
     case H5T_FLOAT: {
       std::vector<double> values(rows);
-      std::memcpy(values.data(), as(H5T_NATIVE_DOUBLE, sizeof(double)).data(),
-                  rows * sizeof(double));
+      // (an empty table's buffers have no data pointer, which memcpy may not take)
+      if (rows > 0)
+        std::memcpy(values.data(), as(H5T_NATIVE_DOUBLE, sizeof(double)).data(),
+                    rows * sizeof(double));
       column.values = std::move(values);
       break;
     }
     case H5T_INTEGER: {
       std::vector<std::int64_t> values(rows);
-      std::memcpy(values.data(), as(H5T_NATIVE_INT64, sizeof(std::int64_t)).data(),
-                  rows * sizeof(std::int64_t));
+      if (rows > 0)
+        std::memcpy(values.data(), as(H5T_NATIVE_INT64, sizeof(std::int64_t)).data(),
+                    rows * sizeof(std::int64_t));
       column.values = std::move(values);
       break;
     }
