@@ -27,12 +27,14 @@ FlowNetwork::FlowNetwork(const Topology& topology, std::span<const std::uint32_t
                          double bytes_per_ns, std::span<const std::uint32_t> background_load)
     : topology_(topology),
       endpoint_of_(endpoint_of),
-      background_(background_load),
       rate_(bytes_per_ns),
-      on_link_(topology.link_id_bound()),
-      link_slot_(topology.link_id_bound(), 0),
-      link_mark_(topology.link_id_bound(), 0),
-      path_(static_cast<std::size_t>(std::max(topology.diameter(), 1))) {}
+      links_state_(topology.link_id_bound()),
+      path_(static_cast<std::size_t>(std::max(topology.diameter(), 1))) {
+  for (LinkId link = 0; link < links_state_.size(); ++link) {
+    links_state_[link].bandwidth = topology.link_bandwidth(link).value_or(rate_);
+    if (!background_load.empty()) links_state_[link].background = background_load[link];
+  }
+}
 
 FlowNetwork::~FlowNetwork() {
   if (listener_ != nullptr) tell_ends(std::numeric_limits<double>::infinity());
@@ -142,8 +144,15 @@ NetworkPoll FlowNetwork::emerge(std::uint32_t k, double t) {
     set_rate(k, rate_, t);
     return {.kind = NetworkPoll::Kind::kHeld};
   }
-  for (const LinkId link : f.route) on_link_[link].push_back(k);
-  batch(k, t);
+  prefetch_links(f);
+  // Alone on its links, it changes no other flow's rate: its own is its links' least share, now
+  // (a flow that joins it later at this instant recomputes it with the others).
+  const bool by_itself = alone(f);
+  for (const LinkId link : f.route) links_state_[link].flows.push_back(k);
+  if (by_itself)
+    set_rate(k, alone_rate(f), t);
+  else
+    batch(k, t);
   return {.kind = NetworkPoll::Kind::kHeld};
 }
 
@@ -152,8 +161,9 @@ NetworkPoll FlowNetwork::end(std::uint32_t k, double t) {
   f.state = State::kDone;
   f.left = 0.0;
   f.finish = t;
+  prefetch_links(f);
   for (const LinkId link : f.route) {
-    std::vector<std::uint32_t>& on = on_link_[link];
+    auto& on = links_state_[link].flows;
     on.erase(std::find(on.begin(), on.end(), k));
     for (const std::uint32_t g : on) batch(g, t);
   }
@@ -191,20 +201,48 @@ void FlowNetwork::run_batch(double t) {
   batch_seeds_.clear();
 }
 
+void FlowNetwork::prefetch_links(const Flow& f) const {
+  for (const LinkId link : f.route) __builtin_prefetch(&links_state_[link]);
+}
+
+bool FlowNetwork::alone(const Flow& f) const {
+  return std::ranges::all_of(f.route,
+                             [&](LinkId link) { return links_state_[link].flows.empty(); });
+}
+
+double FlowNetwork::alone_rate(const Flow& f) const {
+  double rate = std::numeric_limits<double>::infinity();
+  for (const LinkId link : f.route) {
+    const LinkState& l = links_state_[link];
+    rate = std::min(rate, l.bandwidth / (1.0 + l.background));
+  }
+  return rate;
+}
+
+void FlowNetwork::next_search() {
+  if (++search_ != 0) return;
+  // Wrapped: no mark may equal a later search's by chance.
+  for (Flow& f : flows_) f.mark = 0;
+  for (LinkState& l : links_state_) l.mark = 0;
+  search_ = 1;
+}
+
 void FlowNetwork::gather_component(std::span<const std::uint32_t> seeds) {
-  ++search_;
+  next_search();
   component_.clear();
   const auto meet = [&](std::uint32_t k) {
-    flows_[k].mark = search_;
-    flows_[k].place = static_cast<std::uint32_t>(component_.size());
+    Flow& f = flows_[k];
+    f.mark = search_;
+    f.place = static_cast<std::uint32_t>(component_.size());
     component_.push_back(k);
+    prefetch_links(f);
   };
   for (const std::uint32_t k : seeds)
     if (flows_[k].mark != search_) meet(k);
   // Breadth first over shared links: the order, like the links' lists, follows the events.
   for (std::size_t i = 0; i < component_.size(); ++i)
     for (const LinkId link : flows_[component_[i]].route)
-      for (const std::uint32_t g : on_link_[link])
+      for (const std::uint32_t g : links_state_[link].flows)
         if (flows_[g].mark != search_) meet(g);
 }
 
@@ -212,66 +250,85 @@ void FlowNetwork::recompute(double t) {
   ++recomputations_;
   flows_recomputed_ += component_.size();
   if (component_.size() == 1) {
-    // Alone among ours: its most crowded link's share, with that link's background.
-    const std::uint32_t k = component_[0];
-    double rate = std::numeric_limits<double>::infinity();
-    for (const LinkId link : flows_[k].route)
-      rate = std::min(rate, topology_.link_bandwidth(link).value_or(rate_) /
-                                (1.0 + (background_.empty() ? 0.0 : background_[link])));
-    set_rate(k, rate, t);
+    set_rate(component_[0], alone_rate(flows_[component_[0]]), t);
     return;
   }
   fill_rates();
   for (std::size_t i = 0; i < component_.size(); ++i) set_rate(component_[i], new_rate_[i], t);
 }
 
-void FlowNetwork::fill_rates() {
+void FlowNetwork::gather_links() {
   links_.clear();
   residual_.clear();
   unfixed_.clear();
   ours_.clear();
-  for (const std::uint32_t k : component_)
-    for (const LinkId link : flows_[k].route) {
-      if (link_mark_[link] != search_) {
-        link_mark_[link] = search_;
-        link_slot_[link] = static_cast<std::uint32_t>(links_.size());
+  new_rate_.assign(component_.size(), -1.0);
+  cap_.assign(component_.size(), std::numeric_limits<double>::infinity());
+  for (std::size_t i = 0; i < component_.size(); ++i)
+    for (const LinkId link : flows_[component_[i]].route) {
+      LinkState& l = links_state_[link];
+      if (l.flows.size() == 1) {
+        // Its one flow's cap: the background takes what that flow leaves of it.
+        cap_[i] = std::min(cap_[i], l.bandwidth / (1.0 + l.background));
+        continue;
+      }
+      if (l.mark != search_) {
+        l.mark = search_;
+        l.slot = static_cast<std::uint32_t>(links_.size());
         links_.push_back(link);
-        residual_.push_back(topology_.link_bandwidth(link).value_or(rate_));
+        residual_.push_back(l.bandwidth);
         // The link's background flows count as unfixed for good: they take its share.
-        unfixed_.push_back(background_.empty() ? 0 : background_[link]);
+        unfixed_.push_back(l.background);
         ours_.push_back(0);
       }
-      ++ours_[link_slot_[link]];
-      ++unfixed_[link_slot_[link]];
+      ++ours_[l.slot];
+      ++unfixed_[l.slot];
     }
-  new_rate_.assign(component_.size(), -1.0);
-  // Progressive filling: the link of the least share fixes its flows at it. A link's share only
-  // grows as others fix their flows (they take at most its share), so an entry whose share has
-  // moved is stale: a newer one is queued.
+}
+
+void FlowNetwork::fill_rates() {
+  // Progressive filling over the links that two or more of the component's flows share; a link
+  // that carries one flow is that flow's cap, a constraint of its own in the filling (fixed at it
+  // when it is the least share left), which keeps the heap to the shared links and the flows.
+  gather_links();
+  const auto links = static_cast<std::uint32_t>(links_.size());
+  // The constraint of the least share fixes its flows at it. A link's share only grows as others
+  // fix their flows (they take at most its share), so an entry whose share has moved is stale: a
+  // newer one is queued. Entries: a link's slot, or links + a flow's place for its cap.
   heap_.clear();
   const auto later = std::greater<>();
-  for (std::uint32_t s = 0; s < links_.size(); ++s)
-    heap_.emplace_back(residual_[s] / unfixed_[s], s);
+  for (std::uint32_t s = 0; s < links; ++s) heap_.emplace_back(residual_[s] / unfixed_[s], s);
+  for (std::uint32_t i = 0; i < component_.size(); ++i)
+    if (cap_[i] != std::numeric_limits<double>::infinity()) heap_.emplace_back(cap_[i], links + i);
   std::make_heap(heap_.begin(), heap_.end(), later);
-  while (!heap_.empty()) {
+  std::size_t unfixed_flows = component_.size();
+  const auto fix = [&](std::uint32_t g, double share, std::uint32_t s) {
+    new_rate_[flows_[g].place] = share;
+    --unfixed_flows;
+    for (const LinkId link : flows_[g].route) {
+      const LinkState& l = links_state_[link];
+      if (l.flows.size() == 1) continue;  // its cap
+      const std::uint32_t other = l.slot;
+      residual_[other] = std::max(residual_[other] - share, 0.0);
+      --unfixed_[other];
+      if (--ours_[other] > 0 && other != s) {
+        heap_.emplace_back(residual_[other] / unfixed_[other], other);
+        std::push_heap(heap_.begin(), heap_.end(), later);
+      }
+    }
+  };
+  while (unfixed_flows > 0) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const auto [share, s] = heap_.back();
     heap_.pop_back();
-    if (ours_[s] == 0 || share != residual_[s] / unfixed_[s]) continue;
-    for (const std::uint32_t g : on_link_[links_[s]]) {
-      double& rate = new_rate_[flows_[g].place];
-      if (rate >= 0.0) continue;
-      rate = share;
-      for (const LinkId link : flows_[g].route) {
-        const std::uint32_t other = link_slot_[link];
-        residual_[other] = std::max(residual_[other] - share, 0.0);
-        --unfixed_[other];
-        if (--ours_[other] > 0 && other != s) {
-          heap_.emplace_back(residual_[other] / unfixed_[other], other);
-          std::push_heap(heap_.begin(), heap_.end(), later);
-        }
-      }
+    if (s >= links) {  // a flow's cap
+      const std::uint32_t g = component_[s - links];
+      if (new_rate_[s - links] < 0.0) fix(g, share, s);
+      continue;
     }
+    if (ours_[s] == 0 || share != residual_[s] / unfixed_[s]) continue;
+    for (const std::uint32_t g : links_state_[links_[s]].flows)
+      if (new_rate_[flows_[g].place] < 0.0) fix(g, share, s);
   }
 }
 
@@ -291,12 +348,12 @@ void FlowNetwork::set_rate(std::uint32_t k, double rate, double t) {
 }
 
 void FlowNetwork::tell_link(LinkId link, double t) const {
-  const std::uint32_t background = background_.empty() ? 0 : background_[link];
+  const LinkState& l = links_state_[link];
   listener_->load(link, t,
-                  LinkLoad{.messages = told_flows_[link] + background,
-                           .background = background,
+                  LinkLoad{.messages = told_flows_[link] + l.background,
+                           .background = l.background,
                            .rate = told_rate_[link],
-                           .bandwidth = topology_.link_bandwidth(link).value_or(rate_)});
+                           .bandwidth = l.bandwidth});
 }
 
 void FlowNetwork::tell_rate(std::uint32_t k, double t, double finish) {
@@ -329,7 +386,7 @@ void FlowNetwork::tell_rate(std::uint32_t k, double t, double finish) {
 
 void FlowNetwork::tell_ends(double t) {
   const auto later = [](const ToldEnd& a, const ToldEnd& b) { return a.finish > b.finish; };
-  std::vector<ToldEnd> pending;  // due, and not yet ended: their end comes at this instant
+  told_due_.clear();  // due, and not yet ended: their end comes at this instant
   while (!told_ends_.empty() && told_ends_.front().finish <= t) {
     std::pop_heap(told_ends_.begin(), told_ends_.end(), later);
     const ToldEnd e = told_ends_.back();
@@ -338,7 +395,7 @@ void FlowNetwork::tell_ends(double t) {
     if (!told.on || told.id != e.id || told.finish != e.finish) continue;  // rated since
     const Flow& f = flows_[e.flow];
     if (f.id == e.id && f.state == State::kMoving) {
-      pending.push_back(e);
+      told_due_.push_back(e);
       continue;
     }
     // Ended at its finish (end() comes at its wake, at that time): off its links then.
@@ -350,7 +407,7 @@ void FlowNetwork::tell_ends(double t) {
       tell_link(link, e.finish);
     }
   }
-  for (const ToldEnd& e : pending) {
+  for (const ToldEnd& e : told_due_) {
     told_ends_.push_back(e);
     std::push_heap(told_ends_.begin(), told_ends_.end(), later);
   }

@@ -44,7 +44,7 @@ class FlowNetwork final : public MessageNetwork {
  public:
   /// Rank r on endpoint endpoint_of[r] (r when empty); every link carries `bytes_per_ns` > 0;
   /// background_load[link]: the background messages on a link (empty: none). Preconditions:
-  /// `topology`, `endpoint_of` and `background_load` outlive this.
+  /// `topology` and `endpoint_of` outlive this.
   FlowNetwork(const Topology& topology, std::span<const std::uint32_t> endpoint_of,
               double bytes_per_ns, std::span<const std::uint32_t> background_load = {});
   /// Tells the listener the ends it has not yet been told of (set_listener).
@@ -76,24 +76,37 @@ class FlowNetwork final : public MessageNetwork {
   /// kSent until its LogGP arrival; kHops while its first byte crosses the links' own latencies
   /// (a dot file's `latency`); kMoving while its other bytes flow; kDone once out.
   enum class State : std::uint8_t { kSent, kHops, kMoving, kDone };
-  struct Flow {
-    std::uint64_t id = 0;
-    std::uint32_t from = 0, to = 0;
-    std::uint64_t bytes = 0;
-    State state = State::kSent;
-    double arrival = 0.0;  ///< A, ns
-    double left = 0.0;     ///< bytes still to move at `last`
-    double last = 0.0;
-    double rate = 0.0;    ///< bytes per ns; 0 before the first recomputation
-    double finish = 0.0;  ///< F, ns (when kMoving: the end at the current rate)
-    std::uint64_t arrival_stamp = 0;
-    std::uint64_t wake_stamp = ~std::uint64_t{0};
-    std::uint64_t mark = 0;   ///< the component search that last met it
+  /// Laid out for the recomputations, which walk the routes of their flows and the flows of
+  /// those links: a flow's search mark, its place and its inline route fill its first cache line,
+  /// its rate and times the second.
+  struct alignas(64) Flow {
+    std::uint32_t mark = 0;   ///< the component search that last met it
     std::uint32_t place = 0;  ///< its place in the component that search gathered
-    bool routed = false;      ///< `route` holds its route
     /// Inline up to a fat tree's or dragonfly's longest route: every recomputation walks the
     /// routes of its flows, which a heap block each scattered over memory.
     boost::container::small_vector<LinkId, 8> route;
+    State state = State::kSent;
+    bool routed = false;  ///< `route` holds its route
+    std::uint32_t from = 0, to = 0;
+    double left = 0.0;  ///< bytes still to move at `last`
+    double last = 0.0;
+    double rate = 0.0;    ///< bytes per ns; 0 before the first recomputation
+    double finish = 0.0;  ///< F, ns (when kMoving: the end at the current rate)
+    std::uint64_t id = 0;
+    std::uint64_t wake_stamp = ~std::uint64_t{0};
+    std::uint64_t bytes = 0;
+    double arrival = 0.0;  ///< A, ns
+    std::uint64_t arrival_stamp = 0;
+  };
+  /// A link's moving flows of ours, its background and bandwidth, and its place among the links
+  /// of the component being recomputed (valid when its mark is the search's): one cache line,
+  /// read by every flow event that crosses the link.
+  struct alignas(64) LinkState {
+    std::uint32_t mark = 0;
+    std::uint32_t slot = 0;
+    std::uint32_t background = 0;  ///< background messages on it, for good
+    double bandwidth = 0.0;        ///< bytes per ns
+    boost::container::small_vector<std::uint32_t, 4> flows;
   };
 
   std::uint64_t endpoint(std::uint32_t rank) const {
@@ -113,9 +126,19 @@ class FlowNetwork final : public MessageNetwork {
   NetworkPoll end(std::uint32_t k, double t);
   /// The flows moving on links shared, directly or through others, with those of `seeds`.
   void gather_component(std::span<const std::uint32_t> seeds);
+  /// A fresh mark for a component search (the marks start again from 1 when they wrap).
+  void next_search();
+  /// The rate of a flow alone among ours: its most crowded link's share, with its background.
+  double alone_rate(const Flow& f) const;
+  /// Fetches the states of `f`'s links into the cache at once, not one miss after another.
+  void prefetch_links(const Flow& f) const;
+  /// Whether no other flow of ours moves on any link of `f`'s route.
+  bool alone(const Flow& f) const;
   /// Max-min rates of the gathered component at `t`; wakes for the flows whose end moved.
   void recompute(double t);
   void fill_rates();
+  /// fill_rates' constraints: the component's shared links and each flow's cap.
+  void gather_links();
   void set_rate(std::uint32_t k, double rate, double t);
   /// The listener's side of set_rate: flow `k` takes its new rate at `t` (to end at `finish`).
   void tell_rate(std::uint32_t k, double t, double finish);
@@ -126,7 +149,6 @@ class FlowNetwork final : public MessageNetwork {
 
   const Topology& topology_;
   std::span<const std::uint32_t> endpoint_of_;
-  std::span<const std::uint32_t> background_;
   double rate_;
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> free_;
@@ -135,11 +157,7 @@ class FlowNetwork final : public MessageNetwork {
     std::uint32_t flow;  ///< its flow
   };
   FlatIndexMap<FlowOf> index_;  ///< message id to its flow
-  /// Moving flows by link, and each link's place among the links of the component being
-  /// recomputed (valid when its mark is the search's): flat, as every flow event reads them.
-  std::vector<std::vector<std::uint32_t>> on_link_;
-  std::vector<std::uint32_t> link_slot_;
-  std::vector<std::uint64_t> link_mark_;
+  std::vector<LinkState> links_state_;
   std::vector<LinkId> path_;
   std::vector<NetworkWake> wakes_;
   std::vector<std::uint32_t> wake_flow_;  ///< the flow of each wake
@@ -153,8 +171,9 @@ class FlowNetwork final : public MessageNetwork {
   std::vector<std::uint32_t> unfixed_;  ///< a link's flows not yet fixed, background included
   std::vector<std::uint32_t> ours_;     ///< of them, the messages' (the background never fixes)
   std::vector<double> new_rate_;
+  std::vector<double> cap_;  ///< a flow's least share on the links it alone of ours crosses
   std::vector<std::pair<double, std::uint32_t>> heap_;
-  std::uint64_t search_ = 0;
+  std::uint32_t search_ = 0;
   std::uint64_t stale_ = 0, recomputations_ = 0, flows_recomputed_ = 0;
 
   // The listener's bookkeeping (set_listener; empty without one): per flow what it was told,
@@ -176,6 +195,7 @@ class FlowNetwork final : public MessageNetwork {
   std::vector<std::uint32_t> told_flows_;
   std::vector<double> told_rate_;
   std::vector<ToldEnd> told_ends_;  ///< a heap, earliest first
+  std::vector<ToldEnd> told_due_;   ///< tell_ends' work space: due, not yet ended
 };
 
 }  // namespace collnoise
