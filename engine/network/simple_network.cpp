@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace collnoise {
 
@@ -36,14 +37,29 @@ void SimpleNetwork::forget(std::uint64_t id, std::uint32_t k) {
 }
 
 void SimpleNetwork::poll_due(double t) {
-  const auto due = due_.find(t);
-  if (due == due_.end()) return;
-  for (const std::uint64_t id : due->second) {
-    const FlightOf* at = index_.find(id);
+  // Those due before `t` are past (starts come in time order); those due at `t` are polled in
+  // the order of their starts and kept, for another start at the same instant.
+  const auto later = std::greater<>();
+  while (!due_.empty() && due_.front().at < t) {
+    std::pop_heap(due_.begin(), due_.end(), later);
+    due_.pop_back();
+  }
+  due_now_.clear();
+  while (!due_.empty() && due_.front().at == t) {
+    std::pop_heap(due_.begin(), due_.end(), later);
+    due_now_.push_back(due_.back());
+    due_.pop_back();
+  }
+  for (const Due& due : due_now_) {
+    const FlightOf* at = index_.find(due.id);
     if (at == nullptr || flights_[at->flight].gone) continue;
     const std::uint32_t k = at->flight;
     advance(flights_[k], t);
     if (flights_[k].left <= 0) leave(k, t);
+  }
+  for (const Due& due : due_now_) {
+    due_.push_back(due);
+    std::push_heap(due_.begin(), due_.end(), later);
   }
 }
 
@@ -54,12 +70,15 @@ void SimpleNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to
   index_.insert(FlightOf{.key = id, .flight = k});
   const std::size_t hops = topology_.route(endpoint(from), endpoint(to), path_);
   Flight& f = flights_[k];
-  f = Flight{};
   f.left = static_cast<std::int64_t>(static_cast<double>(bytes) * kScale);
   f.last = t;
+  f.congestion = 1;
+  f.gone = f.polled = f.out = false;
+  f.arrival = f.released = 0.0;
   f.route.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(hops));
+  prefetch_links(f);
   for (const LinkId link : f.route) {
-    std::vector<std::uint32_t>& on = on_link_[link];
+    auto& on = on_link_[link];
     const std::uint32_t count = count_on(link, on.size());
     f.congestion = std::max(f.congestion, count + 1);
     for (const std::uint32_t m : on) {
@@ -73,15 +92,16 @@ void SimpleNetwork::start(std::uint64_t id, std::uint32_t from, std::uint32_t to
       tell(link, t);
     }
   }
-  due_[t + static_cast<double>(bytes)].push_back(id);
-  due_.erase(due_.begin(), due_.lower_bound(t));
+  due_.push_back(Due{.at = t + static_cast<double>(bytes), .order = starts_++, .id = id});
+  std::push_heap(due_.begin(), due_.end(), std::greater<>());
 }
 
 void SimpleNetwork::leave(std::uint32_t k, double t) {
   std::vector<std::uint32_t>& touched = touched_;
   touched.clear();
+  prefetch_links(flights_[k]);
   for (const LinkId link : flights_[k].route) {
-    std::vector<std::uint32_t>& on = on_link_[link];
+    auto& on = on_link_[link];
     for (const std::uint32_t m : on) {
       if (m == k) continue;
       advance(flights_[m], t);
@@ -101,6 +121,11 @@ void SimpleNetwork::leave(std::uint32_t k, double t) {
       other.congestion = std::max(other.congestion, count_on(link, on_link_[link].size()));
   }
   flights_[k].gone = true;
+}
+
+void SimpleNetwork::prefetch_links(const Flight& f) const {
+  // The links' lists at once, not one miss after another: a message's links are far apart.
+  for (const LinkId link : f.route) __builtin_prefetch(&on_link_[link]);
 }
 
 void SimpleNetwork::tell(LinkId link, double t) const {

@@ -25,9 +25,8 @@
 // polled again: a failed assertion or a crash), this one says the message has left, at the
 // time of the poll that first found it out (the critical path's network category ends there,
 // docs/models/critical-path.md): a message is kept until its receiver takes it.
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
-#include <map>
-#include <memory>
 #include <span>
 #include <vector>
 
@@ -83,10 +82,13 @@ class SimpleNetwork final : public MessageNetwork {
     bool gone = false;                 ///< it has left the links
     bool polled = false, out = false;  ///< polled once (at `arrival`); found out (at `released`)
     double arrival = 0.0, released = 0.0;  ///< ns
-    std::vector<LinkId> route;
+    /// Inline up to a fat tree's or dragonfly's longest route: kept from one message to the next
+    /// of the same flight (a heap block per message was a tenth of a 2^20-rank barrier's time).
+    boost::container::small_vector<LinkId, 8> route;
   };
 
   void advance(Flight& f, double t) const;
+  void prefetch_links(const Flight& f) const;
   /// Takes flight `k` off its links at `t` (it has nothing left).
   void leave(std::uint32_t k, double t);
   /// Polls at `t` the messages that would leave at `t` uncongested (before one enters).
@@ -117,10 +119,21 @@ class SimpleNetwork final : public MessageNetwork {
   };
   FlatIndexMap<FlightOf> index_;  ///< message id to its flight
   /// Flights on each link, by LinkId: flat, as every message's start and end reads its links'
-  /// lists (a hash map of them took half of a 2^17-rank barrier's time).
-  std::vector<std::vector<std::uint32_t>> on_link_;
-  /// Message ids by the time they would leave uncongested (start + s).
-  std::map<double, std::vector<std::uint64_t>> due_;
+  /// lists (a hash map of them took half of a 2^17-rank barrier's time), and inline for the
+  /// first two (one cache miss a link, not two, and no heap block for most links).
+  std::vector<boost::container::small_vector<std::uint32_t, 2>> on_link_;
+  /// A message by the time it would leave uncongested (start + s), in the order of the starts.
+  struct Due {
+    double at = 0.0;
+    std::uint64_t order = 0;
+    std::uint64_t id = 0;
+    bool operator>(const Due& other) const {
+      return at != other.at ? at > other.at : order > other.order;
+    }
+  };
+  std::vector<Due> due_;      ///< a heap, earliest first
+  std::vector<Due> due_now_;  ///< poll_due's work space: those due at its instant
+  std::uint64_t starts_ = 0;
   std::vector<LinkId> path_;
   std::vector<std::uint32_t> touched_;  ///< the flights a leaving one leaves on its links
   std::uint64_t repolls_ = 0;
