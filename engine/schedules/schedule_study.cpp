@@ -894,12 +894,26 @@ double ScheduleStudy::cost_per_sample() const {
     // Every iteration simulated, noisy or not, warm-ups shared by a loop's recorded ones; a
     // barrier in each costs about its operations (a few per rank).
     const double barrier = entry_.barrier_each_iteration() ? 4.0 * source_.ranks : 0.0;
-    const double per_iteration = per_event * 1.5 * (source_.operations + barrier) + 1.0e-6;
+    const double per_iteration =
+        per_event * 1.5 * (source_.operations + barrier) + network_cost_per_run() + 1.0e-6;
     return per_iteration * static_cast<double>(entry_.warmups + entry_.iterations) /
            static_cast<double>(entry_.iterations);
   }
-  return noisy() ? per_event * 1.5 * source_.operations + kSecondsPerSearch * searches() + 1.0e-6
+  return noisy() ? per_event * 1.5 * source_.operations + network_cost_per_run() +
+                       kSecondsPerSearch * searches() + 1.0e-6
                  : 1.0e-6;
+}
+
+double ScheduleStudy::network_cost_per_run() const {
+  if (!on_network()) return 0.0;
+  // A message's start, end and polls walk its route and the messages on its links: about 0.5 us
+  // a link of the topology's longest route under the simple model and 0.7 us under flows, per
+  // message (half the operations), where a few messages share a link (bench/RESULTS.md, "The
+  // work estimate under contention": right within a factor of 3 there; links shared by many
+  // more, a tapered top level or a component of most flows, cost more).
+  const ContentionSpec& c = *net_.contention;
+  const double per_link = c.model == ContentionModel::kFlows ? 7.0e-7 : 5.0e-7;
+  return 0.5 * source_.operations * std::max(c.topology->diameter(), 1) * per_link;
 }
 
 double ScheduleStudy::fixed_cost() const {
@@ -908,7 +922,8 @@ double ScheduleStudy::fixed_cost() const {
   // build, up to 45 to compare ranks, bench/RESULTS.md).
   const double build = source_.built ? 0.0 : 2.0e-7 * source_.operations;
   // Its matching, once measured: a GOAL file's is, by the run that validates it.
-  return 1.0e-7 * 1.5 * source_.operations + build + kSecondsPerSearch * noiseless_searches_.load();
+  return 1.0e-7 * 1.5 * source_.operations + network_cost_per_run() + build +
+         kSecondsPerSearch * noiseless_searches_.load();
 }
 
 double ScheduleStudy::searches() const {

@@ -189,6 +189,8 @@ class ScheduleStudy final : public SampledStudy {
   mutable ScheduleRun noiseless_;
   mutable std::atomic<double> noiseless_searches_{0.0};  ///< match-list entries it searched
   double searches() const;
+  /// Core-seconds a network's work adds to one run (0 without contention).
+  double network_cost_per_run() const;
   std::optional<std::uint64_t> finish_sample_;
   std::string loggp_fit_;
   std::optional<LogGPFitReport> loggp_regimes_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/work_in_flight.hpp"
+#include "engine/network/topology_keys.hpp"
 #include "outputs/result_file.hpp"
 #include "runs/point_factory.hpp"
 #include "runs/progress_display.hpp"
@@ -128,6 +129,37 @@ TEST_CASE("progress: the fraction done of a growing sweep is the ratio of estima
   // A part's points count the samples of its own chunks (8 chunks: part 2/3 holds 3 of them).
   const ProgressTracker part(progress_points(run, points, estimate, PartSpec{2, 3}));
   CHECK(part.points()[0].units == 750);
+}
+
+TEST_CASE("work estimate: a shared network adds its messages' links, by model") {
+  // One message (two operations) on a two-level fat tree, under noise so that samples are
+  // simulated: the network adds 0.5 us (simple) or 0.7 us (flows) per message and link of the
+  // longest route to a sample, and to the noiseless run (engine/schedules/schedule_study.cpp).
+  write_text("one_message.goal",
+             "num_ranks 4\nrank 0 {\nl1: send 4096b to 3 tag 0\n}\nrank 1 {\n}\nrank 2 {\n}\n"
+             "rank 3 {\nl1: recv 4096b from 0 tag 0\n}\n");
+  const std::string head =
+      "name = \"estimate\"\nseed = 1\nsamples = 8\n[collective]\nkind = \"schedule\"\n"
+      "goal = \"one_message.goal\"\n[loggops]\nL = 1.0e-6\no = 1.0e-9\ng = 0.0\nG = 1.0e-9\n"
+      "[noise]\nlaw = \"periodic\"\nP = 1.0e-3\nD = 1.0e-4\n";
+  const std::string topology = "xgft(2; 2,2; 1,2)";
+  const auto cost_of = [&](const std::string& network) {
+    write_text("estimate.toml", head + network);
+    const RunSpec run = load_run_file("estimate.toml");
+    const auto points = prepare_points(run);
+    REQUIRE(points.size() == 1);
+    return std::pair{points[0].sampled->cost_per_sample(), points[0].sampled->fixed_cost()};
+  };
+  const auto plain = cost_of("");
+  const auto simple =
+      cost_of("[network]\ntopology = \"" + topology + "\"\ncontention = \"simple\"\n");
+  const auto flows =
+      cost_of("[network]\ntopology = \"" + topology + "\"\ncontention = \"flows\"\n");
+  const double links = parse_topology(topology)->diameter();
+  REQUIRE(links >= 2);
+  CHECK(simple.first - plain.first == Approx(1 * links * 0.5e-6).epsilon(1e-9));
+  CHECK(flows.first - plain.first == Approx(1 * links * 0.7e-6).epsilon(1e-9));
+  CHECK(simple.second - plain.second == Approx(1 * links * 0.5e-6).epsilon(1e-9));
 }
 
 TEST_CASE("progress: the tracker's snapshots are consistent while another thread publishes") {
