@@ -7,24 +7,6 @@
 #include "core/errors.hpp"
 
 namespace collnoise {
-namespace {
-
-// Appends rank view `v` to `b`, every named peer moved by `offset`.
-template <class View>
-void append_moved(ScheduleBuilder& b, const View& v, std::uint32_t offset) {
-  for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) {
-    Operation o = v.operation(op);
-    if (o.kind != OpKind::kCalc && o.peer != kAnyPeer) o.peer += offset;
-    b.add(o);
-  }
-  for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
-    v.for_each_dependent(op, [&](const Schedule::Dependent& d) {
-      b.depend(d.local, static_cast<std::uint32_t>(op - v.first()), d.started);
-    });
-  b.end_rank("a background job's rank");
-}
-
-}  // namespace
 
 Schedule with_background_job(const AnySchedule& collective, const Schedule& job) {
   const std::uint32_t p = ranks_of(collective);
@@ -39,7 +21,8 @@ Schedule with_background_job(const AnySchedule& collective, const Schedule& job)
         for (std::uint32_t r = 0; r < p; ++r) b.append_rank(s.view(r));
       },
       collective);
-  for (std::uint32_t q = 0; q < job.ranks(); ++q) append_moved(b, job.view(q), p);
+  for (std::uint32_t q = 0; q < job.ranks(); ++q)
+    b.append_rank(job.view(q), p, "a background job's rank");
   return b.finish_timing(p);
 }
 

@@ -188,15 +188,21 @@ class ScheduleBuilder {
   /// Precondition: one was, and none is open.
   void drop_last_rank();
   /// Appends a rank of another schedule (stored or generated), operation by operation, and
-  /// ends it.
+  /// ends it. Its peers move by `peer_offset` (a schedule placed after another's ranks; a
+  /// wildcard stays one); `what` names the rank in an error.
   template <class View>
-  void append_rank(const View& v) {
-    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) add(v.operation(op));
+  void append_rank(const View& v, std::uint32_t peer_offset = 0,
+                   const char* what = "a copied rank") {
+    for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op) {
+      Operation o = v.operation(op);
+      if (o.kind != OpKind::kCalc && o.peer != kAnyPeer) o.peer += peer_offset;
+      add(o);
+    }
     for (std::uint64_t op = v.first(); op < v.first() + v.count(); ++op)
       v.for_each_dependent(op, [&](const Schedule::Dependent& d) {
         depend(d.local, static_cast<std::uint32_t>(op - v.first()), d.started);
       });
-    end_rank("a copied rank");
+    end_rank([what] { return std::string(what); });
   }
   std::uint32_t ops_in_rank() const { return static_cast<std::uint32_t>(pending_ops_); }
   /// Bytes its arrays hold (capacity), and those of the largest (whose next growth briefly
