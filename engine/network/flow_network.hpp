@@ -28,6 +28,11 @@
 //   them asks for a wake at that instant (queued after every event already due then, LogGOPSim's
 //   tie order), which recomputes the components of all of them. Rates that would have held for
 //   no time are never set; the rates after the instant are the same.
+// - Two shortcuts that change no rate: a flow that starts on links no other flow of ours moves on
+//   takes its rate at once, the least share of its links (max-min leaves every other flow where
+//   it was; one that joins it at the same instant recomputes it with the rest, and its first
+//   wake comes up stale); and a link that carries one flow of a component is that flow's cap, not
+//   a constraint the progressive filling walks.
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <span>
