@@ -42,6 +42,7 @@ void TimelineRecorder::begin(std::uint32_t ranks, std::uint32_t, std::uint32_t) 
   messages_.clear();
   cpu_free_.clear();
   send_index_.clear();
+  message_at_.clear();
 }
 
 void TimelineRecorder::occupy(std::uint32_t rank, TimelineLane lane, std::uint8_t index,
@@ -68,6 +69,7 @@ void TimelineRecorder::send(const SendSeen& s) {
                                   s.index, s.start, s.nic_end});
   }
   if (chosen(s.host) || chosen(s.peer)) {
+    message_at_[s.op] = messages_.size();
     messages_.push_back(
         TimelineMessage{s.host, s.peer, s.index, s.bytes, s.tag, s.start, s.arrival, false});
     if (chosen(s.peer) || !s.eager) send_index_[s.op] = s.index;
@@ -75,6 +77,12 @@ void TimelineRecorder::send(const SendSeen& s) {
 }
 
 void TimelineRecorder::message(const MessageSeen& m) {
+  if (const auto at = message_at_.find(m.send); at != message_at_.end()) {
+    // On a shared network the message was in it until the network let it go: its arrow ends
+    // then, not at its LogGP arrival (both 0 without a network).
+    if (m.left > 0.0) messages_[at->second].arrived_ns = m.left;
+    message_at_.erase(at);
+  }
   if (!chosen(m.host)) return;
   const auto found = send_index_.find(m.send);
   const std::uint64_t index = found != send_index_.end() ? found->second : 0;

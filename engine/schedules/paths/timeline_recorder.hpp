@@ -48,6 +48,8 @@ class TimelineRecorder {
   /// The index within its rank of each send whose message a chosen rank receives, or whose
   /// rendezvous a chosen rank waits for.
   std::unordered_map<std::uint64_t, std::uint64_t> send_index_;
+  /// Each message's place in messages_ by its send, until its receiver takes it.
+  std::unordered_map<std::uint64_t, std::size_t> message_at_;
 };
 
 /// Observes with both `a` and `b`.

@@ -4,6 +4,7 @@
 // senders at 0), the tie rule that leaves a busy receiver's wait off the network, and both
 // recorders (critical_path.hpp, path_composition.hpp) giving the same bits with every binding
 // matched on noisy recursive doubling under both models.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -122,6 +123,31 @@ TEST_CASE("network path, simple model: the later of two messages sharing a link"
   CHECK(p.segments[2].rank == 0);
   CHECK(p.segments[2].start == 110.0);
   CHECK(p.segments[2].end == 15000.0);
+}
+
+TEST_CASE("network path: a timeline's message arrows end when the network lets them go") {
+  // The case above, its two senders shown (their receivers not): 0 -> 2 leaves the network at
+  // 15000 and 1 -> 3 at 10000, not at their LogGP arrival, o + L = 110, where the arrows end
+  // without a network.
+  const auto arrivals = [](const ScheduleNet& net) {
+    const auto s = read_goal_text(crossing(10000, 5000), "network.goal");
+    CriticalPathRecorder segments(StepBucket{}, true);
+    TimelineRecorder timeline({0, 1});
+    BothObservers<CriticalPathRecorder, TimelineRecorder> both{segments, timeline};
+    QuietSchedule quiet;
+    ScheduleEngineMemory memory;
+    const ScheduleRun run = simulate_schedule(s, net, quiet, memory, both);
+    REQUIRE(run.complete);
+    const Timeline t = timeline.result(segments.result(run.finish), 0.0, INFINITY, "crossing");
+    std::vector<std::pair<std::uint32_t, double>> out;
+    for (const TimelineMessage& m : t.messages) out.emplace_back(m.to, m.arrived_ns);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  using Arrivals = std::vector<std::pair<std::uint32_t, double>>;
+  CHECK(arrivals(shared_net(kTree, ContentionModel::kSimple)) ==
+        Arrivals{{2, 15000.0}, {3, 10000.0}});
+  CHECK(arrivals(net_of(100, 10, 5, 0, 0, kAllEager)) == Arrivals{{2, 110.0}, {3, 110.0}});
 }
 
 TEST_CASE("network path: a receiver busy when the network lets the message go is not the network") {
