@@ -212,10 +212,7 @@ bool FlowNetwork::alone(const Flow& f) const {
 
 double FlowNetwork::alone_rate(const Flow& f) const {
   double rate = std::numeric_limits<double>::infinity();
-  for (const LinkId link : f.route) {
-    const LinkState& l = links_state_[link];
-    rate = std::min(rate, l.bandwidth / (1.0 + l.background));
-  }
+  for (const LinkId link : f.route) rate = std::min(rate, links_state_[link].cap());
   return rate;
 }
 
@@ -268,8 +265,7 @@ void FlowNetwork::gather_links() {
     for (const LinkId link : flows_[component_[i]].route) {
       LinkState& l = links_state_[link];
       if (l.flows.size() == 1) {
-        // Its one flow's cap: the background takes what that flow leaves of it.
-        cap_[i] = std::min(cap_[i], l.bandwidth / (1.0 + l.background));
+        cap_[i] = std::min(cap_[i], l.cap());  // its one flow's
         continue;
       }
       if (l.mark != search_) {

@@ -112,6 +112,8 @@ class FlowNetwork final : public MessageNetwork {
     std::uint32_t background = 0;  ///< background messages on it, for good
     double bandwidth = 0.0;        ///< bytes per ns
     boost::container::small_vector<std::uint32_t, 4> flows;
+    /// The most a flow of ours alone on it moves at, bytes per ns: the background takes the rest.
+    double cap() const { return bandwidth / (1.0 + background); }
   };
 
   std::uint64_t endpoint(std::uint32_t rank) const {
