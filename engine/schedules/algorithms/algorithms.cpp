@@ -23,6 +23,7 @@ AlgorithmKind knomial_broadcast_kind();
 AlgorithmKind binary_tree_broadcast_kind();
 AlgorithmKind recursive_doubling_allreduce_kind();
 AlgorithmKind rabenseifner_allreduce_kind();
+AlgorithmKind reduce_broadcast_allreduce_kind();
 AlgorithmKind ring_allreduce_kind();
 AlgorithmKind pipelined_ring_kind();
 AlgorithmKind dissemination_barrier_kind();
@@ -58,6 +59,7 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
         algorithms::binary_tree_broadcast_kind(),
         algorithms::recursive_doubling_allreduce_kind(),
         algorithms::rabenseifner_allreduce_kind(),
+        algorithms::reduce_broadcast_allreduce_kind(),
         algorithms::ring_allreduce_kind(),
         algorithms::pipelined_ring_kind(),
         algorithms::dissemination_barrier_kind(),

@@ -11,20 +11,8 @@ namespace collnoise::algorithms {
 namespace {
 
 Schedule binomial_broadcast(const AlgorithmParams& p) {
-  const std::uint32_t n = p.ranks;
-  return build(n, [&](std::uint32_t r, RankOps& ops) {
-    MaybeOp got;
-    std::uint64_t mask = 1;
-    while (mask < n) {
-      if (r & mask) {
-        got = ops.recv(static_cast<std::uint32_t>(r - mask), p.message_bytes, 0);
-        break;
-      }
-      mask <<= 1;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1)
-      if (r + mask < n)
-        ops.after(ops.send(static_cast<std::uint32_t>(r + mask), p.message_bytes, 0), got);
+  return build(p.ranks, [&](std::uint32_t r, RankOps& ops) {
+    binomial_broadcast_rank(ops, r, p.ranks, p.message_bytes, 0);
   });
 }
 

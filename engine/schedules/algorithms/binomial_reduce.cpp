@@ -4,7 +4,6 @@
 #include "engine/schedules/algorithms/algorithms.hpp"
 
 #include <bit>
-#include <vector>
 
 #include "engine/schedules/algorithms/builders.hpp"
 
@@ -12,25 +11,8 @@ namespace collnoise::algorithms {
 namespace {
 
 Schedule binomial_reduce(const AlgorithmParams& p) {
-  const std::uint32_t n = p.ranks;
-  return build(n, [&](std::uint32_t r, RankOps& ops) {
-    MaybeOp last;
-    std::vector<Local> received;
-    for (std::uint64_t mask = 1; mask < n; mask <<= 1) {
-      if ((r & mask) == 0) {
-        const std::uint64_t src = r | mask;
-        if (src < n) {
-          const Local got = ops.recv(static_cast<std::uint32_t>(src), p.message_bytes, 0);
-          if (p.receives == ReceiveOrder::kInOrder) ops.after(got, last);
-          received.push_back(got);
-          last = got;
-        }
-      } else {
-        const Local s = ops.send(static_cast<std::uint32_t>(r & ~mask), p.message_bytes, 0);
-        for (const Local got : received) ops.after(s, got);
-        break;
-      }
-    }
+  return build(p.ranks, [&](std::uint32_t r, RankOps& ops) {
+    binomial_reduce_rank(ops, r, p.ranks, p.message_bytes, 0, p.receives);
   });
 }
 

@@ -58,6 +58,50 @@ PeerRule::Mode fold_peer_mode(const Operation& op, std::uint32_t) {
   return op.tag >= kFoldTag ? PeerRule::Mode::kAdd : PeerRule::Mode::kFoldedXor;
 }
 
+std::vector<Local> binomial_reduce_rank(RankOps& ops, std::uint32_t r, std::uint32_t n,
+                                        std::uint64_t bytes, std::uint32_t tag,
+                                        ReceiveOrder order) {
+  MaybeOp last;
+  std::vector<Local> received;
+  for (std::uint64_t mask = 1; mask < n; mask <<= 1) {
+    if ((r & mask) == 0) {
+      const std::uint64_t src = r | mask;
+      if (src < n) {
+        const Local got = ops.recv(static_cast<std::uint32_t>(src), bytes, tag);
+        if (order == ReceiveOrder::kInOrder) ops.after(got, last);
+        received.push_back(got);
+        last = got;
+      }
+    } else {
+      const Local s = ops.send(static_cast<std::uint32_t>(r & ~mask), bytes, tag);
+      for (const Local got : received) ops.after(s, got);
+      return {s};
+    }
+  }
+  return received;
+}
+
+void binomial_broadcast_rank(RankOps& ops, std::uint32_t r, std::uint32_t n, std::uint64_t bytes,
+                             std::uint32_t tag, std::span<const Local> after) {
+  MaybeOp got;
+  std::uint64_t mask = 1;
+  while (mask < n) {
+    if (r & mask) {
+      got = ops.recv(static_cast<std::uint32_t>(r - mask), bytes, tag);
+      for (const Local a : after) ops.after(*got, a);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (r + mask < n) {
+      const Local s = ops.send(static_cast<std::uint32_t>(r + mask), bytes, tag);
+      ops.after(s, got);
+      if (!got)
+        for (const Local a : after) ops.after(s, a);
+    }
+}
+
 double n_of(const AlgorithmParams& p) {
   return static_cast<double>(p.ranks);
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/stop_poll.hpp"
@@ -168,6 +169,21 @@ struct Blocks {
     return upto(hi) - upto(lo);
   }
 };
+
+// ---- binomial trees, for the reduce, the broadcast and the allreduce made of the two ----------
+
+// Rank r's part of a binomial reduce to rank 0 of n ranks (`bytes` a message, tag `tag`): its
+// receives from r + 2^i, lowest i first (each after the one before when `order` is in order),
+// then, but on the root, its send to r less its lowest set bit, after them all. Returns what the
+// rank's next operations wait for: its send, or the root's receives.
+std::vector<Local> binomial_reduce_rank(RankOps& ops, std::uint32_t r, std::uint32_t n,
+                                        std::uint64_t bytes, std::uint32_t tag, ReceiveOrder order);
+
+// Rank r's part of a binomial broadcast from rank 0 of n ranks: but on the root, its receive from
+// r less its lowest set bit; then its sends to r + 2^i below that bit, farthest first, each after
+// the receive. The receive (the root: its sends) also waits for every operation of `after`.
+void binomial_broadcast_rank(RankOps& ops, std::uint32_t r, std::uint32_t n, std::uint64_t bytes,
+                             std::uint32_t tag, std::span<const Local> after = {});
 
 // ---- sizes, for estimates -----------------------------------------------------------------------
 
