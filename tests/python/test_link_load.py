@@ -12,7 +12,6 @@ JSON, steps out of order, truncated JSON) and files of another kind are refused 
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -26,6 +25,7 @@ sys.path.insert(0, os.path.join(SOURCE, "python"))
 import numpy as np  # noqa: E402
 
 import collnoise  # noqa: E402
+from replay_file_checks import check_damaged_refused, check_other_files_refused  # noqa: E402
 
 RUN = """name = "links"
 seed = 3
@@ -95,43 +95,16 @@ def test_link_load_both_formats(files):
 
 def test_link_load_damaged_files_refused(files, work):
     from_json, from_h5 = files
-    with open(from_h5, "rb") as f:
-        data = bytearray(f.read())
-    data[len(data) // 2] ^= 0x10
-    with open("flipped.h5", "wb") as f:
-        f.write(data)
-    with pytest.raises(collnoise.DamagedFileError, match="flipped.h5"):
-        collnoise.read_link_load("flipped.h5")
 
-    with open(from_json, encoding="utf-8") as f:
-        doc = json.load(f)
-    doc["utilisation"][1] *= 1.5
-    with open("edited.json", "w", encoding="utf-8") as f:
-        json.dump(doc, f)
-    with pytest.raises(collnoise.DamagedFileError, match="utilisation"):
-        collnoise.read_link_load("edited.json")
-    with open(from_json, encoding="utf-8") as f:
-        doc = json.load(f)
-    doc["step_times_ns"][0].reverse()
-    with open("edited.json", "w", encoding="utf-8") as f:
-        json.dump(doc, f)
-    with pytest.raises(collnoise.DamagedFileError, match="steps are not increasing"):
-        collnoise.read_link_load("edited.json")
+    def utilisation(doc):
+        doc["utilisation"][1] *= 1.5
 
-    with open(from_json, "rb") as f:
-        text = f.read()
-    with open("truncated.json", "wb") as f:
-        f.write(text[:len(text) // 2])
-    with pytest.raises(collnoise.DamagedFileError, match="not JSON"):
-        collnoise.read_link_load("truncated.json")
+    def steps(doc):
+        doc["step_times_ns"][0].reverse()
+
+    check_damaged_refused(collnoise.read_link_load, from_json, from_h5,
+                          [(utilisation, "utilisation"), (steps, "steps are not increasing")])
 
 
 def test_link_load_other_files_refused(files, work):
-    with open("other.json", "w", encoding="utf-8") as f:
-        json.dump({"traceEvents": []}, f)
-    with pytest.raises(collnoise.FormatError, match="not a collnoise link load file"):
-        collnoise.read_link_load("other.json")
-    with pytest.raises(collnoise.FormatError, match="not a collnoise link load file"):
-        collnoise.read_link_load("run.h5")  # a result, not a link load
-    with pytest.raises(collnoise.FormatError, match=".json or .h5"):
-        collnoise.read_link_load("k.txt")
+    check_other_files_refused(collnoise.read_link_load, "link load", "run.h5")

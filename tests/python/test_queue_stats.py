@@ -11,7 +11,6 @@ mean edited in the JSON, truncated JSON) and files of another kind are refused a
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -25,6 +24,7 @@ sys.path.insert(0, os.path.join(SOURCE, "python"))
 import numpy as np  # noqa: E402
 
 import collnoise  # noqa: E402
+from replay_file_checks import check_damaged_refused, check_other_files_refused  # noqa: E402
 
 RUN = """name = "queues"
 seed = 3
@@ -81,42 +81,16 @@ def test_queue_stats_both_formats(files):
 
 def test_queue_stats_damaged_files_refused(files, work):
     from_json, from_h5 = files
-    with open(from_h5, "rb") as f:
-        data = bytearray(f.read())
-    data[len(data) // 2] ^= 0x10
-    with open("flipped.h5", "wb") as f:
-        f.write(data)
-    with pytest.raises(collnoise.DamagedFileError, match="flipped.h5"):
-        collnoise.read_queue_stats("flipped.h5")
 
-    with open(from_json, encoding="utf-8") as f:
-        doc = json.load(f)
-    doc["posted_mean"][1] += 0.25
-    with open("edited.json", "w", encoding="utf-8") as f:
-        json.dump(doc, f)
-    with pytest.raises(collnoise.DamagedFileError, match="rank 1's mean"):
-        collnoise.read_queue_stats("edited.json")
-    doc["posted_mean"][1] -= 0.25
-    doc["unexpected_histogram"][0].append(0)  # a trailing zero: not a histogram to its max
-    with open("edited.json", "w", encoding="utf-8") as f:
-        json.dump(doc, f)
-    with pytest.raises(collnoise.DamagedFileError, match="unexpected queues disagree"):
-        collnoise.read_queue_stats("edited.json")
+    def mean(doc):
+        doc["posted_mean"][1] += 0.25
 
-    with open(from_json, "rb") as f:
-        text = f.read()
-    with open("truncated.json", "wb") as f:
-        f.write(text[:len(text) // 2])
-    with pytest.raises(collnoise.DamagedFileError, match="not JSON"):
-        collnoise.read_queue_stats("truncated.json")
+    def histogram(doc):
+        doc["unexpected_histogram"][0].append(0)  # a trailing zero: not a histogram to its max
+
+    check_damaged_refused(collnoise.read_queue_stats, from_json, from_h5,
+                          [(mean, "rank 1's mean"), (histogram, "unexpected queues disagree")])
 
 
 def test_queue_stats_other_files_refused(files, work):
-    with open("other.json", "w", encoding="utf-8") as f:
-        json.dump({"traceEvents": []}, f)
-    with pytest.raises(collnoise.FormatError, match="not a collnoise queue statistics file"):
-        collnoise.read_queue_stats("other.json")
-    with pytest.raises(collnoise.FormatError, match="not a collnoise queue statistics file"):
-        collnoise.read_queue_stats("run.h5")  # a result, not queue statistics
-    with pytest.raises(collnoise.FormatError, match=".json or .h5"):
-        collnoise.read_queue_stats("q.txt")
+    check_other_files_refused(collnoise.read_queue_stats, "queue statistics", "run.h5")
