@@ -64,6 +64,33 @@ P = 1.0e-3
 D = 5.0e-5
 )";
 
+// A schedule on a shared network whose samples each draw their placement and background: the
+// flow model, its draws and its rates the same whatever process a sample falls on.
+const char* kContention = R"toml(name = "split-contention"
+seed = 9
+samples = 12
+chunk_size = 3
+[collective]
+kind = "schedule"
+algorithm = "recursive_doubling_allreduce"
+N = 16
+message_bytes = 65536
+[loggops]
+L = 1.0e-6
+o = 1.0e-7
+g = 5.0e-8
+G = 1.0e-10
+[network]
+topology = "xgft(2; 4,8; 1,4)"
+contention = "flows"
+placement = "random"
+rho = 0.25
+[noise]
+law = "periodic"
+P = 1.0e-4
+D = 5.0e-6
+)toml";
+
 std::string summary_json(const std::string& result) {
   const auto r = cli("summary " + result + " --json");
   REQUIRE(r.code == 0);
@@ -262,7 +289,7 @@ const std::string kMpirun =
 }  // namespace
 
 TEST_CASE("MPI: any process count gives the bits of one process", "[mpi]") {
-  for (const char* text : {kTree, kButterfly}) {
+  for (const char* text : {kTree, kButterfly, kContention}) {
     const std::string runfile = write_text("mpi.toml", text);
     REQUIRE(cli("run mpi.toml --out one.h5 --force --quiet --threads 2").code == 0);
     for (const char* np : {"2", "3"}) {
