@@ -38,28 +38,33 @@ void SimpleNetwork::forget(std::uint64_t id, std::uint32_t k) {
 
 void SimpleNetwork::poll_due(double t) {
   // Those due before `t` are past (starts come in time order); those due at `t` are polled in
-  // the order of their starts and kept, for another start at the same instant.
+  // the order of their starts. Polling one again at the same instant changes nothing (it moves
+  // no bytes in no time, and no other message's touch at `t` moves its bytes either), so each is
+  // polled at its first start of the instant only, and kept in due_now_ until the instant ends:
+  // a later start at `t` polls only what has come due since (a message of 0 bytes started then).
+  // Polling all of them at every start made a round of N starts at one instant cost N^2.
+  if (t != due_instant_) {
+    due_now_.clear();
+    due_instant_ = t;
+  }
   const auto later = std::greater<>();
   while (!due_.empty() && due_.front().at < t) {
     std::pop_heap(due_.begin(), due_.end(), later);
     due_.pop_back();
   }
-  due_now_.clear();
+  const std::size_t first_new = due_now_.size();
   while (!due_.empty() && due_.front().at == t) {
     std::pop_heap(due_.begin(), due_.end(), later);
     due_now_.push_back(due_.back());
     due_.pop_back();
   }
-  for (const Due& due : due_now_) {
-    const FlightOf* at = index_.find(due.id);
+  due_polls_ += due_now_.size() - first_new;
+  for (std::size_t i = first_new; i < due_now_.size(); ++i) {
+    const FlightOf* at = index_.find(due_now_[i].id);
     if (at == nullptr || flights_[at->flight].gone) continue;
     const std::uint32_t k = at->flight;
     advance(flights_[k], t);
     if (flights_[k].left <= 0) leave(k, t);
-  }
-  for (const Due& due : due_now_) {
-    due_.push_back(due);
-    std::push_heap(due_.begin(), due_.end(), later);
   }
 }
 

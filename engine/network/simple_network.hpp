@@ -27,6 +27,7 @@
 // docs/models/critical-path.md): a message is kept until its receiver takes it.
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -61,6 +62,10 @@ class SimpleNetwork final : public MessageNetwork {
   std::uint64_t repolls() const override { return repolls_; }
   /// None: a message's congestion is counted, not a rate recomputed.
   std::uint64_t recomputations() const override { return 0; }
+
+  /// Messages looked at because another started at the instant they would leave uncongested:
+  /// each once an instant, however many start then.
+  std::uint64_t due_polls() const { return due_polls_; }
 
   /// Messages in the network (left or not, not yet taken by their receivers).
   std::size_t in_flight() const { return index_.size(); }
@@ -131,12 +136,15 @@ class SimpleNetwork final : public MessageNetwork {
       return at != other.at ? at > other.at : order > other.order;
     }
   };
-  std::vector<Due> due_;      ///< a heap, earliest first
-  std::vector<Due> due_now_;  ///< poll_due's work space: those due at its instant
+  std::vector<Due> due_;  ///< a heap, earliest first
+  /// Those due at `due_instant_`, polled at its first start (poll_due).
+  std::vector<Due> due_now_;
+  double due_instant_ = -std::numeric_limits<double>::infinity();
   std::uint64_t starts_ = 0;
   std::vector<LinkId> path_;
   std::vector<std::uint32_t> touched_;  ///< the flights a leaving one leaves on its links
   std::uint64_t repolls_ = 0;
+  std::uint64_t due_polls_ = 0;
 };
 
 }  // namespace collnoise

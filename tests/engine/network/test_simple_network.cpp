@@ -137,6 +137,30 @@ TEST_CASE("simple network: small messages under the latency leave every time as 
   CHECK(b.network_repolls == 0);
 }
 
+TEST_CASE("simple network: a message due when others start is looked at once that instant") {
+  // On one switch of 16 endpoints, 4 messages of 100 bytes from the even endpoints at 0, each
+  // alone on its links: due to leave at 100 uncongested. At 100, 4 messages start from the odd
+  // endpoints to the even ones: the first start finds the 4 due and out (they leave), and the
+  // next three look at them no more (LogGOPSim's rule polls them at every start, each poll after
+  // the first moving nothing in no time; a round of N starts at one instant cost N^2).
+  const std::shared_ptr<const Topology> star = parse_topology("xgft(1; 16; 1)");
+  SimpleNetwork net(*star);
+  for (std::uint32_t k = 0; k < 4; ++k) net.start(k, 2 * k, 2 * k + 1, 100, 0.0);
+  CHECK(net.due_polls() == 0);
+  for (std::uint32_t k = 0; k < 4; ++k) net.start(4 + k, 2 * k + 1, 2 * k, 100, 100.0);
+  CHECK(net.due_polls() == 4);
+  // Off the links since 100: their first poll (their arrival) finds them out, and names its time.
+  for (std::uint32_t k = 0; k < 4; ++k) {
+    const NetworkPoll p = net.poll(k, 150.0, 0);
+    CHECK(p.kind == NetworkPoll::Kind::kLeft);
+    CHECK(p.left == 150.0);
+  }
+  // The second round is due at 200; a start then looks at its 4, once.
+  net.start(8, 8, 9, 100, 200.0);
+  net.start(9, 10, 11, 100, 200.0);
+  CHECK(net.due_polls() == 8);
+}
+
 TEST_CASE("simple network: its keys on a schedule point, and what they refuse") {
   ScheduleNet net = net_of(100, 10, 5, 0, 0, 65535);
   ParamReader none(ParamMap{});
