@@ -74,10 +74,17 @@ TEST_CASE("collnoise schedule streams a schedule generated on the fly", "[bounde
 
 TEST_CASE("collnoise schedule --goal stops on SIGTERM: message, exit 3, no temporary, no lock",
           "[bounded]") {
-  // 2^21 ranks, 9e7 operations: many seconds of writing; stopped after one.
+  // 2^21 ranks, 9e7 operations: many seconds of writing; stopped half a second into it (once
+  // its temporary file is there).
   fs::remove("stopped.goal");
+  const auto writing = [] {
+    for (const auto& entry : fs::directory_iterator("."))
+      if (entry.path().filename().string().starts_with("stopped.goal.tmp")) return true;
+    return false;
+  };
   const Finished f = run_collnoise(
-      {"schedule", "dissemination_barrier", "--ranks", "2097152", "--goal", "stopped.goal"}, 1.0);
+      {"schedule", "dissemination_barrier", "--ranks", "2097152", "--goal", "stopped.goal"}, 0.5,
+      writing);
   INFO(f.output);
   CHECK(f.code == 3);
   CHECK(mentions(f.output, "interrupted by signal 15 while writing 'stopped.goal'"));
