@@ -29,6 +29,7 @@ class FlatIndexMap {
       if (slots_[i].key == kEmpty) return nullptr;
     }
   }
+  const Entry* find(Key key) const { return const_cast<FlatIndexMap*>(this)->find(key); }
   /// Fetches the slot where `key` would be found into the cache, and the slot after it, which an
   /// erasure reads (to shift it back): in the next cache line for half the slots of 32 bytes.
   void prefetch(Key key) const {

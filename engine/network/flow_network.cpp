@@ -102,6 +102,15 @@ NetworkPoll FlowNetwork::poll(std::uint64_t id, double t, std::uint64_t stamp) {
   return stale_poll();
 }
 
+void FlowNetwork::fetch_near(std::uint64_t id) const {
+  // Its slot came in with fetch_far: the flow's two lines (its route, then its state and times).
+  if (const FlowOf* at = index_.find(id); at != nullptr) {
+    const auto* line = reinterpret_cast<const char*>(&flows_[at->flow]);
+    __builtin_prefetch(line);
+    __builtin_prefetch(line + 64);
+  }
+}
+
 void FlowNetwork::find_route(Flow& f) {
   if (f.routed) return;
   const std::size_t hops = topology_.route(endpoint(f.from), endpoint(f.to), path_);
@@ -285,46 +294,85 @@ void FlowNetwork::gather_links() {
 void FlowNetwork::fill_rates() {
   // Progressive filling over the links that two or more of the component's flows share; a link
   // that carries one flow is that flow's cap, a constraint of its own in the filling (fixed at it
-  // when it is the least share left), which keeps the heap to the shared links and the flows.
+  // when it is the least share left), which keeps the constraints to the shared links and the
+  // flows. The constraint of the least share fixes its flows at it, the first of equal shares
+  // first (a link's slot, then links + a flow's place for its cap).
   gather_links();
+  if (links_.size() + component_.size() <= kScannedConstraints)
+    fill_by_scan();
+  else
+    fill_by_heap();
+}
+
+void FlowNetwork::fix_flow(std::uint32_t g, double share, std::uint32_t s, bool queue) {
+  new_rate_[flows_[g].place] = share;
+  --unfixed_flows_;
+  const auto later = std::greater<>();
+  for (const LinkId link : flows_[g].route) {
+    const LinkState& l = links_state_[link];
+    if (l.flows.size() == 1) continue;  // its cap
+    const std::uint32_t other = l.slot;
+    residual_[other] = std::max(residual_[other] - share, 0.0);
+    --unfixed_[other];
+    if (--ours_[other] > 0 && other != s && queue) {
+      heap_.emplace_back(residual_[other] / unfixed_[other], other);
+      std::push_heap(heap_.begin(), heap_.end(), later);
+    }
+  }
+}
+
+void FlowNetwork::fill_by_scan() {
+  // A few constraints (most components: two or three flows): each step looks at all of them for
+  // the least share, which is what the heap would give, without its upkeep.
   const auto links = static_cast<std::uint32_t>(links_.size());
-  // The constraint of the least share fixes its flows at it. A link's share only grows as others
-  // fix their flows (they take at most its share), so an entry whose share has moved is stale: a
-  // newer one is queued. Entries: a link's slot, or links + a flow's place for its cap.
+  const auto flows = static_cast<std::uint32_t>(component_.size());
+  unfixed_flows_ = component_.size();
+  while (unfixed_flows_ > 0) {
+    double least = std::numeric_limits<double>::infinity();
+    std::uint32_t at = 0;
+    for (std::uint32_t s = 0; s < links; ++s) {
+      if (ours_[s] == 0) continue;
+      if (const double share = residual_[s] / unfixed_[s]; share < least) {
+        least = share;
+        at = s;
+      }
+    }
+    for (std::uint32_t i = 0; i < flows; ++i)
+      if (new_rate_[i] < 0.0 && cap_[i] < least) {
+        least = cap_[i];
+        at = links + i;
+      }
+    if (at >= links) {
+      fix_flow(component_[at - links], least, at, false);
+      continue;
+    }
+    for (const std::uint32_t g : links_state_[links_[at]].flows)
+      if (new_rate_[flows_[g].place] < 0.0) fix_flow(g, least, at, false);
+  }
+}
+
+void FlowNetwork::fill_by_heap() {
+  // A link's share only grows as others fix their flows (they take at most its share), so an
+  // entry whose share has moved is stale: a newer one is queued.
+  const auto links = static_cast<std::uint32_t>(links_.size());
   heap_.clear();
   const auto later = std::greater<>();
   for (std::uint32_t s = 0; s < links; ++s) heap_.emplace_back(residual_[s] / unfixed_[s], s);
   for (std::uint32_t i = 0; i < component_.size(); ++i)
     if (cap_[i] != std::numeric_limits<double>::infinity()) heap_.emplace_back(cap_[i], links + i);
   std::make_heap(heap_.begin(), heap_.end(), later);
-  std::size_t unfixed_flows = component_.size();
-  const auto fix = [&](std::uint32_t g, double share, std::uint32_t s) {
-    new_rate_[flows_[g].place] = share;
-    --unfixed_flows;
-    for (const LinkId link : flows_[g].route) {
-      const LinkState& l = links_state_[link];
-      if (l.flows.size() == 1) continue;  // its cap
-      const std::uint32_t other = l.slot;
-      residual_[other] = std::max(residual_[other] - share, 0.0);
-      --unfixed_[other];
-      if (--ours_[other] > 0 && other != s) {
-        heap_.emplace_back(residual_[other] / unfixed_[other], other);
-        std::push_heap(heap_.begin(), heap_.end(), later);
-      }
-    }
-  };
-  while (unfixed_flows > 0) {
+  unfixed_flows_ = component_.size();
+  while (unfixed_flows_ > 0) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const auto [share, s] = heap_.back();
     heap_.pop_back();
     if (s >= links) {  // a flow's cap
-      const std::uint32_t g = component_[s - links];
-      if (new_rate_[s - links] < 0.0) fix(g, share, s);
+      if (new_rate_[s - links] < 0.0) fix_flow(component_[s - links], share, s, true);
       continue;
     }
     if (ours_[s] == 0 || share != residual_[s] / unfixed_[s]) continue;
     for (const std::uint32_t g : links_state_[links_[s]].flows)
-      if (new_rate_[flows_[g].place] < 0.0) fix(g, share, s);
+      if (new_rate_[flows_[g].place] < 0.0) fix_flow(g, share, s, true);
   }
 }
 

@@ -60,6 +60,8 @@ class FlowNetwork final : public MessageNetwork {
   NetworkPoll poll(std::uint64_t id, double t, std::uint64_t stamp) override;
   void taken(std::uint64_t id) override;
   bool carries_bytes() const override { return true; }
+  void fetch_far(std::uint64_t id) const override { index_.prefetch(id); }
+  void fetch_near(std::uint64_t id) const override;
   std::span<const NetworkWake> wakes() const override { return wakes_; }
   void stamped(std::size_t k, std::uint64_t stamp) override;
   void clear_wakes() override;
@@ -144,6 +146,13 @@ class FlowNetwork final : public MessageNetwork {
   /// Max-min rates of the gathered component at `t`; wakes for the flows whose end moved.
   void recompute(double t);
   void fill_rates();
+  /// Up to this many constraints, fill_rates finds the least share by looking at each.
+  static constexpr std::size_t kScannedConstraints = 64;
+  void fill_by_scan();
+  void fill_by_heap();
+  /// Fixes flow `g` at `share` (the least, of constraint `s`) and takes it from its other shared
+  /// links; with `queue`, each of them whose share moved is queued again on the heap.
+  void fix_flow(std::uint32_t g, double share, std::uint32_t s, bool queue);
   /// fill_rates' constraints: the component's shared links and each flow's cap.
   void gather_links();
   void set_rate(std::uint32_t k, double rate, double t);
@@ -180,6 +189,7 @@ class FlowNetwork final : public MessageNetwork {
   std::vector<double> new_rate_;
   std::vector<double> cap_;  ///< a flow's least share on the links it alone of ours crosses
   std::vector<std::pair<double, std::uint32_t>> heap_;
+  std::size_t unfixed_flows_ = 0;  ///< the filling's flows not yet fixed
   std::uint32_t search_ = 0;
   std::uint64_t stale_ = 0, recomputations_ = 0, flows_recomputed_ = 0;
 

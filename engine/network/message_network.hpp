@@ -75,6 +75,11 @@ class MessageNetwork {
   virtual void stamped(std::size_t k, std::uint64_t stamp) = 0;
   virtual void clear_wakes() = 0;
 
+  /// Cache hints, no effect on any result: message `id`'s event comes up a few events from now
+  /// (far: fetch what finds its state; near, later: fetch that state).
+  virtual void fetch_far(std::uint64_t /*id*/) const {}
+  virtual void fetch_near(std::uint64_t /*id*/) const {}
+
   /// Polls that found a message still in the network, so far (each queued it again).
   virtual std::uint64_t repolls() const = 0;
   /// Recomputations of the messages' rates so far (a model that keeps none: 0).

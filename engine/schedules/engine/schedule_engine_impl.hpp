@@ -469,6 +469,8 @@ class EngineRun {
     if (next != nullptr && !is_gate(*next)) {
       __builtin_prefetch(&state_[next->host]);
       __builtin_prefetch(&remaining_[next->op]);
+      if (network_ != nullptr && next->type() == kMessage) [[unlikely]]
+        network_->fetch_far(next->op);
       if constexpr (requires { observer_.fetch_far(AheadSeen{}); }) {
         // A send writes to its receiver's state in the observer: named here.
         const std::uint32_t peer = next->type() == kSend ? s_.view(next->host).peer(next->op) : 0;
@@ -482,6 +484,8 @@ class EngineRun {
     if (near != nullptr && !is_gate(*near)) {
       const std::uint64_t receive = prefetch_lists(s_, matches_pool_, state_[near->host], *near);
       if (receive != kNoReceive) __builtin_prefetch(&remaining_[receive]);
+      if (network_ != nullptr && near->type() == kMessage) [[unlikely]]
+        network_->fetch_near(near->op);
       if constexpr (requires { observer_.fetch_near(AheadSeen{}); })
         observer_.fetch_near(
             AheadSeen{.host = near->host, .op = near->op, .message = near->type() == kMessage});

@@ -3,6 +3,7 @@
 // over the most messages on a link of its route, leaves when polled with nothing left), each
 // checked against LogGOPSim built with its dot topologies (L = 100, o = 10, g = 5, G = O = 0
 // unless said). Receivers finish o after they take a message.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -389,6 +390,43 @@ TEST_CASE("flow model: max-min shares, not one over the most crowded link's coun
   const ScheduleRun run = run_of(text, flows_on("xgft(1; 5; 1)", 100, 0, 0));
   CHECK(run.finish[1] == Approx(4600.0).epsilon(1e-12));
   CHECK(run.finish[2] == Approx(9100.0).epsilon(1e-12));
+}
+
+namespace {
+
+// Rank 0 sends 1001 bytes to each of ranks 1..k and ranks k+1..2k each send 1001 bytes to rank 1,
+// all at time 0 (o = g = 0), arriving at L = 100 on a star.
+std::string fan_out_and_in(int k) {
+  std::string text = fmt::format("num_ranks {}\nrank 0 {{\n", 2 * k + 1);
+  for (int r = 1; r <= k; ++r) text += fmt::format("l{}: send 1001b to {} tag 0\n", r, r);
+  text += "}\nrank 1 {\nl0: recv 1001b from 0 tag 0\n";
+  for (int r = k + 1; r <= 2 * k; ++r) text += fmt::format("l{}: recv 1001b from {} tag 0\n", r, r);
+  text += "}\n";
+  for (int r = 2; r <= k; ++r)
+    text += fmt::format("rank {} {{\nl1: recv 1001b from 0 tag 0\n}}\n", r);
+  for (int r = k + 1; r <= 2 * k; ++r)
+    text += fmt::format("rank {} {{\nl1: send 1001b to 1 tag 0\n}}\n", r);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("flow model: max-min shares of a few constraints and of many (scanned, or on a heap)") {
+  // Rank 1's down-link carries k + 1 flows, the least share, 1/(k + 1): 1000 bytes end at
+  // 100 + 1000 (k + 1). Rank 0's up-link gives its other k - 1 flows the rest, k/(k + 1), shared:
+  // k / ((k + 1)(k - 1)) each, ending at 100 + 1000 (k + 1)(k - 1) / k. k = 4: 2 shared links and
+  // 8 flows, few enough to be scanned; k = 40: 82 constraints, filled on the heap.
+  for (const int k : {4, 40}) {
+    CAPTURE(k);
+    const ScheduleRun run =
+        run_of(fan_out_and_in(k), flows_on(fmt::format("xgft(1; {}; 1)", 2 * k + 1), 100, 0, 0));
+    REQUIRE(run.complete);
+    const double kk = k;
+    CHECK(run.finish[1] == Approx(100.0 + 1000.0 * (kk + 1)).epsilon(1e-12));
+    for (int r = 2; r <= k; ++r)
+      CHECK(run.finish[static_cast<std::size_t>(r)] ==
+            Approx(100.0 + 1000.0 * (kk + 1) * (kk - 1) / kk).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("flow model: a dragonfly's global link is the bottleneck") {
